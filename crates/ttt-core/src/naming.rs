@@ -1,0 +1,321 @@
+//! The names people type for squares: numbers, keypad digits, coordinates, letters.
+
+use std::fmt;
+use std::str::FromStr;
+
+use crate::{Rules, Square};
+
+/// How a person names a square.
+///
+/// ```
+/// use ttt_core::{Rules, Square, SquareNaming};
+///
+/// let rules = Rules::default();
+/// // The top-left square under each scheme.
+/// assert_eq!(SquareNaming::Numbers.parse("1", rules), Ok(Square::new(0)));
+/// assert_eq!(SquareNaming::Keypad.parse("7", rules), Ok(Square::new(0)));
+/// assert_eq!(SquareNaming::Coords.parse("1 1", rules), Ok(Square::new(0)));
+/// assert_eq!(SquareNaming::Letters.parse("a1", rules), Ok(Square::new(0)));
+/// assert_eq!(SquareNaming::Keypad.label(Square::new(8), rules), "3");
+/// ```
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default)]
+pub enum SquareNaming {
+    /// 1 to W·H row by row from the top left (1-9 on 3x3).
+    #[default]
+    Numbers,
+    /// As on a numeric keypad: 7 8 9 is the top row, 1 2 3 the bottom one.
+    Keypad,
+    /// "column row", both counted from 1 at the top left, e.g. `3 2`.
+    Coords,
+    /// A column letter and a row number, e.g. `c2`: column c, row 2 from the top.
+    Letters,
+}
+
+/// Why a typed square name was not understood.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum SquareError {
+    /// Nothing was typed.
+    #[error("type a square: {expected}")]
+    Empty {
+        /// What the naming scheme accepts.
+        expected: String,
+    },
+    /// A scheme of numbers was given something else.
+    #[error("'{text}' is not a number: type {expected}")]
+    NotANumber {
+        /// What was typed.
+        text: String,
+        /// What the naming scheme accepts.
+        expected: String,
+    },
+    /// The text is not in the form of a square name.
+    #[error("'{text}' is not a square: type {expected}")]
+    NotASquare {
+        /// What was typed.
+        text: String,
+        /// What the naming scheme accepts.
+        expected: String,
+    },
+    /// The text is a well-formed name, but of a square off this board.
+    #[error("{text} is not on the board: type {expected}")]
+    OffBoard {
+        /// What was typed.
+        text: String,
+        /// What the naming scheme accepts.
+        expected: String,
+    },
+}
+
+impl SquareNaming {
+    /// Every scheme.
+    pub const ALL: [SquareNaming; 4] = [
+        SquareNaming::Numbers,
+        SquareNaming::Keypad,
+        SquareNaming::Coords,
+        SquareNaming::Letters,
+    ];
+
+    /// The name of `square` under this scheme, e.g. `"5"`, `"2 2"` or `"b2"`.
+    #[must_use]
+    pub fn label(self, square: Square, rules: Rules) -> String {
+        let (column, row) = (rules.column(square), rules.row(square));
+        match self {
+            SquareNaming::Numbers => (square.index() + 1).to_string(),
+            SquareNaming::Keypad => {
+                ((rules.height() - 1 - row) * rules.width() + column + 1).to_string()
+            }
+            SquareNaming::Coords => format!("{} {}", column + 1, row + 1),
+            SquareNaming::Letters => format!("{}{}", column_letter(column), row + 1),
+        }
+    }
+
+    /// A short phrase saying what may be typed on this board, for prompts and messages.
+    #[must_use]
+    pub fn expected(self, rules: Rules) -> String {
+        match self {
+            SquareNaming::Numbers | SquareNaming::Keypad => {
+                let layout = if self == SquareNaming::Keypad {
+                    format!(
+                        " laid out as a keypad, {} at the top left",
+                        self.label(Square::new(0), rules)
+                    )
+                } else {
+                    String::new()
+                };
+                format!("a number from 1 to {}{layout}", rules.square_count())
+            }
+            SquareNaming::Coords => format!(
+                "column and row, e.g. 1 1 (columns 1-{}, rows 1-{})",
+                rules.width(),
+                rules.height()
+            ),
+            SquareNaming::Letters => format!(
+                "a column letter and a row number, e.g. a1 (columns a-{}, rows 1-{})",
+                column_letter(rules.width() - 1),
+                rules.height()
+            ),
+        }
+    }
+
+    /// Reads a square name typed by a person; surrounding spaces and letter case do not matter.
+    ///
+    /// # Errors
+    /// [`SquareError`] saying whether the text is empty, not a name at all, or names a
+    /// square off the board; each carries the phrase of what is expected.
+    pub fn parse(self, text: &str, rules: Rules) -> Result<Square, SquareError> {
+        let text = text.trim();
+        let expected = || self.expected(rules);
+        if text.is_empty() {
+            return Err(SquareError::Empty {
+                expected: expected(),
+            });
+        }
+        let not_a_square = || SquareError::NotASquare {
+            text: text.to_owned(),
+            expected: expected(),
+        };
+        let off_board = || SquareError::OffBoard {
+            text: text.to_owned(),
+            expected: expected(),
+        };
+        match self {
+            SquareNaming::Numbers | SquareNaming::Keypad => {
+                let not_a_number = || SquareError::NotANumber {
+                    text: text.to_owned(),
+                    expected: expected(),
+                };
+                let number: u64 = text.parse().map_err(|_| not_a_number())?;
+                let number = usize::try_from(number).map_err(|_| off_board())?;
+                if number == 0 || number > rules.square_count() {
+                    return Err(off_board());
+                }
+                let index = number - 1;
+                if self == SquareNaming::Numbers {
+                    return Ok(Square::new(index));
+                }
+                let (column, row_from_bottom) = (index % rules.width(), index / rules.width());
+                rules
+                    .square(column, rules.height() - 1 - row_from_bottom)
+                    .ok_or_else(off_board)
+            }
+            SquareNaming::Coords => {
+                let parts: Vec<&str> = text
+                    .split([' ', ',', '\t'])
+                    .filter(|part| !part.is_empty())
+                    .collect();
+                let [column, row] = parts.as_slice() else {
+                    return Err(not_a_square());
+                };
+                let column: u64 = column.parse().map_err(|_| not_a_square())?;
+                let row: u64 = row.parse().map_err(|_| not_a_square())?;
+                let column = usize::try_from(column).map_err(|_| off_board())?;
+                let row = usize::try_from(row).map_err(|_| off_board())?;
+                if column == 0 || row == 0 {
+                    return Err(off_board());
+                }
+                rules.square(column - 1, row - 1).ok_or_else(off_board)
+            }
+            SquareNaming::Letters => {
+                let lower = text.to_ascii_lowercase();
+                let mut chars = lower.chars();
+                let letter = chars
+                    .next()
+                    .filter(char::is_ascii_lowercase)
+                    .ok_or_else(not_a_square)?;
+                let row: u64 = chars.as_str().trim().parse().map_err(|_| not_a_square())?;
+                let row = usize::try_from(row).map_err(|_| off_board())?;
+                let column = usize::from(letter as u8 - b'a');
+                if row == 0 {
+                    return Err(off_board());
+                }
+                rules.square(column, row - 1).ok_or_else(off_board)
+            }
+        }
+    }
+}
+
+/// The letter of a column: a for the first, s for the nineteenth.
+#[must_use]
+pub fn column_letter(column: usize) -> char {
+    u8::try_from(column)
+        .ok()
+        .filter(|&c| c < 26)
+        .map_or('?', |c| char::from(b'a' + c))
+}
+
+impl fmt::Display for SquareNaming {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(match self {
+            SquareNaming::Numbers => "numbers",
+            SquareNaming::Keypad => "keypad",
+            SquareNaming::Coords => "coords",
+            SquareNaming::Letters => "letters",
+        })
+    }
+}
+
+/// The name is not one of `numbers`, `keypad`, `coords`, `letters`.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[error("'{0}' is not a way of naming squares: use numbers, keypad, coords or letters")]
+pub struct ParseNamingError(pub String);
+
+impl FromStr for SquareNaming {
+    type Err = ParseNamingError;
+
+    fn from_str(text: &str) -> Result<SquareNaming, ParseNamingError> {
+        SquareNaming::ALL
+            .into_iter()
+            .find(|naming| naming.to_string().eq_ignore_ascii_case(text.trim()))
+            .ok_or_else(|| ParseNamingError(text.to_owned()))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn every_scheme_round_trips_every_square_of_every_board() {
+        for width in 3..=19 {
+            for height in 3..=19 {
+                let Ok(rules) = Rules::new(width, height, 3) else {
+                    unreachable!("3..=19 sides are valid")
+                };
+                for naming in SquareNaming::ALL {
+                    for square in rules.squares() {
+                        let label = naming.label(square, rules);
+                        assert_eq!(
+                            naming.parse(&label, rules),
+                            Ok(square),
+                            "{naming} {label} on {rules}"
+                        );
+                    }
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn keypad_puts_seven_eight_nine_on_top() {
+        let rules = Rules::default();
+        let labels: Vec<String> = rules
+            .squares()
+            .map(|s| SquareNaming::Keypad.label(s, rules))
+            .collect();
+        assert_eq!(labels, ["7", "8", "9", "4", "5", "6", "1", "2", "3"]);
+    }
+
+    #[test]
+    fn bad_names_say_what_is_wrong() {
+        let rules = Rules::default();
+        let numbers = SquareNaming::Numbers;
+        assert!(matches!(
+            numbers.parse("", rules),
+            Err(SquareError::Empty { .. })
+        ));
+        assert!(matches!(
+            numbers.parse("five", rules),
+            Err(SquareError::NotANumber { .. })
+        ));
+        assert!(matches!(
+            numbers.parse("-1", rules),
+            Err(SquareError::NotANumber { .. })
+        ));
+        assert!(matches!(
+            numbers.parse("0", rules),
+            Err(SquareError::OffBoard { .. })
+        ));
+        assert!(matches!(
+            numbers.parse("10", rules),
+            Err(SquareError::OffBoard { .. })
+        ));
+        assert!(matches!(
+            numbers.parse("99999999999999999999999", rules),
+            Err(SquareError::NotANumber { .. })
+        ));
+        let coords = SquareNaming::Coords;
+        assert!(matches!(
+            coords.parse("1", rules),
+            Err(SquareError::NotASquare { .. })
+        ));
+        assert!(matches!(
+            coords.parse("4 1", rules),
+            Err(SquareError::OffBoard { .. })
+        ));
+        assert_eq!(coords.parse(" 3,2 ", rules), Ok(Square::new(5)));
+        let letters = SquareNaming::Letters;
+        assert!(matches!(
+            letters.parse("d1", rules),
+            Err(SquareError::OffBoard { .. })
+        ));
+        assert!(matches!(
+            letters.parse("1a", rules),
+            Err(SquareError::NotASquare { .. })
+        ));
+        assert_eq!(letters.parse("C3", rules), Ok(Square::new(8)));
+        assert_eq!(
+            numbers.parse("12", rules).map_err(|e| e.to_string()),
+            Err("12 is not on the board: type a number from 1 to 9".to_owned())
+        );
+    }
+}

@@ -1,0 +1,306 @@
+//! The parameters of an m,n,k game: board width, height and the length of a winning line.
+
+use std::fmt;
+use std::str::FromStr;
+
+use crate::Square;
+
+/// Board size and winning-line length of an m,n,k game, validated once.
+///
+/// A line of `k` **or more** marks of one kind, in a row, column or diagonal, wins
+/// (the "freestyle" rule). The default is tic-tac-toe: 3x3 with k = 3.
+///
+/// ```
+/// use ttt_core::Rules;
+///
+/// let gomoku = Rules::new(15, 15, 5)?;
+/// assert_eq!(gomoku.square_count(), 225);
+/// assert_eq!(Rules::default().to_string(), "3x3, k=3");
+/// assert!(Rules::new(2, 40, 3).is_err());
+/// # Ok::<(), ttt_core::RulesError>(())
+/// ```
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub struct Rules {
+    width: u8,
+    height: u8,
+    k: u8,
+}
+
+/// Why a board size or line length was refused.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum RulesError {
+    /// A side is outside 3..=19.
+    #[error(
+        "a board of {width}x{height} is not supported: each side must be from {min} to {max}",
+        min = Rules::MIN_SIDE,
+        max = Rules::MAX_SIDE
+    )]
+    Size {
+        /// The width asked for.
+        width: usize,
+        /// The height asked for.
+        height: usize,
+    },
+    /// The line length is outside 3..=the longer side.
+    #[error("k={k} does not fit a {width}x{height} board: k must be from 3 to {longest}")]
+    LineLength {
+        /// The line length asked for.
+        k: usize,
+        /// The board width.
+        width: usize,
+        /// The board height.
+        height: usize,
+        /// The longer side, the largest allowed k.
+        longest: usize,
+    },
+    /// A size written as text is not `WxH`.
+    #[error("'{0}' is not a board size: write it as WIDTHxHEIGHT, e.g. 3x3 or 15x15")]
+    SizeSyntax(String),
+}
+
+impl Rules {
+    /// The smallest side of a board.
+    pub const MIN_SIDE: usize = 3;
+    /// The largest side of a board.
+    pub const MAX_SIDE: usize = 19;
+    /// The most squares any board has (19x19).
+    pub const MAX_SQUARES: usize = Self::MAX_SIDE * Self::MAX_SIDE;
+
+    /// Tic-tac-toe: 3x3, three in a row.
+    pub const TIC_TAC_TOE: Rules = Rules {
+        width: 3,
+        height: 3,
+        k: 3,
+    };
+
+    /// Checks and builds the rules of a `width` x `height` board where `k` in a row wins.
+    ///
+    /// # Errors
+    /// [`RulesError::Size`] when a side is outside 3..=19, [`RulesError::LineLength`] when
+    /// `k` is below 3 or longer than the longer side.
+    pub fn new(width: usize, height: usize, k: usize) -> Result<Rules, RulesError> {
+        let side = Self::MIN_SIDE..=Self::MAX_SIDE;
+        if !side.contains(&width) || !side.contains(&height) {
+            return Err(RulesError::Size { width, height });
+        }
+        let longest = width.max(height);
+        if !(3..=longest).contains(&k) {
+            return Err(RulesError::LineLength {
+                k,
+                width,
+                height,
+                longest,
+            });
+        }
+        // Every value is at most 19 here, so the narrowing casts are exact.
+        Ok(Rules {
+            width: width as u8,
+            height: height as u8,
+            k: k as u8,
+        })
+    }
+
+    /// The number of columns.
+    #[must_use]
+    pub const fn width(self) -> usize {
+        self.width as usize
+    }
+
+    /// The number of rows.
+    #[must_use]
+    pub const fn height(self) -> usize {
+        self.height as usize
+    }
+
+    /// How many marks in a line win.
+    #[must_use]
+    pub const fn k(self) -> usize {
+        self.k as usize
+    }
+
+    /// The number of squares on the board.
+    #[must_use]
+    pub const fn square_count(self) -> usize {
+        self.width() * self.height()
+    }
+
+    /// Whether these are the rules of classic 3x3 tic-tac-toe.
+    #[must_use]
+    pub fn is_tic_tac_toe(self) -> bool {
+        self == Self::TIC_TAC_TOE
+    }
+
+    /// Every square of the board, row by row from the top left.
+    pub fn squares(self) -> impl DoubleEndedIterator<Item = Square> + ExactSizeIterator {
+        (0..self.square_count()).map(Square::new)
+    }
+
+    /// The square in `column` and `row`, both counted from 0 at the top left.
+    #[must_use]
+    pub fn square(self, column: usize, row: usize) -> Option<Square> {
+        (column < self.width() && row < self.height())
+            .then(|| Square::new(row * self.width() + column))
+    }
+
+    /// The square `column` steps across and `row` steps down, or `None` off the board.
+    #[must_use]
+    pub fn square_signed(self, column: isize, row: isize) -> Option<Square> {
+        let column = usize::try_from(column).ok()?;
+        let row = usize::try_from(row).ok()?;
+        self.square(column, row)
+    }
+
+    /// The column of `square`, 0 at the left.
+    #[must_use]
+    pub const fn column(self, square: Square) -> usize {
+        square.index() % self.width()
+    }
+
+    /// The row of `square`, 0 at the top.
+    #[must_use]
+    pub const fn row(self, square: Square) -> usize {
+        square.index() / self.width()
+    }
+
+    /// Whether `square` lies on this board.
+    #[must_use]
+    pub const fn contains(self, square: Square) -> bool {
+        square.index() < self.square_count()
+    }
+
+    /// The square or squares nearest the middle of the board: one on odd-by-odd boards,
+    /// two or four where a side is even.
+    #[must_use]
+    pub fn centre(self) -> Vec<Square> {
+        let middle = |side: usize| {
+            if side % 2 == 1 {
+                vec![side / 2]
+            } else {
+                vec![side / 2 - 1, side / 2]
+            }
+        };
+        let mut centre = Vec::new();
+        for row in middle(self.height()) {
+            for column in middle(self.width()) {
+                centre.extend(self.square(column, row));
+            }
+        }
+        centre
+    }
+
+    /// The four corner squares.
+    #[must_use]
+    pub fn corners(self) -> [Square; 4] {
+        let (right, bottom) = (self.width() - 1, self.height() - 1);
+        [(0, 0), (right, 0), (0, bottom), (right, bottom)]
+            .map(|(column, row)| Square::new(row * self.width() + column))
+    }
+}
+
+impl Default for Rules {
+    fn default() -> Rules {
+        Rules::TIC_TAC_TOE
+    }
+}
+
+impl fmt::Display for Rules {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{}x{}, k={}", self.width, self.height, self.k)
+    }
+}
+
+/// A board size, `WxH`, as typed on the command line (`3x3`, `15x15`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct BoardSize {
+    /// Columns.
+    pub width: usize,
+    /// Rows.
+    pub height: usize,
+}
+
+impl FromStr for BoardSize {
+    type Err = RulesError;
+
+    fn from_str(text: &str) -> Result<BoardSize, RulesError> {
+        let syntax = || RulesError::SizeSyntax(text.to_owned());
+        let (width, height) = text.trim().split_once(['x', 'X']).ok_or_else(syntax)?;
+        let width = width.trim().parse().map_err(|_| syntax())?;
+        let height = height.trim().parse().map_err(|_| syntax())?;
+        let side = Rules::MIN_SIDE..=Rules::MAX_SIDE;
+        if !side.contains(&width) || !side.contains(&height) {
+            return Err(RulesError::Size { width, height });
+        }
+        Ok(BoardSize { width, height })
+    }
+}
+
+impl fmt::Display for BoardSize {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{}x{}", self.width, self.height)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn sides_and_line_lengths_are_checked() {
+        assert!(Rules::new(3, 3, 3).is_ok());
+        assert!(Rules::new(19, 19, 19).is_ok());
+        assert!(Rules::new(7, 3, 7).is_ok());
+        assert_eq!(
+            Rules::new(2, 40, 3),
+            Err(RulesError::Size {
+                width: 2,
+                height: 40
+            })
+        );
+        assert!(matches!(
+            Rules::new(4, 4, 5),
+            Err(RulesError::LineLength { longest: 4, .. })
+        ));
+        assert!(matches!(
+            Rules::new(4, 4, 2),
+            Err(RulesError::LineLength { .. })
+        ));
+    }
+
+    #[test]
+    fn sizes_parse() {
+        assert_eq!(
+            "15x15".parse(),
+            Ok(BoardSize {
+                width: 15,
+                height: 15
+            })
+        );
+        assert_eq!(
+            "4X3".parse(),
+            Ok(BoardSize {
+                width: 4,
+                height: 3
+            })
+        );
+        assert!(matches!(
+            "2x40".parse::<BoardSize>(),
+            Err(RulesError::Size { .. })
+        ));
+        assert!(matches!(
+            "big".parse::<BoardSize>(),
+            Err(RulesError::SizeSyntax(_))
+        ));
+    }
+
+    #[test]
+    fn centre_and_corners() {
+        let rules = Rules::default();
+        assert_eq!(rules.centre(), vec![Square::new(4)]);
+        assert_eq!(rules.corners().map(Square::index), [0, 2, 6, 8]);
+        let even = Rules::new(4, 4, 4).unwrap_or_default();
+        assert_eq!(
+            even.centre().iter().map(|s| s.index()).collect::<Vec<_>>(),
+            vec![5, 6, 9, 10]
+        );
+    }
+}

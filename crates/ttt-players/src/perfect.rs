@@ -1,0 +1,29 @@
+//! The opponent that cannot be beaten.
+
+use rand::Rng;
+use ttt_core::{Position, Square};
+use ttt_solver::Solver;
+
+use crate::{Player, PlayerError, pick};
+
+/// Plays perfectly: never loses from any position it can hold, wins as fast as it can,
+/// and when lost, loses as slowly as it can. Among equally good moves it picks at random.
+#[derive(Debug, Default)]
+pub struct Perfect {
+    solver: Solver,
+}
+
+impl Perfect {
+    /// A perfect player with an empty table.
+    #[must_use]
+    pub fn new() -> Perfect {
+        Perfect::default()
+    }
+}
+
+impl Player for Perfect {
+    fn choose(&mut self, position: &Position, rng: &mut dyn Rng) -> Result<Square, PlayerError> {
+        let best = self.solver.best_moves(position)?;
+        pick(&best, rng)
+    }
+}

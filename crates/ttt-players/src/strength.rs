@@ -1,0 +1,81 @@
+//! The computer players by name, as chosen on the command line or in a menu.
+
+use std::fmt;
+use std::str::FromStr;
+
+use crate::{CentreOpening, Perfect, Player, Random, RulesPlayer};
+
+/// Which computer player: the names a person picks from.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum Strength {
+    /// Any free square ([`Random`]); also called `easy`.
+    Random,
+    /// Win, block, corner, centre, side ([`RulesPlayer`]); also called `medium`.
+    Rules,
+    /// Never loses ([`Perfect`]); also called `impossible`.
+    Perfect,
+}
+
+impl Strength {
+    /// Every strength, weakest first.
+    pub const ALL: [Strength; 3] = [Strength::Random, Strength::Rules, Strength::Perfect];
+
+    /// A new player of this strength.
+    #[must_use]
+    pub fn player(self) -> Box<dyn Player> {
+        match self {
+            Strength::Random => Box::new(Random),
+            Strength::Rules => Box::new(RulesPlayer),
+            Strength::Perfect => Box::new(Perfect::new()),
+        }
+    }
+
+    /// A new player of this strength that always opens in the centre when it moves first.
+    #[must_use]
+    pub fn player_opening_centre(self) -> Box<dyn Player> {
+        match self {
+            Strength::Random => Box::new(CentreOpening(Random)),
+            Strength::Rules => Box::new(CentreOpening(RulesPlayer)),
+            Strength::Perfect => Box::new(CentreOpening(Perfect::new())),
+        }
+    }
+
+    /// The everyday word for the strength: easy, medium or impossible.
+    #[must_use]
+    pub const fn difficulty(self) -> &'static str {
+        match self {
+            Strength::Random => "easy",
+            Strength::Rules => "medium",
+            Strength::Perfect => "impossible",
+        }
+    }
+}
+
+impl fmt::Display for Strength {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(match self {
+            Strength::Random => "random",
+            Strength::Rules => "rules",
+            Strength::Perfect => "perfect",
+        })
+    }
+}
+
+/// The name is not a computer player.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[error(
+    "'{0}' is not a computer player: use random (easy), rules (medium) or perfect (impossible)"
+)]
+pub struct ParseStrengthError(pub String);
+
+impl FromStr for Strength {
+    type Err = ParseStrengthError;
+
+    fn from_str(text: &str) -> Result<Strength, ParseStrengthError> {
+        let word = text.trim().to_ascii_lowercase();
+        Strength::ALL
+            .into_iter()
+            .find(|strength| strength.to_string() == word || strength.difficulty() == word)
+            .ok_or_else(|| ParseStrengthError(text.to_owned()))
+    }
+}

@@ -1,0 +1,250 @@
+//! A board of at most 64 squares as two `u64` bitboards, with its winning windows and
+//! symmetries precomputed: the representation the solver's hot loops run on.
+
+use ttt_core::{Board, Mark, Position, Rules, Square, windows};
+
+use crate::SolverError;
+
+/// The most squares a board may have for the bitboard solver.
+pub const MAX_SQUARES: usize = 64;
+
+/// Squares as bits: bit `i` is square index `i`.
+pub type Bits = u64;
+
+/// The facts about one board shape that every search needs, computed once.
+#[derive(Debug, Clone)]
+pub struct Geometry {
+    rules: Rules,
+    full: Bits,
+    /// All windows of `k` squares, grouped by the square they pass through:
+    /// `windows[starts[s]..starts[s + 1]]` are those through square `s`.
+    windows: Vec<Bits>,
+    starts: Vec<usize>,
+    symmetries: Vec<Symmetry>,
+}
+
+/// One symmetry of the board as a lookup table: the image of each byte of a bitboard.
+#[derive(Debug, Clone)]
+struct Symmetry {
+    bytes: Vec<[Bits; 256]>,
+}
+
+impl Symmetry {
+    fn new(permutation: &[usize]) -> Symmetry {
+        let chunks = permutation.len().div_ceil(8);
+        let bytes = (0..chunks)
+            .map(|chunk| {
+                let mut table = [0; 256];
+                for (byte, image) in table.iter_mut().enumerate() {
+                    for bit in 0..8 {
+                        let square = chunk * 8 + bit;
+                        if byte >> bit & 1 == 1 && square < permutation.len() {
+                            *image |= 1 << permutation[square];
+                        }
+                    }
+                }
+                table
+            })
+            .collect();
+        Symmetry { bytes }
+    }
+
+    fn apply(&self, bits: Bits) -> Bits {
+        self.bytes
+            .iter()
+            .enumerate()
+            .map(|(chunk, table)| table[(bits >> (chunk * 8) & 0xff) as usize])
+            .fold(0, |image, part| image | part)
+    }
+}
+
+impl Geometry {
+    /// Precomputes windows and symmetries for `rules`.
+    ///
+    /// # Errors
+    /// [`SolverError::TooLarge`] when the board has more than 64 squares.
+    pub fn new(rules: Rules) -> Result<Geometry, SolverError> {
+        let squares = rules.square_count();
+        if squares > MAX_SQUARES {
+            return Err(SolverError::TooLarge { rules });
+        }
+        let all = windows(rules);
+        let mut windows = Vec::new();
+        let mut starts = vec![0];
+        for square in rules.squares() {
+            windows.extend(
+                all.iter()
+                    .filter(|line| line.contains(square))
+                    .map(|line| to_bits(line.squares())),
+            );
+            starts.push(windows.len());
+        }
+        let full = if squares == 64 {
+            Bits::MAX
+        } else {
+            (1 << squares) - 1
+        };
+        let symmetries = permutations(rules)
+            .iter()
+            .map(|p| Symmetry::new(p))
+            .collect();
+        Ok(Geometry {
+            rules,
+            full,
+            windows,
+            starts,
+            symmetries,
+        })
+    }
+
+    /// The rules this geometry is for.
+    #[must_use]
+    pub fn rules(&self) -> Rules {
+        self.rules
+    }
+
+    /// Every square of the board as a bit.
+    #[must_use]
+    pub fn full(&self) -> Bits {
+        self.full
+    }
+
+    /// Whether `mine`, which has just gained `square`, holds a whole window through it.
+    #[inline]
+    #[must_use]
+    #[expect(
+        clippy::manual_contains,
+        reason = "a subset test, not equality: clippy's rewrite does not apply"
+    )]
+    pub fn wins_at(&self, mine: Bits, square: usize) -> bool {
+        self.windows[self.starts[square]..self.starts[square + 1]]
+            .iter()
+            .any(|&window| mine & window == window)
+    }
+
+    /// Whether `mine` holds any whole window.
+    #[must_use]
+    #[expect(
+        clippy::manual_contains,
+        reason = "a subset test, not equality: clippy's rewrite does not apply"
+    )]
+    pub fn has_line(&self, mine: Bits) -> bool {
+        self.windows.iter().any(|&window| mine & window == window)
+    }
+
+    /// How many symmetries the board has: 8 for a square board, 4 for a rectangle.
+    #[must_use]
+    pub fn symmetry_count(&self) -> usize {
+        self.symmetries.len()
+    }
+
+    /// The smallest image of the pair (`x`, `o`) under the board's symmetries: one key for
+    /// all positions that are the same up to rotation and reflection.
+    #[must_use]
+    pub fn canonical(&self, x: Bits, o: Bits) -> (Bits, Bits) {
+        self.symmetries
+            .iter()
+            .map(|symmetry| (symmetry.apply(x), symmetry.apply(o)))
+            .min()
+            .unwrap_or((x, o))
+    }
+
+    /// The bitboards of a position's X and O marks.
+    #[must_use]
+    pub fn split(&self, board: &Board) -> (Bits, Bits) {
+        let bits = |mark| {
+            board
+                .squares_of(mark)
+                .fold(0, |bits, square: Square| bits | 1 << square.index())
+        };
+        (bits(Mark::X), bits(Mark::O))
+    }
+
+    /// The bitboards of the side to move and of the other side.
+    #[must_use]
+    pub fn sides(&self, position: &Position) -> (Bits, Bits) {
+        let (x, o) = self.split(position.board());
+        match position.to_move() {
+            Mark::X => (x, o),
+            Mark::O => (o, x),
+        }
+    }
+}
+
+/// The squares as a bitboard.
+fn to_bits(squares: &[Square]) -> Bits {
+    squares
+        .iter()
+        .fold(0, |bits, square| bits | 1 << square.index())
+}
+
+/// The board's symmetries as square permutations, identity first.
+fn permutations(rules: Rules) -> Vec<Vec<usize>> {
+    let (width, height) = (rules.width(), rules.height());
+    let map = |f: &dyn Fn(usize, usize) -> (usize, usize)| -> Vec<usize> {
+        rules
+            .squares()
+            .map(|square| {
+                let (column, row) = f(rules.column(square), rules.row(square));
+                row * width + column
+            })
+            .collect()
+    };
+    let (right, bottom) = (width - 1, height - 1);
+    let mut all = vec![
+        map(&|c, r| (c, r)),
+        map(&|c, r| (right - c, r)),
+        map(&|c, r| (c, bottom - r)),
+        map(&|c, r| (right - c, bottom - r)),
+    ];
+    if width == height {
+        all.extend([
+            map(&|c, r| (r, c)),
+            map(&|c, r| (bottom - r, c)),
+            map(&|c, r| (r, right - c)),
+            map(&|c, r| (bottom - r, right - c)),
+        ]);
+    }
+    all
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn symmetries_are_distinct_permutations() {
+        for (width, height, count) in [(3, 3, 8), (4, 3, 4), (8, 8, 8)] {
+            let rules = Rules::new(width, height, 3).unwrap();
+            let perms = permutations(rules);
+            assert_eq!(perms.len(), count);
+            for (i, perm) in perms.iter().enumerate() {
+                let mut sorted = perm.clone();
+                sorted.sort_unstable();
+                assert_eq!(sorted, (0..rules.square_count()).collect::<Vec<_>>());
+                assert!(perms[..i].iter().all(|other| other != perm));
+            }
+        }
+    }
+
+    #[test]
+    fn corner_openings_share_one_canonical_form() {
+        let geometry = Geometry::new(Rules::default()).unwrap();
+        let forms: Vec<_> = [0, 2, 6, 8]
+            .iter()
+            .map(|&corner| geometry.canonical(1 << corner, 0))
+            .collect();
+        assert!(forms.windows(2).all(|pair| pair[0] == pair[1]));
+        assert_ne!(geometry.canonical(1 << 4, 0), forms[0]);
+    }
+
+    #[test]
+    fn windows_through_each_square() {
+        let geometry = Geometry::new(Rules::default()).unwrap();
+        let through = |square: usize| geometry.starts[square + 1] - geometry.starts[square];
+        assert_eq!([through(0), through(1), through(4)], [3, 2, 4]);
+        assert!(geometry.wins_at(0b111, 1));
+        assert!(!geometry.wins_at(0b1011, 3));
+        assert!(Geometry::new(Rules::new(9, 8, 5).unwrap()).is_err());
+    }
+}

@@ -1,0 +1,74 @@
+//! The command line: flags as typed, turned once into validated settings.
+
+use clap::{Args, Parser, Subcommand};
+use ttt_core::SquareNaming;
+
+use crate::line::BoardStyle;
+use crate::session::{FirstPolicy, Seat};
+
+/// Noughts and crosses (tic-tac-toe) in the terminal, from a friendly game to perfect play.
+#[derive(Debug, Parser)]
+#[command(name = "ttt", version, about, args_conflicts_with_subcommands = true)]
+pub struct Cli {
+    /// What to do; without one, play.
+    #[command(subcommand)]
+    pub command: Option<Command>,
+
+    /// Play settings, when no subcommand is given.
+    #[command(flatten)]
+    pub play: PlayArgs,
+}
+
+/// The subcommands.
+#[derive(Debug, Subcommand)]
+pub enum Command {
+    /// Play games at the keyboard (the default).
+    Play(PlayArgs),
+}
+
+/// How to play.
+#[derive(Debug, Clone, Args)]
+pub struct PlayArgs {
+    /// Who plays X: human, random (easy), rules (medium) or perfect (impossible).
+    #[arg(long = "x", value_name = "PLAYER")]
+    pub x: Option<Seat>,
+
+    /// Who plays O: human, random (easy), rules (medium) or perfect (impossible).
+    #[arg(long = "o", value_name = "PLAYER")]
+    pub o: Option<Seat>,
+
+    /// Who moves first: x, o, random, or alternate (swap every game).
+    #[arg(long, value_name = "WHO", default_value = "random")]
+    pub first: FirstPolicy,
+
+    /// How squares are named: numbers (1-9 row by row), keypad (7 8 9 on top) or coords ("column row").
+    #[arg(long, value_name = "SCHEME", default_value = "numbers")]
+    pub squares: SquareNaming,
+
+    /// How the board is drawn: numbered, plain, boxes or compact.
+    #[arg(long, value_name = "STYLE", default_value = "numbered")]
+    pub style: BoardStyle,
+
+    /// A computer that moves first always takes the centre.
+    #[arg(long = "open-center", visible_alias = "open-centre")]
+    pub open_centre: bool,
+
+    /// Play this many games in a row, then print the score (otherwise: ask "Play again?").
+    #[arg(long, value_name = "N", value_parser = parse_games)]
+    pub games: Option<u32>,
+
+    /// Seed for every random choice (who goes first, computer moves), to repeat a session.
+    #[arg(long, value_name = "N")]
+    pub seed: Option<u64>,
+}
+
+/// A number of games: a whole number from 1 up.
+fn parse_games(text: &str) -> Result<u32, String> {
+    match text.trim().parse::<u32>() {
+        Ok(games) if games >= 1 => Ok(games),
+        _ => Err(format!(
+            "the number of games must be a whole number from 1 to {}",
+            u32::MAX
+        )),
+    }
+}

@@ -1,0 +1,328 @@
+//! The board drawings of the classic tutorials.
+
+use std::fmt;
+use std::str::FromStr;
+
+use ttt_core::{Position, Square, SquareNaming, column_letter};
+
+use super::palette::Palette;
+
+/// How the board is drawn in the line mode.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum BoardStyle {
+    /// Free squares show their name, rows split by `---|---|---`.
+    #[default]
+    Numbered,
+    /// `X|O|X` rows with `-+-+-`, the square names beside the board.
+    Plain,
+    /// Each square a large box, `+-------+`, free ones with their name inside.
+    Boxes,
+    /// Rows like `X _ O`.
+    Compact,
+}
+
+impl BoardStyle {
+    /// Every style.
+    pub const ALL: [BoardStyle; 4] = [
+        BoardStyle::Numbered,
+        BoardStyle::Plain,
+        BoardStyle::Boxes,
+        BoardStyle::Compact,
+    ];
+}
+
+impl fmt::Display for BoardStyle {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(match self {
+            BoardStyle::Numbered => "numbered",
+            BoardStyle::Plain => "plain",
+            BoardStyle::Boxes => "boxes",
+            BoardStyle::Compact => "compact",
+        })
+    }
+}
+
+impl FromStr for BoardStyle {
+    type Err = String;
+
+    fn from_str(text: &str) -> Result<BoardStyle, String> {
+        BoardStyle::ALL
+            .into_iter()
+            .find(|style| style.to_string().eq_ignore_ascii_case(text.trim()))
+            .ok_or_else(|| {
+                format!("'{text}' is not a board style: use numbered, plain, boxes or compact")
+            })
+    }
+}
+
+/// Draws `position` in `style`, naming free squares as `naming` does, one string per line.
+pub fn draw(
+    position: &Position,
+    style: BoardStyle,
+    naming: SquareNaming,
+    palette: Palette,
+) -> Vec<String> {
+    let drawing = Drawing {
+        position,
+        naming,
+        palette,
+    };
+    let mut lines = match style {
+        BoardStyle::Numbered => drawing.numbered(),
+        BoardStyle::Plain => drawing.plain(),
+        BoardStyle::Boxes => drawing.boxes(),
+        BoardStyle::Compact => drawing.compact(),
+    };
+    if !position.rules().is_tic_tac_toe() && style != BoardStyle::Plain {
+        lines = drawing.with_axes(lines, style);
+    }
+    lines
+}
+
+struct Drawing<'a> {
+    position: &'a Position,
+    naming: SquareNaming,
+    palette: Palette,
+}
+
+impl Drawing<'_> {
+    fn rules(&self) -> ttt_core::Rules {
+        self.position.rules()
+    }
+
+    fn rows(&self) -> impl Iterator<Item = Vec<Square>> + '_ {
+        let width = self.rules().width();
+        (0..self.rules().height()).map(move |row| {
+            (0..width)
+                .map(|column| Square::new(row * width + column))
+                .collect()
+        })
+    }
+
+    /// Free squares are labelled only where every label is short enough to fit a cell.
+    fn label_width(&self) -> usize {
+        self.rules()
+            .squares()
+            .map(|square| self.naming.label(square, self.rules()).len())
+            .max()
+            .unwrap_or(1)
+    }
+
+    fn shows_labels(&self) -> bool {
+        self.rules().is_tic_tac_toe()
+    }
+
+    /// The cell's text centred in `width`: the mark (in brackets on the winning line, where
+    /// the cell has room, so the line shows without colour too), the square's label, or
+    /// `blank`.
+    fn cell(&self, square: Square, width: usize, blank: &str, label_free: bool) -> String {
+        match self.position.board().get(square) {
+            Some(mark) => {
+                let winning = self.position.is_on_winning_line(square);
+                let text = if winning && width >= 3 {
+                    format!("[{mark}]")
+                } else {
+                    mark.to_string()
+                };
+                self.palette.mark(mark, &centred(&text, width), winning)
+            }
+            None if label_free => self
+                .palette
+                .dim(&centred(&self.naming.label(square, self.rules()), width)),
+            None => centred(blank, width),
+        }
+    }
+
+    fn numbered(&self) -> Vec<String> {
+        let labels = self.shows_labels();
+        let width = if labels { self.label_width() } else { 1 };
+        let rule = vec!["-".repeat(width + 2); self.rules().width()].join("|");
+        let mut lines = Vec::new();
+        for (index, row) in self.rows().enumerate() {
+            if index > 0 {
+                lines.push(rule.clone());
+            }
+            let cells: Vec<String> = row
+                .iter()
+                .map(|&s| self.cell(s, width + 2, " ", labels))
+                .collect();
+            lines.push(cells.join("|"));
+        }
+        lines
+    }
+
+    fn plain(&self) -> Vec<String> {
+        let rules = self.rules();
+        let width = self.label_width();
+        let rule = vec!["-"; rules.width()].join("+");
+        let mut lines = Vec::new();
+        for (index, row) in self.rows().enumerate() {
+            if index > 0 {
+                lines.push(rule.clone());
+            }
+            let cells: Vec<String> = row.iter().map(|&s| self.cell(s, 1, " ", false)).collect();
+            let names: Vec<String> = row
+                .iter()
+                .map(|&s| format!("{:<width$}", self.naming.label(s, rules)))
+                .collect();
+            lines.push(format!(
+                "{}    {}",
+                cells.join("|"),
+                names.join(" ").trim_end()
+            ));
+        }
+        lines
+    }
+
+    fn boxes(&self) -> Vec<String> {
+        let labels = self.shows_labels();
+        let inner = if labels {
+            7.max(self.label_width() + 4)
+        } else {
+            3
+        };
+        let columns = self.rules().width();
+        let border = format!("{}+", format!("+{}", "-".repeat(inner)).repeat(columns));
+        let padding = format!("{}|", format!("|{}", " ".repeat(inner)).repeat(columns));
+        let mut lines = vec![border.clone()];
+        for row in self.rows() {
+            if labels {
+                lines.push(padding.clone());
+            }
+            let cells: Vec<String> = row
+                .iter()
+                .map(|&s| format!("|{}", self.cell(s, inner, " ", labels)))
+                .collect();
+            lines.push(format!("{}|", cells.concat()));
+            if labels {
+                lines.push(padding.clone());
+            }
+            lines.push(border.clone());
+        }
+        lines
+    }
+
+    fn compact(&self) -> Vec<String> {
+        self.rows()
+            .map(|row| {
+                row.iter()
+                    .map(|&s| self.cell(s, 1, "_", false))
+                    .collect::<Vec<_>>()
+                    .join(" ")
+            })
+            .collect()
+    }
+
+    /// Adds column letters above and row numbers to the left, for boards other than 3x3.
+    fn with_axes(&self, lines: Vec<String>, style: BoardStyle) -> Vec<String> {
+        let (cell, gap, first) = match style {
+            BoardStyle::Numbered => (4, 1, 1),
+            BoardStyle::Boxes => (4, 1, 2),
+            _ => (2, 1, 0),
+        };
+        let height = self.rules().height();
+        let margin = height.to_string().len() + 1;
+        let mut header = " ".repeat(margin + first);
+        for column in 0..self.rules().width() {
+            header.push(column_letter(column));
+            header.push_str(&" ".repeat(cell - gap));
+        }
+        let rows_at = |index: usize| match style {
+            BoardStyle::Numbered => (index % 2 == 0).then_some(index / 2),
+            BoardStyle::Boxes => (index % 2 == 1).then_some(index / 2),
+            _ => Some(index),
+        };
+        let mut out = vec![header.trim_end().to_owned()];
+        for (index, line) in lines.into_iter().enumerate() {
+            let label = rows_at(index)
+                .map(|row| (row + 1).to_string())
+                .unwrap_or_default();
+            out.push(format!("{label:>width$} {line}", width = margin - 1));
+        }
+        out
+    }
+}
+
+fn centred(text: &str, width: usize) -> String {
+    format!("{text:^width$}")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn drawn(style: BoardStyle, naming: SquareNaming) -> String {
+        let position: Position = "xo./.x./..o".parse().unwrap();
+        draw(&position, style, naming, Palette::plain()).join("\n")
+    }
+
+    #[test]
+    fn numbered_shows_free_squares_by_number() {
+        assert_eq!(
+            drawn(BoardStyle::Numbered, SquareNaming::Numbers),
+            " X | O | 3 \n---|---|---\n 4 | X | 6 \n---|---|---\n 7 | 8 | O "
+        );
+    }
+
+    #[test]
+    fn numbers_follow_the_keypad() {
+        assert_eq!(
+            drawn(BoardStyle::Numbered, SquareNaming::Keypad),
+            " X | O | 9 \n---|---|---\n 4 | X | 6 \n---|---|---\n 1 | 2 | O "
+        );
+    }
+
+    #[test]
+    fn plain_puts_the_names_beside_the_board() {
+        assert_eq!(
+            drawn(BoardStyle::Plain, SquareNaming::Numbers),
+            "X|O|     1 2 3\n-+-+-\n |X|     4 5 6\n-+-+-\n | |O    7 8 9"
+        );
+    }
+
+    #[test]
+    fn compact_uses_underscores() {
+        assert_eq!(
+            drawn(BoardStyle::Compact, SquareNaming::Numbers),
+            "X O _\n_ X _\n_ _ O"
+        );
+    }
+
+    #[test]
+    fn boxes_are_large() {
+        let boxes = drawn(BoardStyle::Boxes, SquareNaming::Numbers);
+        let lines: Vec<&str> = boxes.lines().collect();
+        assert_eq!(lines.len(), 13);
+        assert_eq!(lines[0], "+-------+-------+-------+");
+        assert_eq!(lines[2], "|   X   |   O   |   3   |");
+    }
+
+    #[test]
+    fn the_winning_line_is_bracketed_where_cells_have_room() {
+        let position: Position = "xo./ox./..x".parse().unwrap();
+        let numbered = draw(
+            &position,
+            BoardStyle::Numbered,
+            SquareNaming::Numbers,
+            Palette::plain(),
+        );
+        assert_eq!(numbered[0], "[X]| O | 3 ");
+        assert_eq!(numbered[4], " 7 | 8 |[X]");
+        let compact = draw(
+            &position,
+            BoardStyle::Compact,
+            SquareNaming::Numbers,
+            Palette::plain(),
+        );
+        assert_eq!(compact[2], "_ _ X");
+    }
+
+    #[test]
+    fn coordinates_widen_the_cells() {
+        let coords = drawn(BoardStyle::Numbered, SquareNaming::Coords);
+        assert!(
+            coords.starts_with("  X  |  O  | 3 1 \n-----|-----|-----"),
+            "{coords}"
+        );
+    }
+}

@@ -1,0 +1,401 @@
+//! The line mode: the game as questions and answers on standard input and output, as the
+//! classic tutorials play it. Works the same on a terminal and through pipes.
+
+mod board_style;
+mod palette;
+mod typed;
+
+use std::io::{self, BufRead, Write};
+
+use ttt_core::{Mark, Outcome, Square, SquareNaming};
+use ttt_players::Strength;
+
+pub use board_style::BoardStyle;
+pub use palette::Palette;
+
+use crate::session::{FirstPolicy, Seat, Session, SessionConfig, Undo};
+use typed::Typed;
+
+/// How the line mode looks and how long it goes on.
+#[derive(Debug, Clone, Copy)]
+pub struct LineOptions {
+    /// The board drawing.
+    pub style: BoardStyle,
+    /// How squares are named.
+    pub naming: SquareNaming,
+    /// Colours, or none.
+    pub palette: Palette,
+    /// Play this many games, or ask "Play again?" when `None`.
+    pub games: Option<u32>,
+    /// Repeat each line read after its prompt, so that a transcript of piped input reads
+    /// as a person would have seen it.
+    pub echo_input: bool,
+}
+
+/// The seats given on the command line; missing ones are asked for.
+#[derive(Debug, Clone, Copy)]
+pub struct Setup {
+    /// Everything but the seats.
+    pub config: SessionConfig,
+    /// `--x`, if given.
+    pub x: Option<Seat>,
+    /// `--o`, if given.
+    pub o: Option<Seat>,
+}
+
+/// How the line mode ended.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Ending {
+    /// Every game finished, or the person chose to stop.
+    Finished,
+    /// Input ended in the middle of a game.
+    CutShort,
+}
+
+/// Why the line mode stops early.
+#[derive(Debug)]
+enum Stop {
+    EndOfInput,
+    Quit,
+    Io(io::Error),
+}
+
+impl From<io::Error> for Stop {
+    fn from(error: io::Error) -> Stop {
+        Stop::Io(error)
+    }
+}
+
+/// Plays the line mode on `input` and `output` until the games end.
+///
+/// # Errors
+/// Only errors writing output or reading input (a closed pipe among them).
+pub fn run(
+    input: impl BufRead,
+    output: impl Write,
+    setup: Setup,
+    options: LineOptions,
+) -> io::Result<Ending> {
+    let mut game = LineGame {
+        input,
+        output,
+        options,
+    };
+    let (x, o) = match game.choose_seats(setup.x, setup.o) {
+        Ok(seats) => seats,
+        Err(Stop::Io(error)) => return Err(error),
+        Err(Stop::EndOfInput) => {
+            game.say("End of input: no game was played.")?;
+            return Ok(Ending::Finished);
+        }
+        Err(Stop::Quit) => {
+            game.say("Goodbye.")?;
+            return Ok(Ending::Finished);
+        }
+    };
+    let mut session = Session::new(SessionConfig {
+        x,
+        o,
+        ..setup.config
+    });
+    let ending = match game.play_session(&mut session) {
+        Ok(()) => Ending::Finished,
+        Err(Stop::Io(error)) => return Err(error),
+        Err(Stop::Quit) => {
+            if session.in_progress() {
+                game.say("Game abandoned.")?;
+            }
+            Ending::Finished
+        }
+        Err(Stop::EndOfInput) if session.in_progress() => {
+            game.say("End of input: the game was cut short.")?;
+            Ending::CutShort
+        }
+        Err(Stop::EndOfInput) => {
+            game.say("End of input.")?;
+            Ending::Finished
+        }
+    };
+    game.say(&session.score().to_string())?;
+    game.output.flush()?;
+    Ok(ending)
+}
+
+struct LineGame<R, W> {
+    input: R,
+    output: W,
+    options: LineOptions,
+}
+
+impl<R: BufRead, W: Write> LineGame<R, W> {
+    fn say(&mut self, line: &str) -> io::Result<()> {
+        writeln!(self.output, "{line}")
+    }
+
+    /// Prints `prompt` and reads one line; `None` at end of input.
+    fn read(&mut self, prompt: &str) -> Result<String, Stop> {
+        write!(self.output, "{prompt}")?;
+        self.output.flush()?;
+        let mut line = String::new();
+        if self.input.read_line(&mut line)? == 0 {
+            // The prompt's line was never ended by the person's Enter.
+            writeln!(self.output)?;
+            return Err(Stop::EndOfInput);
+        }
+        let line = line.trim().to_owned();
+        if self.options.echo_input {
+            writeln!(self.output, "{line}")?;
+        }
+        Ok(line)
+    }
+
+    /// Asks `question` until the answer is one of `answers`; Enter alone takes `default`.
+    fn ask<T>(
+        &mut self,
+        question: &str,
+        answers: &str,
+        default: &str,
+        parse: impl Fn(&str) -> Option<T>,
+    ) -> Result<T, Stop> {
+        loop {
+            let answer = self.read(&format!("{question} ({answers}) [{default}]: "))?;
+            let answer = if answer.is_empty() {
+                default.to_owned()
+            } else {
+                answer
+            };
+            let lower = answer.to_ascii_lowercase();
+            if matches!(lower.as_str(), "quit" | "q" | "exit") {
+                return Err(Stop::Quit);
+            }
+            match parse(&lower) {
+                Some(value) => return Ok(value),
+                None => self.say(&format!(
+                    "'{answer}' is not an answer here: type {answers}, or quit."
+                ))?,
+            }
+        }
+    }
+
+    fn choose_seats(&mut self, x: Option<Seat>, o: Option<Seat>) -> Result<(Seat, Seat), Stop> {
+        Ok(match (x, o) {
+            (Some(x), Some(o)) => (x, o),
+            (Some(Seat::Human), None) => (Seat::Human, self.ask_opponent()?),
+            (None, Some(Seat::Human)) => (self.ask_opponent()?, Seat::Human),
+            (Some(computer), None) => (computer, Seat::Human),
+            (None, Some(computer)) => (Seat::Human, computer),
+            (None, None) => {
+                let opponent = self.ask_opponent()?;
+                if opponent == Seat::Human {
+                    (Seat::Human, Seat::Human)
+                } else {
+                    let letter =
+                        self.ask("Do you want to be X or O?", "x or o", "x", |answer| {
+                            answer.parse::<Mark>().ok()
+                        })?;
+                    match letter {
+                        Mark::X => (Seat::Human, opponent),
+                        Mark::O => (opponent, Seat::Human),
+                    }
+                }
+            }
+        })
+    }
+
+    fn ask_opponent(&mut self) -> Result<Seat, Stop> {
+        let computer = self.ask(
+            "Play against a friend or the computer?",
+            "friend or computer",
+            "computer",
+            |answer| match answer {
+                "friend" | "f" | "1" | "human" => Some(false),
+                "computer" | "c" | "2" | "cpu" => Some(true),
+                _ => None,
+            },
+        )?;
+        if !computer {
+            return Ok(Seat::Human);
+        }
+        let strength = self.ask(
+            "How strong should the computer be?",
+            "easy, medium or impossible",
+            "medium",
+            |answer| answer.parse::<Strength>().ok(),
+        )?;
+        Ok(Seat::Computer(strength))
+    }
+
+    fn play_session(&mut self, session: &mut Session) -> Result<(), Stop> {
+        let games = self.options.games.or((!session.has_human()).then_some(1));
+        let watching = session.has_human() || games == Some(1);
+        loop {
+            self.play_game(session, watching)?;
+            let played = session.score().games();
+            match games {
+                Some(games) if played >= games => return Ok(()),
+                Some(_) => {}
+                None => {
+                    let again =
+                        self.ask("Play again?", "yes or no", "yes", |answer| match answer {
+                            "y" | "yes" => Some(true),
+                            "n" | "no" => Some(false),
+                            _ => None,
+                        })?;
+                    if !again {
+                        return Ok(());
+                    }
+                }
+            }
+        }
+    }
+
+    fn play_game(&mut self, session: &mut Session, watching: bool) -> Result<(), Stop> {
+        let first = session.start_game();
+        if watching {
+            let how = match (session.config().first, session.score().games()) {
+                (FirstPolicy::Random, _) | (FirstPolicy::Alternate, 0) => " (drawn at random)",
+                (FirstPolicy::Alternate, _) => " (taking turns)",
+                _ => "",
+            };
+            let who = match session.lone_human() {
+                Some(mark) if mark == first => "You go first".to_owned(),
+                Some(_) => "The computer goes first".to_owned(),
+                None => format!("{first} goes first"),
+            };
+            let playing = if session.lone_human().is_some() {
+                format!(", playing {first}")
+            } else {
+                String::new()
+            };
+            self.say(&format!("\n{who}{playing}{how}."))?;
+        }
+        while let Some(mark) = (!session.position().is_over()).then(|| session.position().to_move())
+        {
+            match session.seat(mark) {
+                Seat::Human => self.human_turn(session)?,
+                Seat::Computer(_) => {
+                    let square = session
+                        .play_computer()
+                        .map_err(|error| Stop::Io(io::Error::other(error)))?;
+                    if watching {
+                        let who = self.mover_name(session, mark);
+                        let label = self.label(session, square);
+                        self.say(&format!("{who} plays {label}."))?;
+                        // The final board comes with the result.
+                        if !session.has_human() && !session.position().is_over() {
+                            self.show_board(session)?;
+                        }
+                    }
+                }
+            }
+        }
+        if watching {
+            self.show_result(session)?;
+        }
+        Ok(())
+    }
+
+    fn human_turn(&mut self, session: &mut Session) -> Result<(), Stop> {
+        self.show_board(session)?;
+        let position = session.position();
+        let (rules, mark) = (position.rules(), position.to_move());
+        let prompt = match session.lone_human() {
+            Some(_) => format!("Your move ({mark}): "),
+            None => format!("{mark} to move: "),
+        };
+        loop {
+            let line = self.read(&prompt)?;
+            match typed::parse(&line, self.options.naming, rules) {
+                Ok(Typed::Square(square)) => match session.play(square) {
+                    Ok(()) => return Ok(()),
+                    Err(ttt_core::PlayError::Occupied { mark, .. }) => {
+                        let label = self.label(session, square);
+                        self.say(&format!(
+                            "Square {label} is taken by {mark}: choose a free square."
+                        ))?;
+                    }
+                    Err(error) => self.say(&format!("That move cannot be played: {error}."))?,
+                },
+                Ok(Typed::Help) => self.help(session)?,
+                Ok(Typed::Undo) => match session.undo() {
+                    Undo::TookBack(squares) => {
+                        let labels: Vec<String> =
+                            squares.iter().map(|&s| self.label(session, s)).collect();
+                        self.say(&format!("Took back {}.", labels.join(" and ")))?;
+                        return Ok(());
+                    }
+                    Undo::Nothing => self.say("Nothing to undo.")?,
+                },
+                Ok(Typed::Quit) => return Err(Stop::Quit),
+                Err(error) => self.say(&error.to_string())?,
+            }
+        }
+    }
+
+    fn help(&mut self, session: &Session) -> Result<(), Stop> {
+        let rules = session.position().rules();
+        let expected = self.options.naming.expected(rules);
+        let undo = if session.lone_human().is_some() {
+            "take back your last move and the computer's reply"
+        } else {
+            "take back the last move"
+        };
+        self.say(&format!("Type a square to place your mark: {expected}."))?;
+        self.say(&format!(
+            "Or a command: help (this text), undo ({undo}), quit (leave the game)."
+        ))?;
+        Ok(())
+    }
+
+    fn show_board(&mut self, session: &Session) -> Result<(), Stop> {
+        let options = self.options;
+        let lines = board_style::draw(
+            session.position(),
+            options.style,
+            options.naming,
+            options.palette,
+        );
+        self.say("")?;
+        for line in lines {
+            self.say(line.trim_end())?;
+        }
+        self.say("")?;
+        Ok(())
+    }
+
+    fn show_result(&mut self, session: &Session) -> Result<(), Stop> {
+        self.show_board(session)?;
+        let position = session.position();
+        if let Some(line) = position.winning_lines().first() {
+            let labels: Vec<String> = line
+                .squares()
+                .iter()
+                .map(|&s| self.label(session, s))
+                .collect();
+            self.say(&format!("Winning line: {}", labels.join(", ")))?;
+        }
+        let verdict = match (position.outcome(), session.lone_human()) {
+            (Some(Outcome::Win(winner)), Some(human)) if winner == human => "You win!".to_owned(),
+            (Some(Outcome::Win(_)), Some(_)) => "The computer wins.".to_owned(),
+            (Some(outcome), _) => format!("{outcome}."),
+            (None, _) => "The game was not finished.".to_owned(),
+        };
+        self.say(&verdict)?;
+        self.say(&format!("Score: {}", session.score()))?;
+        Ok(())
+    }
+
+    fn mover_name(&self, session: &Session, mark: Mark) -> String {
+        match (session.lone_human(), session.seat(mark)) {
+            (Some(_), _) => format!("The computer ({mark})"),
+            (None, Seat::Computer(strength)) => format!("{mark} ({strength})"),
+            (None, Seat::Human) => mark.to_string(),
+        }
+    }
+
+    fn label(&self, session: &Session, square: Square) -> String {
+        self.options
+            .naming
+            .label(square, session.position().rules())
+    }
+}
