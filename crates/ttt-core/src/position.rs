@@ -108,7 +108,7 @@ pub enum PositionError {
         winner: Mark,
     },
     /// A move in a list of moves was refused.
-    #[error("move {number} ({square}): {error}")]
+    #[error("move {number} (square {square}): {error}")]
     Move {
         /// The move's place in the list, from 1.
         number: usize,

@@ -3,7 +3,7 @@
 use ttt_core::{Mark, Rules};
 
 use crate::geometry::{Bits, Geometry};
-use crate::hash::{BitsMap, BitsSet};
+use crate::hash::BitsMap;
 use crate::solver::MAX_SOLVED_SQUARES;
 use crate::value::{WIN_NOW, decode, one_ply_earlier};
 use crate::{SolverError, Value};
@@ -127,6 +127,18 @@ const fn mark_at(ply: usize) -> Mark {
     if ply % 2 == 0 { Mark::X } else { Mark::O }
 }
 
+/// A position of at most 32 squares (X's bits low, O's high) as one word, so that the
+/// counting tables hash a single number.
+type Key = u64;
+
+const fn pack(x: Bits, o: Bits) -> Key {
+    x | o << 32
+}
+
+const fn unpack(key: Key) -> (Bits, Bits) {
+    (key & 0xffff_ffff, key >> 32)
+}
+
 /// One reachable position while counting: how many games pass through it, how it stands,
 /// and its score for the side to move (see the solver's packing).
 #[derive(Debug, Clone, Copy)]
@@ -145,54 +157,59 @@ pub fn count(rules: Rules) -> Result<Statistics, SolverError> {
     let geometry = solvable(rules)?;
     let levels = levels(&geometry);
     let mut tree = TreeCounts::new(rules);
-    let (mut positions, mut positions_sym, mut terminal, mut terminal_sym) = (0, 0, 0, 0);
+    let (mut positions, mut terminal) = (0, 0);
+    // Symmetries fixing each position, summed: see `Geometry::symmetries_fixing`.
+    let (mut fixed, mut terminal_fixed) = (0, 0);
     for (ply, level) in levels.iter().enumerate() {
-        let mut classes = BitsSet::default();
-        let mut terminal_classes = BitsSet::default();
-        for (&(x, o), node) in level {
+        for (&key, node) in level {
+            let (x, o) = unpack(key);
             tree.nodes += node.paths;
             positions += 1;
-            let class = geometry.canonical(x, o);
-            classes.insert(class);
+            let fixing = geometry.symmetries_fixing(x, o) as u64;
+            fixed += fixing;
             if node.end != End::Going {
                 terminal += 1;
-                terminal_classes.insert(class);
+                terminal_fixed += fixing;
                 tree.add_games(ply, node.end, node.paths);
             }
         }
-        positions_sym += classes.len() as u64;
-        terminal_sym += terminal_classes.len() as u64;
     }
+    let symmetries = geometry.symmetry_count() as u64;
     let empty_score = levels
         .first()
-        .and_then(|level| level.get(&(0, 0)))
+        .and_then(|level| level.get(&0))
         .map_or(0, |node| node.score);
     Ok(Statistics {
         rules,
         tree,
         positions,
-        positions_up_to_symmetry: positions_sym,
+        positions_up_to_symmetry: fixed / symmetries,
         terminal_positions: terminal,
-        terminal_up_to_symmetry: terminal_sym,
+        terminal_up_to_symmetry: terminal_fixed / symmetries,
         value: decode(empty_score, rules.square_count() as u32),
     })
 }
 
 /// The reachable positions of each ply, keyed by (X bits, O bits), with their path counts
 /// filled in going forward and their scores going back.
-fn levels(geometry: &Geometry) -> Vec<BitsMap<(Bits, Bits), Node>> {
+fn levels(geometry: &Geometry) -> Vec<BitsMap<Key, Node>> {
     let squares = geometry.rules().square_count();
-    let mut levels: Vec<BitsMap<(Bits, Bits), Node>> = vec![BitsMap::default(); squares + 1];
+    let mut levels: Vec<BitsMap<Key, Node>> = vec![BitsMap::default(); squares + 1];
     let root = Node {
         paths: 1,
         end: End::Going,
         score: 0,
     };
-    levels[0].insert((0, 0), root);
+    levels[0].insert(0, root);
     for ply in 0..squares {
         let (done, rest) = levels.split_at_mut(ply + 1);
         let (current, next) = (&done[ply], &mut rest[0]);
-        for (&(x, o), node) in current {
+        // Each position has (squares - ply) children, and about as many parents as the
+        // side that just moved has marks: size the next table once.
+        let parents = (ply + 2) / 2;
+        next.reserve(current.len() * (squares - ply) / parents);
+        for (&key, node) in current {
+            let (x, o) = unpack(key);
             if node.end != End::Going {
                 continue;
             }
@@ -205,7 +222,7 @@ fn levels(geometry: &Geometry) -> Vec<BitsMap<(Bits, Bits), Node>> {
                     Mark::X => (x | 1 << square, o),
                     Mark::O => (x, o | 1 << square),
                 };
-                let child = next.entry((cx, co)).or_insert_with(|| Node {
+                let child = next.entry(pack(cx, co)).or_insert_with(|| Node {
                     paths: 0,
                     end: End::Going,
                     score: 0,
@@ -223,7 +240,8 @@ fn levels(geometry: &Geometry) -> Vec<BitsMap<(Bits, Bits), Node>> {
     for ply in (0..squares).rev() {
         let (done, rest) = levels.split_at_mut(ply + 1);
         let (current, next) = (&mut done[ply], &rest[0]);
-        for (&(x, o), node) in current.iter_mut() {
+        for (&key, node) in current.iter_mut() {
+            let (x, o) = unpack(key);
             if node.end != End::Going {
                 continue;
             }
@@ -236,7 +254,7 @@ fn levels(geometry: &Geometry) -> Vec<BitsMap<(Bits, Bits), Node>> {
 /// The best score the mover can reach from (`x`, `o`), from the scores of the next ply.
 fn best_child_score(
     geometry: &Geometry,
-    next: &BitsMap<(Bits, Bits), Node>,
+    next: &BitsMap<Key, Node>,
     x: Bits,
     o: Bits,
     mark: Mark,
@@ -247,8 +265,8 @@ fn best_child_score(
         let square = free.trailing_zeros() as usize;
         free &= free - 1;
         let key = match mark {
-            Mark::X => (x | 1 << square, o),
-            Mark::O => (x, o | 1 << square),
+            Mark::X => pack(x | 1 << square, o),
+            Mark::O => pack(x, o | 1 << square),
         };
         let score = next.get(&key).map_or(0, |child| match child.end {
             End::Win(_) => WIN_NOW,

@@ -149,6 +149,18 @@ impl Geometry {
             .unwrap_or((x, o))
     }
 
+    /// How many of the board's symmetries (the identity included) map the position
+    /// (`x`, `o`) onto itself. By Burnside's lemma, the sum of this over a set of positions
+    /// closed under symmetry, divided by [`symmetry_count`](Geometry::symmetry_count), is
+    /// the number of positions in it that differ up to symmetry.
+    #[must_use]
+    pub fn symmetries_fixing(&self, x: Bits, o: Bits) -> usize {
+        self.symmetries
+            .iter()
+            .filter(|symmetry| symmetry.apply(x) == x && symmetry.apply(o) == o)
+            .count()
+    }
+
     /// The bitboards of a position's X and O marks.
     #[must_use]
     pub fn split(&self, board: &Board) -> (Bits, Bits) {
@@ -236,6 +248,16 @@ mod tests {
             .collect();
         assert!(forms.windows(2).all(|pair| pair[0] == pair[1]));
         assert_ne!(geometry.canonical(1 << 4, 0), forms[0]);
+    }
+
+    #[test]
+    fn symmetric_positions_are_fixed_by_their_symmetries() {
+        let geometry = Geometry::new(Rules::default()).unwrap();
+        assert_eq!(geometry.symmetries_fixing(0, 0), 8);
+        assert_eq!(geometry.symmetries_fixing(1 << 4, 0), 8);
+        // X in the top-left corner: only the reflection in the main diagonal and the identity.
+        assert_eq!(geometry.symmetries_fixing(1, 0), 2);
+        assert_eq!(geometry.symmetries_fixing(1, 1 << 1), 1);
     }
 
     #[test]

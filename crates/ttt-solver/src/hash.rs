@@ -1,6 +1,6 @@
 //! A fast hasher for bitboard keys, which need no protection against chosen collisions.
 
-use std::collections::{HashMap, HashSet};
+use std::collections::HashMap;
 use std::hash::{BuildHasherDefault, Hasher};
 
 /// Multiply-rotate hashing of whole words: a few cycles per key.
@@ -9,7 +9,9 @@ pub(crate) struct WordHasher(u64);
 
 impl Hasher for WordHasher {
     fn finish(&self) -> u64 {
-        self.0
+        // A multiply mixes bits upward only; tables index by the low bits, so bring the
+        // well-mixed high bits down.
+        self.0.rotate_left(26)
     }
 
     fn write(&mut self, bytes: &[u8]) {
@@ -25,5 +27,3 @@ impl Hasher for WordHasher {
 
 /// A map keyed by bitboards.
 pub(crate) type BitsMap<K, V> = HashMap<K, V, BuildHasherDefault<WordHasher>>;
-/// A set of bitboards.
-pub(crate) type BitsSet<K> = HashSet<K, BuildHasherDefault<WordHasher>>;

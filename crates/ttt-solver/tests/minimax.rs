@@ -1,0 +1,146 @@
+//! The solver against a plain minimax, written here independently, on every position.
+
+#![allow(clippy::unwrap_used, reason = "a test fails by panicking")]
+
+use std::collections::{HashMap, HashSet};
+
+use ttt_core::{Mark, Outcome, Position, Rules, Square};
+use ttt_solver::{GameResult, Solver, Value, review};
+
+/// (score for the side to move: 1, 0, -1; plies to the end), the winner hurrying and the
+/// loser delaying; memoised by notation.
+fn minimax(position: &Position, memo: &mut HashMap<String, (i32, u32)>) -> (i32, u32) {
+    if let Some(outcome) = position.outcome() {
+        return (if outcome == Outcome::Draw { 0 } else { -1 }, 0);
+    }
+    let key = position.to_string();
+    if let Some(&known) = memo.get(&key) {
+        return known;
+    }
+    let best = position
+        .legal_moves()
+        .into_iter()
+        .map(|square| {
+            let (score, plies) = minimax(&position.after(square).unwrap(), memo);
+            (-score, plies + 1)
+        })
+        .max_by_key(|&(score, plies)| {
+            (
+                score,
+                if score > 0 {
+                    -i64::from(plies)
+                } else {
+                    i64::from(plies)
+                },
+            )
+        })
+        .unwrap();
+    memo.insert(key, best);
+    best
+}
+
+fn as_value((score, plies): (i32, u32)) -> Value {
+    let result = match score {
+        1 => GameResult::Win,
+        0 => GameResult::Draw,
+        _ => GameResult::Loss,
+    };
+    Value::new(result, plies)
+}
+
+fn reachable() -> Vec<Position> {
+    let mut seen = HashSet::new();
+    let mut stack = vec![Position::default()];
+    let mut all = Vec::new();
+    while let Some(position) = stack.pop() {
+        if !seen.insert(position.to_string()) {
+            continue;
+        }
+        for square in position.legal_moves() {
+            stack.push(position.after(square).unwrap());
+        }
+        all.push(position);
+    }
+    all
+}
+
+#[test]
+fn every_position_and_every_move_is_valued_as_minimax_values_it() {
+    let mut memo = HashMap::new();
+    let mut solver = Solver::new();
+    let positions = reachable();
+    assert_eq!(positions.len(), 5_478);
+    for position in &positions {
+        assert_eq!(
+            solver.value(position).unwrap(),
+            as_value(minimax(position, &mut memo)),
+            "{position}"
+        );
+        for rated in solver.move_values(position).unwrap() {
+            let after = position.after(rated.square).unwrap();
+            let (score, plies) = minimax(&after, &mut memo);
+            assert_eq!(
+                rated.value,
+                as_value((-score, plies + 1)),
+                "{position} then {:?}",
+                rated.square
+            );
+        }
+    }
+}
+
+fn squares(numbers: &[usize]) -> Vec<Square> {
+    numbers.iter().map(|n| Square::new(n - 1)).collect()
+}
+
+#[test]
+fn review_names_exactly_the_moves_that_changed_the_value() {
+    let mut solver = Solver::new();
+    let start = Position::default();
+    // (moves as 1-9, expected mistakes as (move number, before, after, better squares)).
+    let games: [(&[usize], &[(usize, GameResult, GameResult, &[usize])]); 4] = [
+        // Perfect play to a draw: corner, centre, opposite corner, side...
+        (&[1, 5, 9, 2, 8, 7, 3, 6, 4], &[]),
+        // O answers the centre on a side (a loss), X gives the win back with 8, where O's 2
+        // already blocks the column; the rest holds the draw.
+        (
+            &[5, 2, 8],
+            &[
+                (2, GameResult::Draw, GameResult::Loss, &[1, 3, 7, 9]),
+                (3, GameResult::Win, GameResult::Draw, &[1, 3, 4, 6, 7, 9]),
+            ],
+        ),
+        // X opens in a corner, O replies on the adjacent side (a loss), and X then wins.
+        (
+            &[1, 2, 5, 9, 7],
+            &[(2, GameResult::Draw, GameResult::Loss, &[5])],
+        ),
+        // The opposite-corner trap: after X 1, O 5, X 9, O must take a side; the corner 3
+        // lets X fork with 7. After that O is lost whatever it does, so nothing more counts.
+        (
+            &[1, 5, 9, 3, 7, 2, 4],
+            &[(4, GameResult::Draw, GameResult::Loss, &[2, 4, 6, 8])],
+        ),
+    ];
+    for (moves, expected) in games {
+        let mistakes = review(&mut solver, &start, &squares(moves)).unwrap();
+        let found: Vec<_> = mistakes
+            .iter()
+            .map(|m| (m.number, m.before, m.after, m.better.clone()))
+            .collect();
+        let wanted: Vec<_> = expected
+            .iter()
+            .map(|&(number, before, after, better)| (number, before, after, squares(better)))
+            .collect();
+        assert_eq!(found, wanted, "game {moves:?}");
+        for mistake in &mistakes {
+            let expected_mark = if mistake.number % 2 == 1 {
+                Mark::X
+            } else {
+                Mark::O
+            };
+            assert_eq!(mistake.mark, expected_mark);
+        }
+    }
+    assert!(Rules::default().is_tic_tac_toe());
+}
