@@ -3,6 +3,9 @@
 use clap::{Args, Parser, Subcommand};
 use ttt_core::SquareNaming;
 
+use crate::commands::analyze::AnalyzeArgs;
+use crate::commands::choose::MoveArgs;
+use crate::commands::count::CountArgs;
 use crate::line::BoardStyle;
 use crate::session::{FirstPolicy, Seat};
 
@@ -24,6 +27,12 @@ pub struct Cli {
 pub enum Command {
     /// Play games at the keyboard (the default).
     Play(PlayArgs),
+    /// Show a position's value under perfect play, and every move's.
+    Analyze(AnalyzeArgs),
+    /// Print the square a computer player would choose in a position, and nothing else.
+    Move(MoveArgs),
+    /// Count the games, nodes and positions of the game, and value the empty board.
+    Count(CountArgs),
 }
 
 /// How to play.
@@ -60,6 +69,10 @@ pub struct PlayArgs {
     /// Seed for every random choice (who goes first, computer moves), to repeat a session.
     #[arg(long, value_name = "N")]
     pub seed: Option<u64>,
+
+    /// Skip the review of each game's mistakes after it ends.
+    #[arg(long)]
+    pub no_review: bool,
 }
 
 /// A number of games: a whole number from 1 up.

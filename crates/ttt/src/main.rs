@@ -4,16 +4,19 @@
 //! at most one line on standard error; the work is in the modules.
 
 mod cli;
+mod commands;
+mod failure;
 mod line;
 mod session;
 
-use std::io::{self, ErrorKind, IsTerminal};
+use std::io::{self, ErrorKind, IsTerminal, Write};
 use std::process::ExitCode;
 
 use clap::Parser;
 use ttt_core::Rules;
 
 use cli::{Cli, Command, PlayArgs};
+use failure::{BAD_INPUT, BadInput};
 use line::{Ending, LineOptions, Palette, Setup};
 use session::SessionConfig;
 
@@ -22,6 +25,10 @@ fn main() -> ExitCode {
     match run(cli) {
         Ok(code) => code,
         Err(error) if is_broken_pipe(&error) => ExitCode::SUCCESS,
+        Err(error) if error.is::<BadInput>() => {
+            eprintln!("ttt: {error}");
+            ExitCode::from(BAD_INPUT)
+        }
         Err(error) => {
             eprintln!("ttt: {error:#}");
             ExitCode::FAILURE
@@ -30,16 +37,31 @@ fn main() -> ExitCode {
 }
 
 fn run(cli: Cli) -> anyhow::Result<ExitCode> {
+    let rules = Rules::default();
+    let mut out = io::BufWriter::new(io::stdout().lock());
     match cli.command {
-        Some(Command::Play(args)) => play(&args),
-        None => play(&cli.play),
+        Some(Command::Play(args)) => play(&args, rules, &mut out),
+        None => play(&cli.play, rules, &mut out),
+        Some(Command::Analyze(args)) => {
+            commands::analyze::run(&args, rules, &mut out).map(|()| ExitCode::SUCCESS)
+        }
+        Some(Command::Move(args)) => {
+            commands::choose::run(&args, rules, &mut out).map(|()| ExitCode::SUCCESS)
+        }
+        Some(Command::Count(args)) => {
+            commands::count::run(&args, rules, &mut out).map(|()| ExitCode::SUCCESS)
+        }
     }
+    .and_then(|code| {
+        out.flush()?;
+        Ok(code)
+    })
 }
 
-fn play(args: &PlayArgs) -> anyhow::Result<ExitCode> {
+fn play(args: &PlayArgs, rules: Rules, out: &mut impl Write) -> anyhow::Result<ExitCode> {
     let setup = Setup {
         config: SessionConfig {
-            rules: Rules::default(),
+            rules,
             x: session::Seat::Human,
             o: session::Seat::Human,
             first: args.first,
@@ -55,10 +77,9 @@ fn play(args: &PlayArgs) -> anyhow::Result<ExitCode> {
         palette: Palette::detect(),
         games: args.games,
         echo_input: !io::stdin().is_terminal(),
+        review: !args.no_review,
     };
-    let stdin = io::stdin().lock();
-    let stdout = io::BufWriter::new(io::stdout().lock());
-    Ok(match line::run(stdin, stdout, setup, options)? {
+    Ok(match line::run(io::stdin().lock(), out, setup, options)? {
         Ending::Finished => ExitCode::SUCCESS,
         Ending::CutShort => ExitCode::FAILURE,
     })

@@ -75,6 +75,31 @@ transcripts! {
     // Computers only, and the tally.
     one_watched_computer_game: "play --x rules --o random --first x --seed 8", "";
     many_games_print_the_tally: "play --x perfect --o perfect --games 50 --first alternate", "";
+    // Perfect play made visible.
+    hint_on_the_board_and_as_a_list: "play --x human --o human --first x", "1\n5\nhint\nquit\n";
+    review_names_the_mistakes: "play --x human --o human --first x", "5\n2\n8\n1\n9\n4\n6\n3\n7\n";
+    review_of_a_perfect_game: "play --x human --o human --first x", "1\n5\n9\n2\n8\n7\n3\n6\n4\n";
+    no_review: "play --x human --o human --first x --no-review", "1\n4\n2\n5\n3\n";
+    analyze_text: "analyze x.o/.x./..o", "";
+    analyze_moves_with_o_first: "analyze --moves 5,1,9 --first o", "";
+    analyze_finished_game: "analyze xxx/oo./...", "";
+    analyze_json: "analyze x.o/.x./..o --json", "";
+    move_perfect: "move x.o/.x./..o --player perfect", "";
+    move_rules_blocks: "move --moves 1,5,2 --player rules --seed 1", "";
+    move_on_a_finished_game: "move xxx/oo./...", "";
+    count_text: "count", "";
+    count_json: "count --json", "";
+    // Bad positions: one precise message each, exit code 2.
+    bad_position_rows: "analyze x.o/.x.", "";
+    bad_position_row_length: "analyze x.o/.x/..o", "";
+    bad_position_character: "analyze x.o/.y./..o", "";
+    bad_position_counts: "analyze xxx/.../...", "";
+    bad_position_play_after_win: "analyze xxx/oo./..o", "";
+    bad_position_both_won: "move xxx/ooo/x..", "";
+    bad_move_list_number: "analyze --moves 5,x", "";
+    bad_move_list_taken: "analyze --moves 5,1,5", "";
+    bad_move_list_after_win: "move --moves 1,4,2,5,3,6", "";
+    position_and_moves_together: "analyze x../.../... --moves 5", "";
     // Flags that make no sense.
     bad_player_flag: "play --x alien", "";
     bad_games_flag: "play --x random --o random --games 0", "";
@@ -140,4 +165,54 @@ fn many_games_against_each_computer_come_out_as_they_should() {
     assert!(numbers[0] > 1000, "X wins most games: {last}");
     let (last, numbers) = tally("play --x perfect --o random --games 1000 --open-center");
     assert_eq!(numbers[1], 0, "{last}");
+}
+
+#[test]
+fn analyze_json_has_every_field() {
+    let output = ttt()
+        .args(["analyze", "--json", "x.o/.x./..o"])
+        .output()
+        .unwrap();
+    assert!(output.status.success());
+    let json: serde_json::Value = serde_json::from_slice(&output.stdout).unwrap();
+    assert_eq!(json["position"], "x.o/.x./..o");
+    assert_eq!(json["to_move"], "x");
+    assert_eq!(json["status"], "playing");
+    assert_eq!(json["result"], "draw");
+    assert_eq!(json["plies"], 5);
+    let moves = json["moves"].as_array().unwrap();
+    assert_eq!(moves.len(), 5);
+    assert_eq!(
+        moves[0],
+        serde_json::json!({"square": 6, "result": "draw", "plies": 5})
+    );
+    for rated in moves {
+        assert!(
+            rated["square"]
+                .as_u64()
+                .is_some_and(|s| (1..=9).contains(&s))
+        );
+        assert!(["win", "draw", "loss"].contains(&rated["result"].as_str().unwrap()));
+        assert!(rated["plies"].as_u64().is_some());
+    }
+    let over = ttt()
+        .args(["analyze", "--json", "xxx/oo./..."])
+        .output()
+        .unwrap();
+    let json: serde_json::Value = serde_json::from_slice(&over.stdout).unwrap();
+    assert_eq!(json["status"], "x_won");
+    assert!(json["to_move"].is_null() && json["result"].is_null() && json["plies"].is_null());
+}
+
+#[test]
+fn count_json_has_the_published_figures() {
+    let output = ttt().args(["count", "--json"]).output().unwrap();
+    let json: serde_json::Value = serde_json::from_slice(&output.stdout).unwrap();
+    assert_eq!(json["games"]["total"], 255_168);
+    assert_eq!(json["nodes"], 549_946);
+    assert_eq!(json["positions"], 5_478);
+    assert_eq!(json["positions_up_to_symmetry"], 765);
+    assert_eq!(json["terminal_positions"], 958);
+    assert_eq!(json["terminal_up_to_symmetry"], 138);
+    assert_eq!(json["value"]["result"], "draw");
 }

@@ -1,5 +1,6 @@
 //! The board drawings of the classic tutorials.
 
+use std::collections::BTreeMap;
 use std::fmt;
 use std::str::FromStr;
 
@@ -62,10 +63,23 @@ pub fn draw(
     naming: SquareNaming,
     palette: Palette,
 ) -> Vec<String> {
+    draw_with_notes(position, style, naming, palette, &BTreeMap::new())
+}
+
+/// Draws `position` as [`draw`] does, but shows `notes` in the free squares they name
+/// instead of the squares' names (a hint's values, say).
+pub fn draw_with_notes(
+    position: &Position,
+    style: BoardStyle,
+    naming: SquareNaming,
+    palette: Palette,
+    notes: &BTreeMap<Square, String>,
+) -> Vec<String> {
     let drawing = Drawing {
         position,
         naming,
         palette,
+        notes,
     };
     let mut lines = match style {
         BoardStyle::Numbered => drawing.numbered(),
@@ -83,6 +97,7 @@ struct Drawing<'a> {
     position: &'a Position,
     naming: SquareNaming,
     palette: Palette,
+    notes: &'a BTreeMap<Square, String>,
 }
 
 impl Drawing<'_> {
@@ -113,8 +128,8 @@ impl Drawing<'_> {
     }
 
     /// The cell's text centred in `width`: the mark (in brackets on the winning line, where
-    /// the cell has room, so the line shows without colour too), the square's label, or
-    /// `blank`.
+    /// the cell has room, so the line shows without colour too), the square's note, its
+    /// label, or `blank`.
     fn cell(&self, square: Square, width: usize, blank: &str, label_free: bool) -> String {
         match self.position.board().get(square) {
             Some(mark) => {
@@ -126,10 +141,13 @@ impl Drawing<'_> {
                 };
                 self.palette.mark(mark, &centred(&text, width), winning)
             }
-            None if label_free => self
-                .palette
-                .dim(&centred(&self.naming.label(square, self.rules()), width)),
-            None => centred(blank, width),
+            None => match self.notes.get(&square) {
+                Some(note) => centred(note, width),
+                None if label_free => self
+                    .palette
+                    .dim(&centred(&self.naming.label(square, self.rules()), width)),
+                None => centred(blank, width),
+            },
         }
     }
 

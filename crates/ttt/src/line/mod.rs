@@ -7,10 +7,14 @@ mod typed;
 
 use std::io::{self, BufRead, Write};
 
-use ttt_core::{Mark, Outcome, Square, SquareNaming};
-use ttt_players::Strength;
+use std::collections::BTreeMap;
 
-pub use board_style::BoardStyle;
+use ttt_core::{Mark, Outcome, Position, Square, SquareNaming};
+use ttt_players::Strength;
+use ttt_solver::{GameResult, Solver, Value};
+
+pub use board_style::{BoardStyle, draw};
+
 pub use palette::Palette;
 
 use crate::session::{FirstPolicy, Seat, Session, SessionConfig, Undo};
@@ -30,6 +34,8 @@ pub struct LineOptions {
     /// Repeat each line read after its prompt, so that a transcript of piped input reads
     /// as a person would have seen it.
     pub echo_input: bool,
+    /// Review each finished game for the moves that changed its value.
+    pub review: bool,
 }
 
 /// The seats given on the command line; missing ones are asked for.
@@ -80,6 +86,7 @@ pub fn run(
         input,
         output,
         options,
+        solver: Solver::new(),
     };
     let (x, o) = match game.choose_seats(setup.x, setup.o) {
         Ok(seats) => seats,
@@ -125,6 +132,8 @@ struct LineGame<R, W> {
     input: R,
     output: W,
     options: LineOptions,
+    /// For hints and reviews; its table lasts the whole session.
+    solver: Solver,
 }
 
 impl<R: BufRead, W: Write> LineGame<R, W> {
@@ -317,6 +326,7 @@ impl<R: BufRead, W: Write> LineGame<R, W> {
                     Err(error) => self.say(&format!("That move cannot be played: {error}."))?,
                 },
                 Ok(Typed::Help) => self.help(session)?,
+                Ok(Typed::Hint) => self.hint(session)?,
                 Ok(Typed::Undo) => match session.undo() {
                     Undo::TookBack(squares) => {
                         let labels: Vec<String> =
@@ -342,8 +352,91 @@ impl<R: BufRead, W: Write> LineGame<R, W> {
         };
         self.say(&format!("Type a square to place your mark: {expected}."))?;
         self.say(&format!(
-            "Or a command: help (this text), undo ({undo}), quit (leave the game)."
+            "Or a command: help (this text), hint (the value of every free square), undo ({undo}), quit (leave the game)."
         ))?;
+        Ok(())
+    }
+
+    /// Shows every free square's value for the side to move, on the board and as a list.
+    fn hint(&mut self, session: &Session) -> Result<(), Stop> {
+        let position = session.position();
+        let moves = match self.solver.move_values(position) {
+            Ok(moves) => moves,
+            Err(error) => return Ok(self.say(&format!("No hint here: {error}."))?),
+        };
+        let notes: BTreeMap<Square, String> = moves
+            .iter()
+            .map(|rated| (rated.square, short_value(rated.value.result).to_owned()))
+            .collect();
+        let options = self.options;
+        let board = board_style::draw_with_notes(
+            position,
+            options.style,
+            options.naming,
+            options.palette,
+            &notes,
+        );
+        self.say(&format!(
+            "Hint for {} with perfect play from both sides (W win, D draw, L loss):",
+            position.to_move()
+        ))?;
+        self.say("")?;
+        for line in board {
+            self.say(line.trim_end())?;
+        }
+        self.say("")?;
+        let mut groups: Vec<(Value, Vec<String>)> = Vec::new();
+        for rated in &moves {
+            let label = self.label(session, rated.square);
+            match groups.last_mut() {
+                Some((value, labels)) if *value == rated.value => labels.push(label),
+                _ => groups.push((rated.value, vec![label])),
+            }
+        }
+        let list: Vec<String> = groups
+            .iter()
+            .map(|(value, labels)| format!("{value}: {}", labels.join(", ")))
+            .collect();
+        self.say(&format!("{}.", list.join("; ")))?;
+        Ok(())
+    }
+
+    /// Names the moves of the finished game that changed its value, or says there were none.
+    fn review(&mut self, session: &Session) -> Result<(), Stop> {
+        let position = session.position();
+        let start = Position::new(position.rules(), position.first());
+        let mistakes = match ttt_solver::review(&mut self.solver, &start, position.history()) {
+            Ok(mistakes) => mistakes,
+            Err(error) => return Ok(self.say(&format!("No review here: {error}."))?),
+        };
+        if mistakes.is_empty() {
+            self.say(
+                "Review: no move changed the value of the game; every move was perfect play.",
+            )?;
+            return Ok(());
+        }
+        self.say("Review of the moves that changed the value of the game:")?;
+        for mistake in mistakes {
+            let better: Vec<String> = mistake
+                .better
+                .iter()
+                .map(|&s| self.label(session, s))
+                .collect();
+            let kept = match mistake.before {
+                GameResult::Win => "kept the win",
+                GameResult::Draw => "held the draw",
+                GameResult::Loss => "lost no more",
+            };
+            self.say(&format!(
+                "  move {}, {} at {}: {} became {}; {} {kept}.",
+                mistake.number,
+                mistake.mark,
+                self.label(session, mistake.square),
+                with_article(mistake.before),
+                with_article(mistake.after),
+                or_list(&better),
+            ))?;
+        }
         Ok(())
     }
 
@@ -381,6 +474,9 @@ impl<R: BufRead, W: Write> LineGame<R, W> {
             (None, _) => "The game was not finished.".to_owned(),
         };
         self.say(&verdict)?;
+        if self.options.review {
+            self.review(session)?;
+        }
         self.say(&format!("Score: {}", session.score()))?;
         Ok(())
     }
@@ -397,5 +493,32 @@ impl<R: BufRead, W: Write> LineGame<R, W> {
         self.options
             .naming
             .label(square, session.position().rules())
+    }
+}
+
+/// One letter for a result, to fit in a square: W, D or L.
+fn short_value(result: GameResult) -> &'static str {
+    match result {
+        GameResult::Win => "W",
+        GameResult::Draw => "D",
+        GameResult::Loss => "L",
+    }
+}
+
+/// "a win", "a draw", "a loss".
+fn with_article(result: GameResult) -> &'static str {
+    match result {
+        GameResult::Win => "a win",
+        GameResult::Draw => "a draw",
+        GameResult::Loss => "a loss",
+    }
+}
+
+/// "7", "7 or 9", "1, 3 or 7".
+fn or_list(items: &[String]) -> String {
+    match items {
+        [] => String::new(),
+        [only] => only.clone(),
+        [rest @ .., last] => format!("{} or {last}", rest.join(", ")),
     }
 }

@@ -9,6 +9,8 @@ pub enum Typed {
     Square(Square),
     /// `help` or `?`.
     Help,
+    /// `hint`.
+    Hint,
     /// `undo` or `u`.
     Undo,
     /// `quit`, `q` or `exit`.
@@ -30,7 +32,7 @@ impl std::fmt::Display for TypedError {
             TypedError::UnknownCommand(word) => {
                 write!(
                     f,
-                    "Unknown command '{word}': type a square, or help, undo or quit."
+                    "Unknown command '{word}': type a square, or help, hint, undo or quit."
                 )
             }
             TypedError::Square(error) => write!(f, "{}.", capitalised(&error.to_string())),
@@ -51,6 +53,7 @@ pub fn parse(text: &str, naming: SquareNaming, rules: Rules) -> Result<Typed, Ty
     let word = text.trim().to_ascii_lowercase();
     match word.as_str() {
         "help" | "?" | "h" => return Ok(Typed::Help),
+        "hint" => return Ok(Typed::Hint),
         "undo" | "u" => return Ok(Typed::Undo),
         "quit" | "q" | "exit" => return Ok(Typed::Quit),
         _ => {}
@@ -79,6 +82,7 @@ mod tests {
             Ok(Typed::Square(Square::new(4)))
         );
         assert_eq!(parse("UNDO", numbers, rules), Ok(Typed::Undo));
+        assert_eq!(parse("hint", numbers, rules), Ok(Typed::Hint));
         assert_eq!(parse("?", numbers, rules), Ok(Typed::Help));
         assert_eq!(
             parse("jump", numbers, rules),

@@ -1,0 +1,243 @@
+//! `ttt analyze`: a position's value under perfect play, and every move's.
+
+use std::io::Write;
+
+use clap::Args;
+use serde::Serialize;
+use ttt_core::{Mark, Outcome, Position, Rules, SquareNaming};
+use ttt_solver::{MoveValue, Solver, SolverError, Value};
+
+use super::PositionArgs;
+use crate::line::{BoardStyle, Palette, draw};
+
+/// Arguments of `ttt analyze`.
+#[derive(Debug, Clone, Args)]
+pub struct AnalyzeArgs {
+    #[command(flatten)]
+    pub position: PositionArgs,
+
+    /// Print one JSON object instead of text.
+    #[arg(long)]
+    pub json: bool,
+}
+
+/// A position with its value and every legal move's, for the side to move.
+#[derive(Debug, Clone)]
+pub struct Analysis {
+    /// The position analysed.
+    pub position: Position,
+    /// Its value under perfect play; `None` once the game is over.
+    pub value: Option<Value>,
+    /// Every legal move with its value, best first.
+    pub moves: Vec<MoveValue>,
+}
+
+impl Analysis {
+    /// Values `position` and all its moves.
+    pub fn of(solver: &mut Solver, position: &Position) -> Result<Analysis, SolverError> {
+        let value = (!position.is_over())
+            .then(|| solver.value(position))
+            .transpose()?;
+        Ok(Analysis {
+            position: position.clone(),
+            value,
+            moves: solver.move_values(position)?,
+        })
+    }
+
+    /// The JSON form.
+    pub fn json(&self) -> AnalysisJson {
+        let over = self.position.is_over();
+        AnalysisJson {
+            position: self.position.to_string(),
+            to_move: (!over).then(|| mark_name(self.position.to_move())),
+            status: status(&self.position),
+            result: self.value.map(|value| value.result.as_str()),
+            plies: self.value.map(|value| value.plies),
+            moves: self
+                .moves
+                .iter()
+                .map(|rated| MoveJson {
+                    square: rated.square.index() + 1,
+                    result: rated.value.result.as_str(),
+                    plies: rated.value.plies,
+                })
+                .collect(),
+        }
+    }
+
+    /// The text form, a line at a time.
+    pub fn text(&self, palette: Palette) -> Vec<String> {
+        let position = &self.position;
+        let mut lines: Vec<String> = draw(
+            position,
+            BoardStyle::Numbered,
+            SquareNaming::Numbers,
+            palette,
+        )
+        .into_iter()
+        .map(|line| line.trim_end().to_owned())
+        .collect();
+        lines.push(String::new());
+        lines.push(format!("Position: {position}"));
+        if let Some(outcome) = position.outcome() {
+            lines.push(format!(
+                "Status:   game over, {}",
+                outcome.to_string().to_lowercase()
+            ));
+            return lines;
+        }
+        let mover = position.to_move();
+        lines.push(format!("To move:  {mover}"));
+        lines.push("Status:   playing".to_owned());
+        if let Some(value) = self.value {
+            lines.push(format!(
+                "Value:    {value} for {mover}, with perfect play from both sides"
+            ));
+        }
+        lines.push("Moves, best first:".to_owned());
+        for rated in &self.moves {
+            lines.push(format!("  {}  {}", rated.square, rated.value));
+        }
+        lines
+    }
+}
+
+/// What `analyze --json` prints.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct AnalysisJson {
+    /// The position's notation.
+    pub position: String,
+    /// `"x"` or `"o"`, or `None` once the game is over.
+    pub to_move: Option<&'static str>,
+    /// `playing`, `x_won`, `o_won` or `draw`.
+    pub status: &'static str,
+    /// The side to move's result under perfect play; `None` once the game is over.
+    pub result: Option<&'static str>,
+    /// Plies until the game ends under perfect play; `None` once it is over.
+    pub plies: Option<u32>,
+    /// Every legal move, best first.
+    pub moves: Vec<MoveJson>,
+}
+
+/// One legal move and its value for the mover, as JSON.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct MoveJson {
+    /// The square, numbered from 1 row by row.
+    pub square: usize,
+    /// `win`, `draw` or `loss` for the mover.
+    pub result: &'static str,
+    /// Plies until the game ends under perfect play, this move included.
+    pub plies: u32,
+}
+
+/// Runs `ttt analyze`.
+pub fn run(args: &AnalyzeArgs, rules: Rules, out: &mut impl Write) -> anyhow::Result<()> {
+    let position = args.position.position(rules)?;
+    let analysis = Analysis::of(&mut Solver::new(), &position)?;
+    if args.json {
+        serde_json::to_writer(&mut *out, &analysis.json())?;
+        writeln!(out)?;
+    } else {
+        for line in analysis.text(Palette::detect()) {
+            writeln!(out, "{line}")?;
+        }
+    }
+    Ok(())
+}
+
+fn mark_name(mark: Mark) -> &'static str {
+    match mark {
+        Mark::X => "x",
+        Mark::O => "o",
+    }
+}
+
+fn status(position: &Position) -> &'static str {
+    match position.outcome() {
+        None => "playing",
+        Some(Outcome::Win(Mark::X)) => "x_won",
+        Some(Outcome::Win(Mark::O)) => "o_won",
+        Some(Outcome::Draw) => "draw",
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use std::collections::{HashMap, HashSet};
+
+    use super::*;
+
+    /// (1 win, 0 draw, -1 loss for the side to move; plies), the winner hurrying and the
+    /// loser delaying: a minimax written here, apart from the solver.
+    fn minimax(position: &Position, memo: &mut HashMap<String, (i32, u32)>) -> (i32, u32) {
+        if let Some(outcome) = position.outcome() {
+            return (if outcome == Outcome::Draw { 0 } else { -1 }, 0);
+        }
+        if let Some(&known) = memo.get(&position.to_string()) {
+            return known;
+        }
+        let mut best: Option<(i32, u32)> = None;
+        for square in position.legal_moves() {
+            let (score, plies) = minimax(&position.after(square).unwrap(), memo);
+            let candidate = (-score, plies + 1);
+            let key = |(s, p): (i32, u32)| (s, if s > 0 { -i64::from(p) } else { i64::from(p) });
+            if best.is_none_or(|b| key(candidate) > key(b)) {
+                best = Some(candidate);
+            }
+        }
+        let best = best.unwrap();
+        memo.insert(position.to_string(), best);
+        best
+    }
+
+    fn words((score, plies): (i32, u32)) -> (&'static str, u32) {
+        (["loss", "draw", "win"][(score + 1) as usize], plies)
+    }
+
+    #[test]
+    fn analyze_agrees_with_minimax_on_every_reachable_position() {
+        let mut solver = Solver::new();
+        let mut memo = HashMap::new();
+        let mut seen = HashSet::new();
+        let mut stack = vec![Position::default()];
+        while let Some(position) = stack.pop() {
+            if !seen.insert(position.to_string()) {
+                continue;
+            }
+            let json = Analysis::of(&mut solver, &position).unwrap().json();
+            if position.is_over() {
+                assert_eq!((json.to_move, json.result, json.plies), (None, None, None));
+                assert!(json.moves.is_empty());
+            } else {
+                let (result, plies) = words(minimax(&position, &mut memo));
+                assert_eq!(
+                    (json.result, json.plies),
+                    (Some(result), Some(plies)),
+                    "{position}"
+                );
+                for rated in &json.moves {
+                    let after = position
+                        .after(ttt_core::Square::new(rated.square - 1))
+                        .unwrap();
+                    let (score, plies) = minimax(&after, &mut memo);
+                    assert_eq!(
+                        (rated.result, rated.plies),
+                        words((-score, plies + 1)),
+                        "{position}"
+                    );
+                }
+                assert_eq!(json.moves.len(), position.legal_moves().len());
+                assert_eq!(
+                    (json.moves[0].result, json.moves[0].plies),
+                    (result, plies),
+                    "best first"
+                );
+            }
+            for square in position.legal_moves() {
+                stack.push(position.after(square).unwrap());
+            }
+        }
+        assert_eq!(seen.len(), 5_478);
+    }
+}

@@ -1,0 +1,88 @@
+//! `ttt move`: the square a computer player would choose, and nothing else.
+
+use std::io::Write;
+
+use clap::Args;
+use rand::SeedableRng;
+use rand::rngs::StdRng;
+use ttt_core::{Position, Rules, Square};
+use ttt_players::{PlayerError, Strength};
+
+use super::PositionArgs;
+use crate::failure::BadInput;
+
+/// Arguments of `ttt move`.
+#[derive(Debug, Clone, Args)]
+pub struct MoveArgs {
+    #[command(flatten)]
+    pub position: PositionArgs,
+
+    /// The computer player: random (easy), rules (medium) or perfect (impossible).
+    #[arg(long, value_name = "PLAYER", default_value = "perfect")]
+    pub player: Strength,
+
+    /// Seed for the player's random choices, to repeat an answer.
+    #[arg(long, value_name = "N")]
+    pub seed: Option<u64>,
+}
+
+/// The square `strength` chooses in `position`.
+pub fn choose(
+    position: &Position,
+    strength: Strength,
+    seed: Option<u64>,
+) -> Result<Square, PlayerError> {
+    let mut rng = match seed {
+        Some(seed) => StdRng::seed_from_u64(seed),
+        None => rand::make_rng(),
+    };
+    strength.player().choose(position, &mut rng)
+}
+
+/// Runs `ttt move`.
+pub fn run(args: &MoveArgs, rules: Rules, out: &mut impl Write) -> anyhow::Result<()> {
+    let position = args.position.position(rules)?;
+    let square = choose(&position, args.player, args.seed).map_err(|error| match error {
+        PlayerError::NoMove => BadInput(format!(
+            "the game in '{position}' is over: there is no move to choose"
+        )),
+        PlayerError::Solver(error) => BadInput(error.to_string()),
+    })?;
+    writeln!(out, "{}", square.index() + 1)?;
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use std::collections::HashSet;
+
+    use ttt_solver::Solver;
+
+    use super::*;
+    use crate::commands::analyze::Analysis;
+
+    #[test]
+    fn perfect_always_picks_a_move_analyze_rates_best() {
+        let mut solver = Solver::new();
+        let mut seen = HashSet::new();
+        let mut stack = vec![Position::default()];
+        let mut checked = 0;
+        while let Some(position) = stack.pop() {
+            if !seen.insert(position.to_string()) || position.is_over() {
+                continue;
+            }
+            let analysis = Analysis::of(&mut solver, &position).unwrap();
+            let best = analysis.moves[0].value;
+            for seed in 0..3 {
+                let chosen = choose(&position, Strength::Perfect, Some(seed)).unwrap();
+                let rated = analysis.moves.iter().find(|m| m.square == chosen).unwrap();
+                assert_eq!(rated.value, best, "{position}: {chosen:?}");
+            }
+            checked += 1;
+            for square in position.legal_moves() {
+                stack.push(position.after(square).unwrap());
+            }
+        }
+        assert_eq!(checked, 4_520);
+    }
+}

@@ -1,0 +1,181 @@
+//! `ttt count`: the numbers of the game, computed.
+
+use std::io::Write;
+
+use clap::Args;
+use serde::Serialize;
+use ttt_core::Rules;
+use ttt_solver::{OutcomeCounts, Statistics};
+
+/// Arguments of `ttt count`.
+#[derive(Debug, Clone, Args)]
+pub struct CountArgs {
+    /// Print one JSON object instead of text.
+    #[arg(long)]
+    pub json: bool,
+}
+
+/// What `count --json` prints.
+#[derive(Debug, Clone, Serialize)]
+struct StatisticsJson {
+    width: usize,
+    height: usize,
+    k: usize,
+    games: OutcomesJson,
+    by_ply: Vec<PlyJson>,
+    nodes: u64,
+    positions: u64,
+    positions_up_to_symmetry: u64,
+    terminal_positions: u64,
+    terminal_up_to_symmetry: u64,
+    value: ValueJson,
+}
+
+#[derive(Debug, Clone, Serialize)]
+struct OutcomesJson {
+    total: u64,
+    x_wins: u64,
+    o_wins: u64,
+    draws: u64,
+}
+
+#[derive(Debug, Clone, Serialize)]
+struct PlyJson {
+    ply: usize,
+    #[serde(flatten)]
+    games: OutcomesJson,
+}
+
+#[derive(Debug, Clone, Serialize)]
+struct ValueJson {
+    result: &'static str,
+    plies: u32,
+}
+
+impl From<OutcomeCounts> for OutcomesJson {
+    fn from(counts: OutcomeCounts) -> OutcomesJson {
+        OutcomesJson {
+            total: counts.total(),
+            x_wins: counts.x_wins,
+            o_wins: counts.o_wins,
+            draws: counts.draws,
+        }
+    }
+}
+
+fn json(stats: &Statistics) -> StatisticsJson {
+    StatisticsJson {
+        width: stats.rules.width(),
+        height: stats.rules.height(),
+        k: stats.rules.k(),
+        games: stats.tree.games.into(),
+        by_ply: plies_with_games(stats)
+            .map(|(ply, games)| PlyJson {
+                ply,
+                games: games.into(),
+            })
+            .collect(),
+        nodes: stats.tree.nodes,
+        positions: stats.positions,
+        positions_up_to_symmetry: stats.positions_up_to_symmetry,
+        terminal_positions: stats.terminal_positions,
+        terminal_up_to_symmetry: stats.terminal_up_to_symmetry,
+        value: ValueJson {
+            result: stats.value.result.as_str(),
+            plies: stats.value.plies,
+        },
+    }
+}
+
+fn plies_with_games(stats: &Statistics) -> impl Iterator<Item = (usize, OutcomeCounts)> + '_ {
+    stats
+        .tree
+        .by_ply
+        .iter()
+        .copied()
+        .enumerate()
+        .filter(|(_, games)| games.total() > 0)
+}
+
+fn text(stats: &Statistics) -> Vec<String> {
+    let games = stats.tree.games;
+    let mut lines = vec![
+        format!("The game on {}, X moving first", stats.rules),
+        String::new(),
+        format!("Complete games:      {:>11}", grouped(games.total())),
+        format!("  won by X:          {:>11}", grouped(games.x_wins)),
+        format!("  won by O:          {:>11}", grouped(games.o_wins)),
+        format!("  drawn:             {:>11}", grouped(games.draws)),
+        String::new(),
+        "Games ending at each ply:".to_owned(),
+        format!(
+            "  {:>4} {:>11} {:>11} {:>11}",
+            "ply", "X wins", "O wins", "draws"
+        ),
+    ];
+    for (ply, games) in plies_with_games(stats) {
+        lines.push(format!(
+            "  {ply:>4} {:>11} {:>11} {:>11}",
+            grouped(games.x_wins),
+            grouped(games.o_wins),
+            grouped(games.draws)
+        ));
+    }
+    lines.extend([
+        String::new(),
+        format!("Nodes of the game tree: {}", grouped(stats.tree.nodes)),
+        format!(
+            "Reachable positions:    {} ({} up to symmetry)",
+            grouped(stats.positions),
+            grouped(stats.positions_up_to_symmetry)
+        ),
+        format!(
+            "Terminal positions:     {} ({} up to symmetry)",
+            grouped(stats.terminal_positions),
+            grouped(stats.terminal_up_to_symmetry)
+        ),
+        format!("Value of the empty board: {} for X", stats.value),
+    ]);
+    lines
+}
+
+/// `1234567` as `1,234,567`.
+fn grouped(number: u64) -> String {
+    let digits = number.to_string();
+    let mut out = String::new();
+    for (index, digit) in digits.chars().enumerate() {
+        if index > 0 && (digits.len() - index) % 3 == 0 {
+            out.push(',');
+        }
+        out.push(digit);
+    }
+    out
+}
+
+/// Runs `ttt count`.
+pub fn run(args: &CountArgs, rules: Rules, out: &mut impl Write) -> anyhow::Result<()> {
+    let stats = ttt_solver::count(rules)?;
+    if args.json {
+        serde_json::to_writer(&mut *out, &json(&stats))?;
+        writeln!(out)?;
+    } else {
+        for line in text(&stats) {
+            writeln!(out, "{line}")?;
+        }
+    }
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::grouped;
+
+    #[test]
+    fn thousands_are_grouped() {
+        assert_eq!(grouped(0), "0");
+        assert_eq!(grouped(958), "958");
+        assert_eq!(grouped(5_478), "5,478");
+        assert_eq!(grouped(255_168), "255,168");
+        assert_eq!(grouped(1_234_567), "1,234,567");
+    }
+}

@@ -1,0 +1,47 @@
+//! The one-shot commands: `analyze`, `move` and `count`.
+
+pub mod analyze;
+pub mod choose;
+pub mod count;
+
+use clap::Args;
+use ttt_core::{Mark, Position, Rules, SquareNaming};
+
+use crate::failure::BadInput;
+
+/// Where a command's position comes from: notation, or the moves played.
+#[derive(Debug, Clone, Args)]
+pub struct PositionArgs {
+    /// The position: rows from the top separated by '/', each cell x, o or '.', e.g. x.o/.x./..o (default: the empty board).
+    #[arg(value_name = "POSITION", conflicts_with = "moves")]
+    pub position: Option<String>,
+
+    /// The position as the squares played so far, in order (1-9 row by row), e.g. 5,1,9.
+    #[arg(long, value_name = "SQUARES")]
+    pub moves: Option<String>,
+
+    /// Who moved first: x or o. With equal counts of X and O, this side is to move.
+    #[arg(long, value_name = "MARK", default_value = "x")]
+    pub first: Mark,
+}
+
+impl PositionArgs {
+    /// The position these arguments describe, checked.
+    pub fn position(&self, rules: Rules) -> Result<Position, BadInput> {
+        if let Some(text) = &self.position {
+            return Position::parse(text, rules, self.first)
+                .map_err(|error| BadInput(format!("bad position '{text}': {error}")));
+        }
+        let Some(list) = &self.moves else {
+            return Ok(Position::new(rules, self.first));
+        };
+        let squares = list
+            .split([',', ' '])
+            .filter(|part| !part.is_empty())
+            .map(|part| SquareNaming::Numbers.parse(part, rules))
+            .collect::<Result<Vec<_>, _>>()
+            .map_err(|error| BadInput(format!("bad move list '{list}': {error}")))?;
+        Position::from_moves(rules, self.first, &squares)
+            .map_err(|error| BadInput(format!("bad move list '{list}': {error}")))
+    }
+}
