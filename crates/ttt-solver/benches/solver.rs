@@ -1,0 +1,84 @@
+//! Speed of the 3x3 game tree, the statistics, and valuing every position.
+//!
+//! Each benchmark checks what it computed, so a fast wrong answer cannot pass for speed.
+//! Run with `cargo bench -p ttt-solver`.
+
+#![allow(
+    missing_docs,
+    clippy::unwrap_used,
+    clippy::panic,
+    reason = "benchmark harness"
+)]
+
+use std::collections::HashSet;
+use std::hint::black_box;
+
+use criterion::{Criterion, criterion_group, criterion_main};
+use ttt_core::{Position, Rules};
+use ttt_solver::{GameResult, Solver, count, walk_tree};
+
+fn reachable() -> Vec<Position> {
+    let mut seen = HashSet::new();
+    let mut stack = vec![Position::default()];
+    let mut all = Vec::new();
+    while let Some(position) = stack.pop() {
+        if seen.insert(position.to_string()) {
+            stack.extend(
+                position
+                    .legal_moves()
+                    .into_iter()
+                    .map(|s| position.after(s).unwrap()),
+            );
+            all.push(position);
+        }
+    }
+    all
+}
+
+fn benches(c: &mut Criterion) {
+    let rules = Rules::default();
+    c.bench_function("a: walk the whole 3x3 game tree node by node", |b| {
+        b.iter(|| {
+            let tree = walk_tree(black_box(rules)).unwrap();
+            assert_eq!(tree.nodes, 549_946);
+            assert_eq!(tree.games.total(), 255_168);
+        });
+    });
+    c.bench_function("b: count's statistics for 3x3", |b| {
+        b.iter(|| {
+            let stats = count(black_box(rules)).unwrap();
+            assert_eq!(stats.tree.games.total(), 255_168);
+            assert_eq!(
+                (stats.positions, stats.positions_up_to_symmetry),
+                (5_478, 765)
+            );
+            assert_eq!(
+                (stats.terminal_positions, stats.terminal_up_to_symmetry),
+                (958, 138)
+            );
+            assert_eq!(stats.value.result, GameResult::Draw);
+        });
+    });
+    let positions = reachable();
+    assert_eq!(positions.len(), 5_478);
+    c.bench_function("c: value all 5,478 positions with a fresh solver", |b| {
+        b.iter(|| {
+            let mut solver = Solver::new();
+            let mut draws = 0;
+            for position in &positions {
+                if solver.value(black_box(position)).unwrap().result == GameResult::Draw {
+                    draws += 1;
+                }
+            }
+            // Drawn under perfect play: the empty board, and many more (with the full boards).
+            assert!(draws > 1_000, "{draws}");
+            assert_eq!(
+                solver.value(&positions[0]).unwrap().result,
+                GameResult::Draw
+            );
+        });
+    });
+}
+
+criterion_group!(solver, benches);
+criterion_main!(solver);
