@@ -7,16 +7,18 @@ pub(crate) const DIRECTIONS: [(isize, isize); 4] = [(1, 0), (0, 1), (1, 1), (1, 
 
 /// A straight run of squares, such as a winning line of marks.
 ///
-/// The squares are in order along the line, from its top-left end.
+/// The squares are kept in reading order (by index), which is also their order along the
+/// line.
 #[derive(Debug, Clone, PartialEq, Eq, Hash)]
 pub struct Line {
     squares: Vec<Square>,
 }
 
 impl Line {
-    /// The line through the given squares, as listed.
+    /// The line through the given squares (which must be in a straight run).
     #[must_use]
-    pub fn new(squares: Vec<Square>) -> Line {
+    pub fn new(mut squares: Vec<Square>) -> Line {
+        squares.sort_unstable();
         Line { squares }
     }
 

@@ -22,7 +22,7 @@ impl Strength {
 
     /// A new player of this strength.
     #[must_use]
-    pub fn player(self) -> Box<dyn Player> {
+    pub fn player(self) -> Box<dyn Player + Send> {
         match self {
             Strength::Random => Box::new(Random),
             Strength::Rules => Box::new(RulesPlayer),
@@ -32,7 +32,7 @@ impl Strength {
 
     /// A new player of this strength that always opens in the centre when it moves first.
     #[must_use]
-    pub fn player_opening_centre(self) -> Box<dyn Player> {
+    pub fn player_opening_centre(self) -> Box<dyn Player + Send> {
         match self {
             Strength::Random => Box::new(CentreOpening(Random)),
             Strength::Rules => Box::new(CentreOpening(RulesPlayer)),

@@ -7,6 +7,9 @@ use std::str::FromStr;
 
 use rand::rngs::StdRng;
 use rand::{RngExt, SeedableRng};
+
+/// A computer player the session can lend to another thread.
+type Computer = Box<dyn Player + Send>;
 use ttt_core::{Mark, Outcome, PlayError, Position, Rules, Square};
 use ttt_players::{Player, PlayerError, Strength};
 
@@ -160,7 +163,8 @@ pub enum Undo {
 /// A run of games between two seats, with the score.
 pub struct Session {
     config: SessionConfig,
-    players: [Option<Box<dyn Player>>; 2],
+    /// The computer at each seat (X, O); `None` for a person, or while lent out to think.
+    players: [Option<Computer>; 2],
     rng: StdRng,
     score: Score,
     position: Position,
@@ -265,22 +269,60 @@ impl Session {
         Ok(())
     }
 
-    /// Lets the computer seated at the side to move choose and play its square.
+    /// Lets the computer seated at the side to move choose and play its square, here and
+    /// now.
     ///
     /// # Errors
     /// [`PlayerError::NoMove`] when the game is over or a person is to move.
     pub fn play_computer(&mut self) -> Result<Square, PlayerError> {
-        let index = match self.position.to_move() {
-            Mark::X => 0,
-            Mark::O => 1,
-        };
-        let player = self.players[index].as_mut().ok_or(PlayerError::NoMove)?;
-        let square = player.choose(&self.position, &mut self.rng)?;
+        let thinking = self.begin_computer_turn().ok_or(PlayerError::NoMove)?;
+        self.conclude(thinking.think())
+    }
+
+    /// Hands the computer to move its player, the position and a random generator of its
+    /// own, so that it can choose on another thread while the interface stays live. `None`
+    /// when the game is over, a person is to move, or the computer is already thinking.
+    pub fn begin_computer_turn(&mut self) -> Option<Thinking> {
+        if self.position.is_over() {
+            return None;
+        }
+        let player = self.players[seat_index(self.position.to_move())].take()?;
+        Some(Thinking {
+            player,
+            position: self.position.clone(),
+            rng: StdRng::seed_from_u64(self.rng.random()),
+        })
+    }
+
+    /// Takes the player back from a finished [`Thinking`] and plays its choice, if the game
+    /// is still where it was when the thinking began.
+    ///
+    /// # Errors
+    /// The player's own error, or [`PlayerError::NoMove`] when the game has moved on.
+    pub fn conclude(&mut self, thought: Thought) -> Result<Square, PlayerError> {
+        let Thought {
+            player,
+            position,
+            choice,
+        } = thought;
+        self.players[seat_index(position.to_move())] = Some(player);
+        let square = choice?;
+        if position != self.position {
+            return Err(PlayerError::NoMove);
+        }
         self.position
             .play(square)
             .map_err(|_| PlayerError::NoMove)?;
         self.record_if_over();
         Ok(square)
+    }
+
+    /// Whether a computer is thinking (its player lent out).
+    pub fn is_thinking(&self) -> bool {
+        let mark = self.position.to_move();
+        !self.position.is_over()
+            && !self.seat(mark).is_human()
+            && self.players[seat_index(mark)].is_none()
     }
 
     /// Takes back moves so that the person to move gets their last turn again: against the
@@ -319,6 +361,40 @@ impl Session {
             self.recorded = true;
         }
     }
+}
+
+const fn seat_index(mark: Mark) -> usize {
+    match mark {
+        Mark::X => 0,
+        Mark::O => 1,
+    }
+}
+
+/// A computer's turn, lent out of the session: run [`think`](Thinking::think) anywhere
+/// and hand the [`Thought`] back to [`Session::conclude`].
+pub struct Thinking {
+    player: Computer,
+    position: Position,
+    rng: StdRng,
+}
+
+impl Thinking {
+    /// Chooses the square (this is where the time goes on big boards).
+    pub fn think(mut self) -> Thought {
+        let choice = self.player.choose(&self.position, &mut self.rng);
+        Thought {
+            player: self.player,
+            position: self.position,
+            choice,
+        }
+    }
+}
+
+/// The outcome of [`Thinking::think`], to be handed back to the session.
+pub struct Thought {
+    player: Computer,
+    position: Position,
+    choice: Result<Square, PlayerError>,
 }
 
 #[cfg(test)]
@@ -410,6 +486,44 @@ mod tests {
                 o_wins: 0,
                 draws: 4
             }
+        );
+    }
+
+    #[test]
+    fn a_computer_can_think_on_another_thread_and_is_not_lost_when_the_game_moved_on() {
+        let mut session = Session::new(config(
+            Seat::Computer(Strength::Perfect),
+            Seat::Human,
+            FirstPolicy::X,
+        ));
+        session.start_game();
+        let thinking = session.begin_computer_turn().unwrap();
+        assert!(session.is_thinking());
+        assert!(
+            session.begin_computer_turn().is_none(),
+            "one thought at a time"
+        );
+        let thought = std::thread::spawn(move || thinking.think()).join().unwrap();
+        let square = session.conclude(thought).unwrap();
+        assert_eq!(session.position().history(), &[square]);
+        assert!(!session.is_thinking());
+        // A thought about a position that has since changed is dropped, its player kept.
+        session
+            .play(if square.index() == 4 {
+                Square::new(0)
+            } else {
+                Square::new(4)
+            })
+            .unwrap();
+        let stale = session.begin_computer_turn().unwrap().think();
+        session.undo();
+        assert_eq!(session.conclude(stale), Err(PlayerError::NoMove));
+        assert_eq!(session.position().history(), &[square]);
+        let reply = session.position().legal_moves()[0];
+        session.play(reply).unwrap();
+        assert!(
+            session.begin_computer_turn().is_some(),
+            "the player came back"
         );
     }
 
