@@ -93,12 +93,15 @@ fn squares(numbers: &[usize]) -> Vec<Square> {
     numbers.iter().map(|n| Square::new(n - 1)).collect()
 }
 
+/// (move number, result before, result after, the squares that kept the result before).
+type ExpectedMistake = (usize, GameResult, GameResult, &'static [usize]);
+
 #[test]
 fn review_names_exactly_the_moves_that_changed_the_value() {
     let mut solver = Solver::new();
     let start = Position::default();
     // (moves as 1-9, expected mistakes as (move number, before, after, better squares)).
-    let games: [(&[usize], &[(usize, GameResult, GameResult, &[usize])]); 4] = [
+    let games: [(&[usize], &[ExpectedMistake]); 4] = [
         // Perfect play to a draw: corner, centre, opposite corner, side...
         (&[1, 5, 9, 2, 8, 7, 3, 6, 4], &[]),
         // O answers the centre on a side (a loss), X gives the win back with 8, where O's 2

@@ -73,6 +73,10 @@ pub struct PlayArgs {
     /// Skip the review of each game's mistakes after it ends.
     #[arg(long)]
     pub no_review: bool,
+
+    /// Use the line mode (questions and answers) even on a terminal that could show the full-screen board.
+    #[arg(long)]
+    pub plain: bool,
 }
 
 /// A number of games: a whole number from 1 up.

@@ -8,6 +8,8 @@ mod commands;
 mod failure;
 mod line;
 mod session;
+mod tui;
+mod words;
 
 use std::io::{self, ErrorKind, IsTerminal, Write};
 use std::process::ExitCode;
@@ -18,7 +20,9 @@ use ttt_core::Rules;
 use cli::{Cli, Command, PlayArgs};
 use failure::{BAD_INPUT, BadInput};
 use line::{Ending, LineOptions, Palette, Setup};
-use session::SessionConfig;
+use session::{Seat, SessionConfig};
+use ttt_core::Mark;
+use ttt_players::Strength;
 
 fn main() -> ExitCode {
     let cli = Cli::parse();
@@ -59,15 +63,21 @@ fn run(cli: Cli) -> anyhow::Result<ExitCode> {
 }
 
 fn play(args: &PlayArgs, rules: Rules, out: &mut impl Write) -> anyhow::Result<ExitCode> {
+    let config = SessionConfig {
+        rules,
+        x: Seat::Human,
+        o: Seat::Human,
+        first: args.first,
+        open_centre: args.open_centre,
+        seed: args.seed,
+    };
+    if !args.plain && full_screen_possible() {
+        let score = tui::run(full_screen_launch(args, config))?;
+        writeln!(out, "{score}")?;
+        return Ok(ExitCode::SUCCESS);
+    }
     let setup = Setup {
-        config: SessionConfig {
-            rules,
-            x: session::Seat::Human,
-            o: session::Seat::Human,
-            first: args.first,
-            open_centre: args.open_centre,
-            seed: args.seed,
-        },
+        config,
         x: args.x,
         o: args.o,
     };
@@ -83,6 +93,46 @@ fn play(args: &PlayArgs, rules: Rules, out: &mut impl Write) -> anyhow::Result<E
         Ending::Finished => ExitCode::SUCCESS,
         Ending::CutShort => ExitCode::FAILURE,
     })
+}
+
+/// Whether standard input and output are a terminal that can show the full-screen mode.
+fn full_screen_possible() -> bool {
+    let dumb = std::env::var("TERM").map_or(true, |term| term.is_empty() || term == "dumb");
+    !dumb && io::stdin().is_terminal() && io::stdout().is_terminal()
+}
+
+/// The full-screen mode's start: seats the flags settle skip the start screen, as they
+/// skip the line mode's questions; the rest become the start screen's first choices.
+fn full_screen_launch(args: &PlayArgs, config: SessionConfig) -> tui::Launch {
+    let seats = match (args.x, args.o) {
+        (Some(x), Some(o)) => Some((x, o)),
+        (Some(Seat::Computer(strength)), None) => Some((Seat::Computer(strength), Seat::Human)),
+        (None, Some(Seat::Computer(strength))) => Some((Seat::Human, Seat::Computer(strength))),
+        _ => None,
+    };
+    let (opponent, letter) = match seats {
+        Some((Seat::Human, Seat::Computer(strength))) => {
+            (tui::Opponent::Computer(strength), Mark::X)
+        }
+        Some((Seat::Computer(strength), Seat::Human)) => {
+            (tui::Opponent::Computer(strength), Mark::O)
+        }
+        Some((Seat::Human, Seat::Human)) => (tui::Opponent::Friend, Mark::X),
+        _ if args.o == Some(Seat::Human) => (tui::Opponent::Computer(Strength::Rules), Mark::O),
+        _ => (tui::Opponent::Computer(Strength::Rules), Mark::X),
+    };
+    tui::Launch {
+        config,
+        choices: tui::Choices {
+            opponent,
+            letter,
+            first: args.first,
+            naming: args.squares,
+        },
+        seats,
+        games: args.games,
+        theme: tui::Theme::detect(),
+    }
 }
 
 /// Whether the error is a write to a pipe whose reader has gone: not a failure of ours.

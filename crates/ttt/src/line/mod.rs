@@ -9,15 +9,16 @@ use std::io::{self, BufRead, Write};
 
 use std::collections::BTreeMap;
 
-use ttt_core::{Mark, Outcome, Position, Square, SquareNaming};
+use ttt_core::{Mark, Square, SquareNaming};
 use ttt_players::Strength;
-use ttt_solver::{GameResult, Solver, Value};
+use ttt_solver::Solver;
 
 pub use board_style::{BoardStyle, draw};
 
 pub use palette::Palette;
 
 use crate::session::{FirstPolicy, Seat, Session, SessionConfig, Undo};
+use crate::words;
 use typed::Typed;
 
 /// How the line mode looks and how long it goes on.
@@ -366,7 +367,12 @@ impl<R: BufRead, W: Write> LineGame<R, W> {
         };
         let notes: BTreeMap<Square, String> = moves
             .iter()
-            .map(|rated| (rated.square, short_value(rated.value.result).to_owned()))
+            .map(|rated| {
+                (
+                    rated.square,
+                    words::short_value(rated.value.result).to_owned(),
+                )
+            })
             .collect();
         let options = self.options;
         let board = board_style::draw_with_notes(
@@ -385,57 +391,27 @@ impl<R: BufRead, W: Write> LineGame<R, W> {
             self.say(line.trim_end())?;
         }
         self.say("")?;
-        let mut groups: Vec<(Value, Vec<String>)> = Vec::new();
-        for rated in &moves {
-            let label = self.label(session, rated.square);
-            match groups.last_mut() {
-                Some((value, labels)) if *value == rated.value => labels.push(label),
-                _ => groups.push((rated.value, vec![label])),
-            }
-        }
-        let list: Vec<String> = groups
-            .iter()
-            .map(|(value, labels)| format!("{value}: {}", labels.join(", ")))
-            .collect();
-        self.say(&format!("{}.", list.join("; ")))?;
+        let naming = self.options.naming;
+        let rules = position.rules();
+        self.say(&words::hint_summary(&moves, |square| {
+            naming.label(square, rules)
+        }))?;
         Ok(())
     }
 
     /// Names the moves of the finished game that changed its value, or says there were none.
     fn review(&mut self, session: &Session) -> Result<(), Stop> {
         let position = session.position();
-        let start = Position::new(position.rules(), position.first());
-        let mistakes = match ttt_solver::review(&mut self.solver, &start, position.history()) {
-            Ok(mistakes) => mistakes,
-            Err(error) => return Ok(self.say(&format!("No review here: {error}."))?),
+        let start = words::start_of(position);
+        let lines = match ttt_solver::review(&mut self.solver, &start, position.history()) {
+            Ok(mistakes) => {
+                let (naming, rules) = (self.options.naming, position.rules());
+                words::review(&mistakes, |square| naming.label(square, rules))
+            }
+            Err(error) => vec![format!("No review here: {error}.")],
         };
-        if mistakes.is_empty() {
-            self.say(
-                "Review: no move changed the value of the game; every move was perfect play.",
-            )?;
-            return Ok(());
-        }
-        self.say("Review of the moves that changed the value of the game:")?;
-        for mistake in mistakes {
-            let better: Vec<String> = mistake
-                .better
-                .iter()
-                .map(|&s| self.label(session, s))
-                .collect();
-            let kept = match mistake.before {
-                GameResult::Win => "kept the win",
-                GameResult::Draw => "held the draw",
-                GameResult::Loss => "lost no more",
-            };
-            self.say(&format!(
-                "  move {}, {} at {}: {} became {}; {} {kept}.",
-                mistake.number,
-                mistake.mark,
-                self.label(session, mistake.square),
-                with_article(mistake.before),
-                with_article(mistake.after),
-                or_list(&better),
-            ))?;
+        for line in lines {
+            self.say(&line)?;
         }
         Ok(())
     }
@@ -467,12 +443,7 @@ impl<R: BufRead, W: Write> LineGame<R, W> {
                 .collect();
             self.say(&format!("Winning line: {}", labels.join(", ")))?;
         }
-        let verdict = match (position.outcome(), session.lone_human()) {
-            (Some(Outcome::Win(winner)), Some(human)) if winner == human => "You win!".to_owned(),
-            (Some(Outcome::Win(_)), Some(_)) => "The computer wins.".to_owned(),
-            (Some(outcome), _) => format!("{outcome}."),
-            (None, _) => "The game was not finished.".to_owned(),
-        };
+        let verdict = words::verdict(session);
         self.say(&verdict)?;
         if self.options.review {
             self.review(session)?;
@@ -493,32 +464,5 @@ impl<R: BufRead, W: Write> LineGame<R, W> {
         self.options
             .naming
             .label(square, session.position().rules())
-    }
-}
-
-/// One letter for a result, to fit in a square: W, D or L.
-fn short_value(result: GameResult) -> &'static str {
-    match result {
-        GameResult::Win => "W",
-        GameResult::Draw => "D",
-        GameResult::Loss => "L",
-    }
-}
-
-/// "a win", "a draw", "a loss".
-fn with_article(result: GameResult) -> &'static str {
-    match result {
-        GameResult::Win => "a win",
-        GameResult::Draw => "a draw",
-        GameResult::Loss => "a loss",
-    }
-}
-
-/// "7", "7 or 9", "1, 3 or 7".
-fn or_list(items: &[String]) -> String {
-    match items {
-        [] => String::new(),
-        [only] => only.clone(),
-        [rest @ .., last] => format!("{} or {last}", rest.join(", ")),
     }
 }

@@ -35,17 +35,11 @@ impl std::fmt::Display for TypedError {
                     "Unknown command '{word}': type a square, or help, hint, undo or quit."
                 )
             }
-            TypedError::Square(error) => write!(f, "{}.", capitalised(&error.to_string())),
+            TypedError::Square(error) => {
+                write!(f, "{}.", crate::words::capitalised(&error.to_string()))
+            }
         }
     }
-}
-
-fn capitalised(text: &str) -> String {
-    let mut chars = text.chars();
-    chars
-        .next()
-        .map(|first| first.to_uppercase().chain(chars).collect())
-        .unwrap_or_default()
 }
 
 /// Reads a line typed at the move prompt.

@@ -1,0 +1,670 @@
+//! The full-screen mode's state, and how keys, clicks and time change it. Nothing here
+//! touches the terminal: tests drive an `App` directly.
+
+use std::time::{Duration, Instant};
+
+use ratatui::crossterm::event::{
+    KeyCode, KeyEvent, KeyEventKind, KeyModifiers, MouseButton, MouseEvent, MouseEventKind,
+};
+use ratatui::layout::Rect;
+use ttt_core::{Mark, Position, Rules, Square, SquareNaming};
+use ttt_players::Strength;
+use ttt_solver::{MoveValue, Solver};
+
+use super::layout::{self, BoardGeometry};
+use super::theme::Theme;
+use crate::session::{FirstPolicy, Score, Seat, Session, SessionConfig, Thinking, Thought, Undo};
+use crate::words;
+
+/// How long a computer waits before it moves, so a person sees each move happen.
+pub const COMPUTER_PAUSE: Duration = Duration::from_millis(450);
+
+/// Where the program is.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Mode {
+    /// Choosing opponent, letter, first player and square names.
+    Start,
+    /// A game under way or just finished.
+    Game,
+}
+
+/// A box drawn over the screen until dismissed.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Overlay {
+    /// The list of keys.
+    Help,
+    /// The review of the finished game.
+    Review(Vec<String>),
+    /// "Quit the game in progress?"
+    ConfirmQuit,
+}
+
+/// Who the person plays against, as offered on the start screen.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Opponent {
+    /// Another person at the same keyboard.
+    Friend,
+    /// A computer of this strength.
+    Computer(Strength),
+}
+
+impl Opponent {
+    const ALL: [Opponent; 4] = [
+        Opponent::Friend,
+        Opponent::Computer(Strength::Random),
+        Opponent::Computer(Strength::Rules),
+        Opponent::Computer(Strength::Perfect),
+    ];
+
+    fn describe(self) -> String {
+        match self {
+            Opponent::Friend => "a friend".to_owned(),
+            Opponent::Computer(strength) => format!("the computer, {}", strength.difficulty()),
+        }
+    }
+}
+
+/// The start screen's choices, kept for the whole run.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Choices {
+    /// Who the person plays against.
+    pub opponent: Opponent,
+    /// The person's letter, against the computer.
+    pub letter: Mark,
+    /// Who moves first.
+    pub first: FirstPolicy,
+    /// How squares are named.
+    pub naming: SquareNaming,
+}
+
+/// The lines of the start screen, in order.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum StartLine {
+    /// Opponent and strength.
+    Opponent,
+    /// X or O.
+    Letter,
+    /// Who goes first.
+    First,
+    /// Square names.
+    Naming,
+    /// The start button.
+    Start,
+}
+
+impl StartLine {
+    /// Every line, top to bottom.
+    pub const ALL: [StartLine; 5] = [
+        StartLine::Opponent,
+        StartLine::Letter,
+        StartLine::First,
+        StartLine::Naming,
+        StartLine::Start,
+    ];
+}
+
+const FIRSTS: [FirstPolicy; 4] = [
+    FirstPolicy::Random,
+    FirstPolicy::X,
+    FirstPolicy::O,
+    FirstPolicy::Alternate,
+];
+const NAMINGS: [SquareNaming; 3] = [
+    SquareNaming::Numbers,
+    SquareNaming::Keypad,
+    SquareNaming::Coords,
+];
+
+impl Choices {
+    /// The label and current value of a start-screen line.
+    pub fn line(&self, line: StartLine) -> (&'static str, String) {
+        match line {
+            StartLine::Opponent => ("Play against", self.opponent.describe()),
+            StartLine::Letter => ("You play", self.letter.to_string()),
+            StartLine::First => (
+                "First move",
+                match self.first {
+                    FirstPolicy::Random => "drawn at random".to_owned(),
+                    FirstPolicy::X => "X".to_owned(),
+                    FirstPolicy::O => "O".to_owned(),
+                    FirstPolicy::Alternate => "alternate each game".to_owned(),
+                },
+            ),
+            StartLine::Naming => (
+                "Square keys",
+                match self.naming {
+                    SquareNaming::Numbers => "1-9 row by row".to_owned(),
+                    SquareNaming::Keypad => "1-9 as a keypad".to_owned(),
+                    _ => "column then row".to_owned(),
+                },
+            ),
+            StartLine::Start => ("", "Start".to_owned()),
+        }
+    }
+
+    fn change(&mut self, line: StartLine, step: isize) {
+        fn cycle<T: Copy + PartialEq>(all: &[T], current: T, step: isize) -> T {
+            let index = all.iter().position(|&item| item == current).unwrap_or(0) as isize;
+            all[(index + step).rem_euclid(all.len() as isize) as usize]
+        }
+        match line {
+            StartLine::Opponent => self.opponent = cycle(&Opponent::ALL, self.opponent, step),
+            StartLine::Letter => self.letter = !self.letter,
+            StartLine::First => self.first = cycle(&FIRSTS, self.first, step),
+            StartLine::Naming => self.naming = cycle(&NAMINGS, self.naming, step),
+            StartLine::Start => {}
+        }
+    }
+
+    fn seats(&self) -> (Seat, Seat) {
+        match (self.opponent, self.letter) {
+            (Opponent::Friend, _) => (Seat::Human, Seat::Human),
+            (Opponent::Computer(strength), Mark::X) => (Seat::Human, Seat::Computer(strength)),
+            (Opponent::Computer(strength), Mark::O) => (Seat::Computer(strength), Seat::Human),
+        }
+    }
+}
+
+/// What the command line fixed before the start screen.
+#[derive(Debug, Clone, Copy)]
+pub struct Launch {
+    /// Rules, open-centre, seed (seats and first player come from the choices).
+    pub config: SessionConfig,
+    /// The choices to show first.
+    pub choices: Choices,
+    /// Both seats, when the command line gave both: the start screen is skipped.
+    pub seats: Option<(Seat, Seat)>,
+    /// Stop after this many games.
+    pub games: Option<u32>,
+    /// Colours or not.
+    pub theme: Theme,
+}
+
+/// Everything the full-screen mode knows.
+pub struct App {
+    /// Start screen or game.
+    pub mode: Mode,
+    /// The start screen's choices.
+    pub choices: Choices,
+    /// The highlighted start-screen line.
+    pub start_line: usize,
+    /// The box shown over everything, if any.
+    pub overlay: Option<Overlay>,
+    /// The games under way: `None` before the first start.
+    pub session: Option<Session>,
+    /// The square under the cursor.
+    pub cursor: Square,
+    /// The values shown in free squares since `H`, until the next move.
+    pub hints: Option<Vec<MoveValue>>,
+    /// The one-line status.
+    pub status: String,
+    /// Whether the status reports something refused.
+    pub warning: bool,
+    /// The window's size, for layout and clicks.
+    pub area: Rect,
+    /// Styles.
+    pub theme: Theme,
+    launch: Launch,
+    solver: Solver,
+    computer_due: Option<Instant>,
+    pending_column: Option<usize>,
+    quit: bool,
+}
+
+impl App {
+    /// An app at the start screen, or straight in the first game when the seats are fixed.
+    pub fn new(launch: Launch, area: Rect, now: Instant) -> App {
+        let mut app = App {
+            mode: Mode::Start,
+            choices: launch.choices,
+            start_line: StartLine::ALL.len() - 1,
+            overlay: None,
+            session: None,
+            cursor: centre(launch.config.rules),
+            hints: None,
+            status: String::new(),
+            warning: false,
+            area,
+            theme: launch.theme,
+            launch,
+            solver: Solver::new(),
+            computer_due: None,
+            pending_column: None,
+            quit: false,
+        };
+        if let Some((x, o)) = launch.seats {
+            app.begin_session(x, o, now);
+        }
+        app
+    }
+
+    /// Whether the program should end.
+    pub fn should_quit(&self) -> bool {
+        self.quit
+    }
+
+    /// The score so far.
+    pub fn score(&self) -> Score {
+        self.session
+            .as_ref()
+            .map(Session::score)
+            .unwrap_or_default()
+    }
+
+    /// The rules of the games.
+    pub fn rules(&self) -> Rules {
+        self.launch.config.rules
+    }
+
+    /// The square names in use.
+    pub fn naming(&self) -> SquareNaming {
+        self.choices.naming
+    }
+
+    /// Whether `--games` has been reached.
+    pub fn games_done(&self) -> bool {
+        self.launch
+            .games
+            .is_some_and(|games| self.score().games() >= games)
+    }
+
+    /// Whether a game has started and not finished.
+    fn in_progress(&self) -> bool {
+        self.session.as_ref().is_some_and(Session::in_progress)
+    }
+
+    /// The window changed size.
+    pub fn resize(&mut self, width: u16, height: u16) {
+        self.area = Rect::new(0, 0, width, height);
+    }
+
+    /// Handles one key.
+    pub fn handle_key(&mut self, key: KeyEvent, now: Instant) {
+        if key.kind == KeyEventKind::Release {
+            return;
+        }
+        if key.modifiers.contains(KeyModifiers::CONTROL) && key.code == KeyCode::Char('c') {
+            self.quit = true;
+            return;
+        }
+        let too_small =
+            self.area.width < layout::MIN_WIDTH || self.area.height < layout::MIN_HEIGHT;
+        if too_small && matches!(key.code, KeyCode::Char('q') | KeyCode::Esc) {
+            // Nothing can be shown to confirm; the screen says q quits.
+            self.quit = true;
+            return;
+        }
+        if let Some(overlay) = &self.overlay {
+            match (overlay, key.code) {
+                (Overlay::ConfirmQuit, KeyCode::Char('y' | 'Y') | KeyCode::Enter) => {
+                    self.quit = true
+                }
+                _ => self.overlay = None,
+            }
+            return;
+        }
+        match self.mode {
+            Mode::Start => self.start_key(key.code, now),
+            Mode::Game => self.game_key(key.code, now),
+        }
+    }
+
+    /// Handles one mouse event: a left click picks a menu line or places a mark.
+    pub fn handle_mouse(&mut self, mouse: MouseEvent, now: Instant) {
+        if mouse.kind != MouseEventKind::Down(MouseButton::Left) {
+            return;
+        }
+        if self.overlay.is_some() {
+            self.overlay = None;
+            return;
+        }
+        match self.mode {
+            Mode::Start => {
+                let start = layout::start(self.area, StartLine::ALL.len() as u16);
+                let hit = start
+                    .lines
+                    .iter()
+                    .position(|line| line.contains((mouse.column, mouse.row).into()));
+                if let Some(index) = hit {
+                    self.start_line = index;
+                    match StartLine::ALL[index] {
+                        StartLine::Start => self.start(now),
+                        line => self.choices.change(line, 1),
+                    }
+                }
+            }
+            Mode::Game => {
+                let Some(screen) = layout::screen(self.area) else {
+                    return;
+                };
+                let rules = self.rules();
+                let square = BoardGeometry::fit(screen.board, rules)
+                    .and_then(|geometry| geometry.square_at(mouse.column, mouse.row, rules));
+                if let Some(square) = square {
+                    self.cursor = square;
+                    self.place(square, now);
+                }
+            }
+        }
+    }
+
+    fn start_key(&mut self, code: KeyCode, now: Instant) {
+        let line = StartLine::ALL[self.start_line];
+        match code {
+            KeyCode::Up | KeyCode::Char('k' | 'w') => {
+                self.start_line = self.start_line.saturating_sub(1)
+            }
+            KeyCode::Down | KeyCode::Char('j' | 's') | KeyCode::Tab => {
+                self.start_line = (self.start_line + 1).min(StartLine::ALL.len() - 1);
+            }
+            KeyCode::Left | KeyCode::Char('h' | 'a') => self.choices.change(line, -1),
+            KeyCode::Right | KeyCode::Char('l' | 'd') => self.choices.change(line, 1),
+            KeyCode::Char(' ') if line != StartLine::Start => self.choices.change(line, 1),
+            KeyCode::Enter | KeyCode::Char(' ') => self.start(now),
+            KeyCode::Char('?') => self.overlay = Some(Overlay::Help),
+            KeyCode::Char('q') | KeyCode::Esc => self.quit = true,
+            _ => {}
+        }
+    }
+
+    /// Leaves the start screen for a new session with the chosen seats.
+    fn start(&mut self, now: Instant) {
+        let (x, o) = self.choices.seats();
+        self.begin_session(x, o, now);
+    }
+
+    fn begin_session(&mut self, x: Seat, o: Seat, now: Instant) {
+        let config = SessionConfig {
+            x,
+            o,
+            first: self.choices.first,
+            ..self.launch.config
+        };
+        self.session = Some(Session::new(config));
+        self.mode = Mode::Game;
+        self.new_game(now);
+    }
+
+    fn new_game(&mut self, now: Instant) {
+        let Some(session) = self.session.as_mut() else {
+            return;
+        };
+        if session.is_thinking() {
+            return self.refuse("Wait for the computer to move.");
+        }
+        if self
+            .launch
+            .games
+            .is_some_and(|games| session.score().games() >= games)
+        {
+            return self.refuse("That was the last game: press q to quit.");
+        }
+        let first = session.start_game();
+        self.cursor = centre(self.launch.config.rules);
+        self.hints = None;
+        self.pending_column = None;
+        self.say(format!("New game: {first} goes first."));
+        self.after_move(now);
+    }
+
+    fn game_key(&mut self, code: KeyCode, now: Instant) {
+        match code {
+            KeyCode::Up | KeyCode::Char('k' | 'w') => self.move_cursor(0, -1),
+            KeyCode::Down | KeyCode::Char('j' | 's') => self.move_cursor(0, 1),
+            KeyCode::Left | KeyCode::Char('h' | 'a') => self.move_cursor(-1, 0),
+            KeyCode::Right | KeyCode::Char('l' | 'd') => self.move_cursor(1, 0),
+            KeyCode::Enter | KeyCode::Char(' ') => self.place(self.cursor, now),
+            KeyCode::Char(digit @ '0'..='9') => self.digit(digit, now),
+            KeyCode::Char('H') => self.hint(),
+            KeyCode::Char('u') => self.undo(now),
+            KeyCode::Char('n') => self.new_game(now),
+            KeyCode::Char('m') => self.menu(),
+            KeyCode::Char('r') => self.review(),
+            KeyCode::Char('?') => self.overlay = Some(Overlay::Help),
+            KeyCode::Char('q') | KeyCode::Esc => {
+                if self.in_progress() {
+                    self.overlay = Some(Overlay::ConfirmQuit);
+                } else {
+                    self.quit = true;
+                }
+            }
+            _ => {}
+        }
+    }
+
+    fn move_cursor(&mut self, dx: isize, dy: isize) {
+        let rules = self.rules();
+        let (column, row) = (
+            rules.column(self.cursor) as isize,
+            rules.row(self.cursor) as isize,
+        );
+        if let Some(square) = rules.square_signed(column + dx, row + dy) {
+            self.cursor = square;
+        }
+    }
+
+    /// A digit: a square of the numbers or keypad scheme, or half of a coordinate pair.
+    fn digit(&mut self, digit: char, now: Instant) {
+        let rules = self.rules();
+        let value = digit.to_digit(10).unwrap_or(0) as usize;
+        if self.naming() != SquareNaming::Coords {
+            match self.naming().parse(&digit.to_string(), rules) {
+                Ok(square) => {
+                    self.cursor = square;
+                    self.place(square, now);
+                }
+                Err(error) => self.refuse(&words::capitalised(&error.to_string())),
+            }
+            return;
+        }
+        match self.pending_column.take() {
+            None if (1..=rules.width()).contains(&value) => {
+                self.pending_column = Some(value);
+                self.say(format!(
+                    "Column {value}: now the row (1-{}).",
+                    rules.height()
+                ));
+            }
+            None => self.refuse(&format!(
+                "There is no column {value}: columns are 1-{}.",
+                rules.width()
+            )),
+            Some(column) => match rules.square(column - 1, value.wrapping_sub(1)) {
+                Some(square) => {
+                    self.cursor = square;
+                    self.place(square, now);
+                }
+                None => self.refuse(&format!(
+                    "There is no row {value}: rows are 1-{}.",
+                    rules.height()
+                )),
+            },
+        }
+    }
+
+    /// Places the mark of the person to move on `square`.
+    pub fn place(&mut self, square: Square, now: Instant) {
+        let naming = self.naming();
+        let rules = self.rules();
+        let Some(session) = self.session.as_mut() else {
+            return;
+        };
+        let position = session.position();
+        if position.is_over() {
+            return self.refuse("The game is over: press n for a new game.");
+        }
+        if !session.seat(position.to_move()).is_human() {
+            return self.refuse("It is the computer's turn.");
+        }
+        let label = naming.label(square, rules);
+        match session.play(square) {
+            Ok(()) => {
+                let mark = !session.position().to_move();
+                self.say(format!("{mark} played {label}."));
+                self.after_move(now);
+            }
+            Err(ttt_core::PlayError::Occupied { mark, .. }) => {
+                self.refuse(&format!("Square {label} is taken by {mark}."));
+            }
+            Err(error) => self.refuse(&format!("That move cannot be played: {error}.")),
+        }
+    }
+
+    fn hint(&mut self) {
+        let Some(session) = &self.session else {
+            return;
+        };
+        if session.position().is_over() {
+            return self.refuse("The game is over: press r for its review.");
+        }
+        match self.solver.move_values(session.position()) {
+            Ok(moves) => {
+                let (naming, rules) = (self.naming(), self.rules());
+                let summary = words::hint_summary(&moves, |square| naming.label(square, rules));
+                self.hints = Some(moves);
+                self.say(format!("Hint: {summary}"));
+            }
+            Err(error) => self.refuse(&format!("No hint here: {error}.")),
+        }
+    }
+
+    fn undo(&mut self, now: Instant) {
+        let Some(session) = self.session.as_mut() else {
+            return;
+        };
+        if session.is_thinking() {
+            return self.refuse("Wait for the computer to move.");
+        }
+        match session.undo() {
+            Undo::TookBack(squares) => {
+                let (naming, rules) = (self.choices.naming, self.launch.config.rules);
+                let labels: Vec<String> = squares.iter().map(|&s| naming.label(s, rules)).collect();
+                self.say(format!("Took back {}.", labels.join(" and ")));
+                self.after_move(now);
+            }
+            Undo::Nothing => self.refuse("Nothing to undo."),
+        }
+    }
+
+    fn review(&mut self) {
+        let Some(session) = &self.session else {
+            return;
+        };
+        let position = session.position();
+        if !position.is_over() {
+            return self.refuse("The review comes when the game is over.");
+        }
+        let (naming, rules) = (self.naming(), self.rules());
+        let lines = match ttt_solver::review(
+            &mut self.solver,
+            &words::start_of(position),
+            position.history(),
+        ) {
+            Ok(mistakes) => words::review(&mistakes, |square| naming.label(square, rules)),
+            Err(error) => vec![format!("No review here: {error}.")],
+        };
+        self.overlay = Some(Overlay::Review(lines));
+    }
+
+    fn menu(&mut self) {
+        if self.session.as_ref().is_some_and(Session::is_thinking) {
+            return self.refuse("Wait for the computer to move.");
+        }
+        self.mode = Mode::Start;
+        self.start_line = StartLine::ALL.len() - 1;
+        self.say("Choose, then Start: the score starts again with new players.".to_owned());
+    }
+
+    /// After any change of position: clear the hint, report the end, and schedule the
+    /// computer if it is to move.
+    fn after_move(&mut self, now: Instant) {
+        self.hints = None;
+        self.computer_due = None;
+        let Some(session) = &self.session else {
+            return;
+        };
+        let position = session.position();
+        if position.is_over() {
+            let verdict = words::verdict(session);
+            let next = if self.games_done() {
+                "That was the last game: r for its review, q to quit."
+            } else {
+                "n: new game · r: review."
+            };
+            self.say(format!("{verdict} {next}"));
+            return;
+        }
+        if !session.seat(position.to_move()).is_human() {
+            self.computer_due = Some(now + COMPUTER_PAUSE);
+        }
+    }
+
+    /// Hands out the computer's turn once its pause is over, to be thought through on
+    /// another thread and returned with [`receive`](App::receive).
+    pub fn computer_turn(&mut self, now: Instant) -> Option<Thinking> {
+        if self.mode != Mode::Game || self.computer_due.is_none_or(|due| now < due) {
+            return None;
+        }
+        self.computer_due = None;
+        let session = self.session.as_mut()?;
+        let thinking = session.begin_computer_turn()?;
+        let mark = session.position().to_move();
+        self.say(format!("{} is thinking…", self.player_name(mark)));
+        Some(thinking)
+    }
+
+    /// When the next computer turn is due, for the event loop's timer.
+    pub fn computer_due(&self) -> Option<Instant> {
+        self.computer_due
+    }
+
+    /// Takes a computer's finished thought back and plays it.
+    pub fn receive(&mut self, thought: Thought, now: Instant) {
+        let Some(session) = self.session.as_mut() else {
+            return;
+        };
+        let mark = session.position().to_move();
+        match session.conclude(thought) {
+            Ok(square) => {
+                let label = self.naming().label(square, self.rules());
+                self.say(format!("{} played {label}.", self.player_name(mark)));
+                self.after_move(now);
+            }
+            Err(error) => self.refuse(&format!("The computer could not move: {error}.")),
+        }
+    }
+
+    /// "You", "Friend", or "Computer (impossible)", for `mark`.
+    pub fn player_name(&self, mark: Mark) -> String {
+        let Some(session) = &self.session else {
+            return mark.to_string();
+        };
+        match (session.seat(mark), session.lone_human()) {
+            (Seat::Human, Some(_)) => "You".to_owned(),
+            (Seat::Human, None) => format!("Player {mark}"),
+            (Seat::Computer(strength), _) => format!("Computer ({})", strength.difficulty()),
+        }
+    }
+
+    /// The position on the board (an empty one before any game).
+    pub fn position(&self) -> Position {
+        self.session.as_ref().map_or_else(
+            || Position::new(self.rules(), Mark::X),
+            |session| session.position().clone(),
+        )
+    }
+
+    fn say(&mut self, status: String) {
+        self.status = status;
+        self.warning = false;
+    }
+
+    fn refuse(&mut self, status: &str) {
+        self.status = status.to_owned();
+        self.warning = true;
+    }
+}
+
+fn centre(rules: Rules) -> Square {
+    rules.centre().first().copied().unwrap_or(Square::new(0))
+}

@@ -1,0 +1,197 @@
+//! Where everything goes on the screen. Drawing and mouse clicks both ask here, so a
+//! click always lands on what was drawn.
+
+use ratatui::layout::{Constraint, Layout, Rect};
+use ttt_core::{Rules, Square};
+
+/// The smallest window the game draws in.
+pub const MIN_WIDTH: u16 = 60;
+/// The smallest window the game draws in.
+pub const MIN_HEIGHT: u16 = 20;
+
+/// The width of the side panel.
+const PANEL_WIDTH: u16 = 32;
+
+/// The parts of the game screen.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Screen {
+    /// The top line.
+    pub title: Rect,
+    /// Where the board is centred.
+    pub board: Rect,
+    /// Players, turn, score, moves and status.
+    pub panel: Rect,
+    /// The key list at the bottom.
+    pub footer: Rect,
+}
+
+/// The game screen in `area`, or `None` when the window is too small.
+pub fn screen(area: Rect) -> Option<Screen> {
+    if area.width < MIN_WIDTH || area.height < MIN_HEIGHT {
+        return None;
+    }
+    let [title, body, footer] = Layout::vertical([
+        Constraint::Length(1),
+        Constraint::Min(0),
+        Constraint::Length(1),
+    ])
+    .areas(area);
+    let [board, panel] =
+        Layout::horizontal([Constraint::Min(0), Constraint::Length(PANEL_WIDTH)]).areas(body);
+    Some(Screen {
+        title,
+        board,
+        panel,
+        footer,
+    })
+}
+
+/// The board's cells in a given area: their size and where the grid starts.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct BoardGeometry {
+    /// Left edge of the grid.
+    pub x: u16,
+    /// Top edge of the grid.
+    pub y: u16,
+    /// Columns of characters in a cell.
+    pub cell_width: u16,
+    /// Rows of characters in a cell.
+    pub cell_height: u16,
+    /// 1 when grid lines separate the cells, 0 when they touch.
+    pub gap: u16,
+    /// Squares across.
+    pub columns: u16,
+    /// Squares down.
+    pub rows: u16,
+}
+
+/// Cell sizes tried from the largest down: (width, height, gap).
+const CELL_SIZES: [(u16, u16, u16); 6] = [
+    (11, 5, 1),
+    (9, 5, 1),
+    (9, 3, 1),
+    (7, 3, 1),
+    (3, 1, 1),
+    (2, 1, 0),
+];
+
+impl BoardGeometry {
+    /// The largest grid of `rules` that fits `area`, centred in it.
+    pub fn fit(area: Rect, rules: Rules) -> Option<BoardGeometry> {
+        let (columns, rows) = (rules.width() as u16, rules.height() as u16);
+        CELL_SIZES
+            .into_iter()
+            .find_map(|(cell_width, cell_height, gap)| {
+                let width = columns * (cell_width + gap) + gap;
+                let height = rows * (cell_height + gap) + gap;
+                (width <= area.width && height <= area.height).then(|| BoardGeometry {
+                    x: area.x + (area.width - width) / 2,
+                    y: area.y + (area.height - height) / 2,
+                    cell_width,
+                    cell_height,
+                    gap,
+                    columns,
+                    rows,
+                })
+            })
+    }
+
+    /// The whole grid, lines included.
+    pub fn outer(&self) -> Rect {
+        Rect::new(
+            self.x,
+            self.y,
+            self.columns * (self.cell_width + self.gap) + self.gap,
+            self.rows * (self.cell_height + self.gap) + self.gap,
+        )
+    }
+
+    /// The inside of the cell in `column` and `row`.
+    pub fn cell(&self, column: u16, row: u16) -> Rect {
+        Rect::new(
+            self.x + self.gap + column * (self.cell_width + self.gap),
+            self.y + self.gap + row * (self.cell_height + self.gap),
+            self.cell_width,
+            self.cell_height,
+        )
+    }
+
+    /// The square drawn at screen position (`x`, `y`), if any (grid lines are no square).
+    pub fn square_at(&self, x: u16, y: u16, rules: Rules) -> Option<Square> {
+        (0..self.rows)
+            .flat_map(|row| (0..self.columns).map(move |column| (column, row)))
+            .find(|&(column, row)| self.cell(column, row).contains((x, y).into()))
+            .and_then(|(column, row)| rules.square(usize::from(column), usize::from(row)))
+    }
+}
+
+/// The start screen: a line per choice, then the start button.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct StartLayout {
+    /// The menu's frame.
+    pub frame: Rect,
+    /// One line per choice, then the start button's line.
+    pub lines: Vec<Rect>,
+}
+
+/// The start screen for `entries` lines (the start button included), centred in `area`.
+pub fn start(area: Rect, entries: u16) -> StartLayout {
+    let width = 56.min(area.width);
+    let height = (entries * 2 + 3).min(area.height);
+    let frame = Rect::new(
+        area.x + (area.width - width) / 2,
+        area.y + (area.height - height) / 2,
+        width,
+        height,
+    );
+    let lines = (0..entries)
+        .map(|index| {
+            Rect::new(
+                frame.x + 2,
+                frame.y + 2 + index * 2,
+                frame.width.saturating_sub(4),
+                1,
+            )
+        })
+        .filter(|line| line.y < frame.bottom())
+        .collect();
+    StartLayout { frame, lines }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_board_fills_what_room_there_is() {
+        let rules = Rules::default();
+        let big = BoardGeometry::fit(Rect::new(0, 0, 48, 22), rules).unwrap();
+        assert_eq!((big.cell_width, big.cell_height), (11, 5));
+        let small = BoardGeometry::fit(Rect::new(0, 0, 28, 18), rules).unwrap();
+        assert_eq!((small.cell_width, small.cell_height), (7, 3));
+        assert!(BoardGeometry::fit(Rect::new(0, 0, 5, 3), rules).is_none());
+    }
+
+    #[test]
+    fn clicks_find_the_square_drawn_there_and_not_the_lines() {
+        let rules = Rules::default();
+        let geometry = BoardGeometry::fit(Rect::new(0, 0, 48, 22), rules).unwrap();
+        for square in rules.squares() {
+            let (column, row) = (rules.column(square) as u16, rules.row(square) as u16);
+            let cell = geometry.cell(column, row);
+            assert_eq!(geometry.square_at(cell.x, cell.y, rules), Some(square));
+            assert_eq!(
+                geometry.square_at(cell.right() - 1, cell.bottom() - 1, rules),
+                Some(square)
+            );
+        }
+        assert_eq!(geometry.square_at(geometry.x, geometry.y, rules), None);
+    }
+
+    #[test]
+    fn too_small_a_window_has_no_screen() {
+        assert!(screen(Rect::new(0, 0, 80, 24)).is_some());
+        assert!(screen(Rect::new(0, 0, 59, 24)).is_none());
+        assert!(screen(Rect::new(0, 0, 80, 19)).is_none());
+    }
+}

@@ -1,0 +1,97 @@
+//! The full-screen mode: a board to play with arrow keys, mouse and colour.
+//!
+//! `App` holds the state and takes keys, clicks and time; `ui` draws it; only [`run`]
+//! touches the terminal, and it restores it on every way out.
+
+mod app;
+mod layout;
+mod theme;
+mod ui;
+
+use std::io;
+use std::sync::mpsc;
+use std::time::{Duration, Instant};
+
+use ratatui::DefaultTerminal;
+use ratatui::crossterm::event::{self, DisableMouseCapture, EnableMouseCapture, Event};
+use ratatui::crossterm::{cursor, execute};
+
+pub use app::{App, Choices, Launch, Opponent};
+pub use theme::Theme;
+
+use crate::session::{Score, Thought};
+
+/// How often the loop wakes with nothing happening, to notice a due computer move.
+const TICK: Duration = Duration::from_millis(50);
+
+/// Runs the full-screen mode until the person quits, and returns the score.
+///
+/// # Errors
+/// Only errors of the terminal itself; the terminal is restored before returning.
+pub fn run(launch: Launch) -> io::Result<Score> {
+    let terminal = ratatui::init();
+    let guard = MouseGuard::enable()?;
+    let result = event_loop(terminal, launch);
+    drop(guard);
+    ratatui::restore();
+    result
+}
+
+/// Mouse capture and a hidden cursor for as long as it lives, undone on drop and on panic
+/// (ratatui's own hook restores raw mode and the main screen).
+struct MouseGuard;
+
+impl MouseGuard {
+    fn enable() -> io::Result<MouseGuard> {
+        let previous = std::panic::take_hook();
+        std::panic::set_hook(Box::new(move |info| {
+            let _ = execute!(io::stdout(), DisableMouseCapture, cursor::Show);
+            previous(info);
+        }));
+        execute!(io::stdout(), EnableMouseCapture)?;
+        Ok(MouseGuard)
+    }
+}
+
+impl Drop for MouseGuard {
+    fn drop(&mut self) {
+        let _ = execute!(io::stdout(), DisableMouseCapture, cursor::Show);
+    }
+}
+
+fn event_loop(mut terminal: DefaultTerminal, launch: Launch) -> io::Result<Score> {
+    let size = terminal.size()?;
+    let mut app = App::new(
+        launch,
+        ratatui::layout::Rect::new(0, 0, size.width, size.height),
+        Instant::now(),
+    );
+    let (sender, thoughts) = mpsc::channel::<Thought>();
+    loop {
+        terminal.draw(|frame| frame.render_widget(&app, frame.area()))?;
+        if app.should_quit() {
+            return Ok(app.score());
+        }
+        if let Some(thinking) = app.computer_turn(Instant::now()) {
+            let sender = sender.clone();
+            std::thread::spawn(move || {
+                let _ = sender.send(thinking.think());
+            });
+        }
+        if event::poll(TICK)? {
+            let now = Instant::now();
+            match event::read()? {
+                Event::Key(key) => app.handle_key(key, now),
+                Event::Mouse(mouse) => app.handle_mouse(mouse, now),
+                Event::Resize(width, height) => app.resize(width, height),
+                _ => {}
+            }
+        }
+        while let Ok(thought) = thoughts.try_recv() {
+            app.receive(thought, Instant::now());
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests;

@@ -1,0 +1,458 @@
+//! The full-screen mode without a terminal: keys, clicks and time in, state out; and every
+//! screen rendered into ratatui's `TestBackend`.
+
+use std::time::{Duration, Instant};
+
+use ratatui::Terminal;
+use ratatui::backend::TestBackend;
+use ratatui::buffer::Buffer;
+use ratatui::crossterm::event::{
+    KeyCode, KeyEvent, KeyModifiers, MouseButton, MouseEvent, MouseEventKind,
+};
+use ratatui::layout::Rect;
+use ratatui::style::{Color, Modifier};
+use ttt_core::{Mark, Rules, Square, SquareNaming};
+use ttt_players::Strength;
+
+use super::app::{App, COMPUTER_PAUSE, Mode, Overlay};
+use super::layout::{self, BoardGeometry};
+use super::{Choices, Launch, Opponent, Theme};
+use crate::session::{FirstPolicy, Seat, SessionConfig};
+
+fn launch(seats: Option<(Seat, Seat)>, first: FirstPolicy, theme: Theme) -> Launch {
+    Launch {
+        config: SessionConfig {
+            rules: Rules::default(),
+            x: Seat::Human,
+            o: Seat::Human,
+            first,
+            open_centre: false,
+            seed: Some(4),
+        },
+        choices: Choices {
+            opponent: Opponent::Computer(Strength::Rules),
+            letter: Mark::X,
+            first,
+            naming: SquareNaming::Numbers,
+        },
+        seats,
+        games: None,
+        theme,
+    }
+}
+
+const AREA: Rect = Rect::new(0, 0, 80, 24);
+
+fn two_people() -> App {
+    App::new(
+        launch(
+            Some((Seat::Human, Seat::Human)),
+            FirstPolicy::X,
+            Theme::monochrome(),
+        ),
+        AREA,
+        Instant::now(),
+    )
+}
+
+fn key(app: &mut App, code: KeyCode) {
+    app.handle_key(KeyEvent::new(code, KeyModifiers::NONE), Instant::now());
+}
+
+fn click(app: &mut App, column: u16, row: u16) {
+    let event = MouseEvent {
+        kind: MouseEventKind::Down(MouseButton::Left),
+        column,
+        row,
+        modifiers: KeyModifiers::NONE,
+    };
+    app.handle_mouse(event, Instant::now());
+}
+
+/// Where the middle of `square`'s cell is drawn.
+fn centre_of(app: &App, square: Square) -> (u16, u16) {
+    let screen = layout::screen(app.area).unwrap();
+    let geometry = BoardGeometry::fit(screen.board, app.rules()).unwrap();
+    let rules = app.rules();
+    let cell = geometry.cell(rules.column(square) as u16, rules.row(square) as u16);
+    (cell.x + cell.width / 2, cell.y + cell.height / 2)
+}
+
+fn render(app: &App, width: u16, height: u16) -> Buffer {
+    let mut terminal = Terminal::new(TestBackend::new(width, height)).unwrap();
+    terminal
+        .draw(|frame| frame.render_widget(app, frame.area()))
+        .unwrap();
+    terminal.backend().buffer().clone()
+}
+
+fn text(buffer: &Buffer) -> String {
+    let area = buffer.area;
+    (0..area.height)
+        .map(|y| {
+            let line: String = (0..area.width).map(|x| buffer[(x, y)].symbol()).collect();
+            line.trim_end().to_owned()
+        })
+        .collect::<Vec<_>>()
+        .join("\n")
+}
+
+fn screen_text(app: &App) -> String {
+    text(&render(app, AREA.width, AREA.height))
+}
+
+// State.
+
+#[test]
+fn the_start_screen_changes_choices_and_starts() {
+    let mut app = App::new(
+        launch(None, FirstPolicy::X, Theme::monochrome()),
+        AREA,
+        Instant::now(),
+    );
+    assert_eq!(app.mode, Mode::Start);
+    for _ in 0..4 {
+        key(&mut app, KeyCode::Up);
+    }
+    key(&mut app, KeyCode::Right);
+    assert_eq!(app.choices.opponent, Opponent::Computer(Strength::Perfect));
+    key(&mut app, KeyCode::Down);
+    key(&mut app, KeyCode::Char(' '));
+    assert_eq!(app.choices.letter, Mark::O);
+    key(&mut app, KeyCode::Enter);
+    assert_eq!(app.mode, Mode::Game);
+    let session = app.session.as_ref().unwrap();
+    assert_eq!(session.seat(Mark::X), Seat::Computer(Strength::Perfect));
+    assert_eq!(session.seat(Mark::O), Seat::Human);
+}
+
+#[test]
+fn clicks_on_the_start_screen_change_a_line_or_start() {
+    let mut app = App::new(
+        launch(None, FirstPolicy::X, Theme::monochrome()),
+        AREA,
+        Instant::now(),
+    );
+    let start = layout::start(AREA, 5);
+    click(&mut app, start.lines[0].x + 20, start.lines[0].y);
+    assert_eq!(app.choices.opponent, Opponent::Computer(Strength::Perfect));
+    click(&mut app, start.lines[4].x + 20, start.lines[4].y);
+    assert_eq!(app.mode, Mode::Game);
+}
+
+#[test]
+fn the_cursor_moves_with_arrows_hjkl_and_wasd_and_stays_on_the_board() {
+    let mut app = two_people();
+    assert_eq!(app.cursor, Square::new(4));
+    for (code, expected) in [
+        (KeyCode::Up, 1),
+        (KeyCode::Char('k'), 1),
+        (KeyCode::Char('l'), 2),
+        (KeyCode::Char('d'), 2),
+        (KeyCode::Char('s'), 5),
+        (KeyCode::Char('j'), 8),
+        (KeyCode::Char('h'), 7),
+        (KeyCode::Char('a'), 6),
+        (KeyCode::Left, 6),
+        (KeyCode::Char('w'), 3),
+        (KeyCode::Right, 4),
+        (KeyCode::Down, 7),
+    ] {
+        key(&mut app, code);
+        assert_eq!(app.cursor, Square::new(expected), "after {code:?}");
+    }
+}
+
+#[test]
+fn enter_space_digits_and_clicks_place_marks() {
+    let mut app = two_people();
+    key(&mut app, KeyCode::Enter);
+    key(&mut app, KeyCode::Char('1'));
+    key(&mut app, KeyCode::Right);
+    key(&mut app, KeyCode::Char(' '));
+    let (x, y) = centre_of(&app, Square::new(8));
+    click(&mut app, x, y);
+    assert_eq!(
+        app.position().history(),
+        &[
+            Square::new(4),
+            Square::new(0),
+            Square::new(1),
+            Square::new(8)
+        ]
+    );
+    key(&mut app, KeyCode::Char('5'));
+    assert_eq!(app.status, "Square 5 is taken by X.");
+    assert!(app.warning);
+}
+
+#[test]
+fn keypad_and_coordinate_keys_place_where_they_say() {
+    let mut keypad = two_people();
+    keypad.choices.naming = SquareNaming::Keypad;
+    key(&mut keypad, KeyCode::Char('7'));
+    assert_eq!(keypad.position().history(), &[Square::new(0)]);
+    let mut coords = two_people();
+    coords.choices.naming = SquareNaming::Coords;
+    key(&mut coords, KeyCode::Char('3'));
+    assert!(coords.position().history().is_empty(), "waits for the row");
+    key(&mut coords, KeyCode::Char('2'));
+    assert_eq!(coords.position().history(), &[Square::new(5)]);
+    key(&mut coords, KeyCode::Char('9'));
+    assert!(coords.warning, "{}", coords.status);
+}
+
+#[test]
+fn the_computer_moves_after_its_pause_and_undo_takes_back_both_moves() {
+    let start = Instant::now();
+    let seats = Some((Seat::Human, Seat::Computer(Strength::Perfect)));
+    let mut app = App::new(
+        launch(seats, FirstPolicy::X, Theme::monochrome()),
+        AREA,
+        start,
+    );
+    app.place(Square::new(4), start);
+    assert!(app.computer_turn(start).is_none(), "not before the pause");
+    let thinking = app.computer_turn(start + COMPUTER_PAUSE).unwrap();
+    assert!(app.status.contains("thinking"));
+    app.receive(thinking.think(), start + COMPUTER_PAUSE);
+    assert_eq!(app.position().history().len(), 2);
+    assert!(app.status.starts_with("Computer (impossible) played"));
+    key(&mut app, KeyCode::Char('u'));
+    assert!(app.position().history().is_empty());
+}
+
+#[test]
+fn a_hint_lasts_until_the_next_move() {
+    let mut app = two_people();
+    key(&mut app, KeyCode::Char('H'));
+    assert_eq!(app.hints.as_ref().map(Vec::len), Some(9));
+    key(&mut app, KeyCode::Enter);
+    assert!(app.hints.is_none());
+}
+
+#[test]
+fn quitting_asks_during_a_game_and_ctrl_c_always_quits() {
+    let mut app = two_people();
+    key(&mut app, KeyCode::Enter);
+    key(&mut app, KeyCode::Char('q'));
+    assert_eq!(app.overlay, Some(Overlay::ConfirmQuit));
+    key(&mut app, KeyCode::Char('n'));
+    assert!(app.overlay.is_none() && !app.should_quit());
+    key(&mut app, KeyCode::Esc);
+    key(&mut app, KeyCode::Char('y'));
+    assert!(app.should_quit());
+    let mut app = two_people();
+    app.handle_key(
+        KeyEvent::new(KeyCode::Char('c'), KeyModifiers::CONTROL),
+        Instant::now(),
+    );
+    assert!(app.should_quit());
+}
+
+#[test]
+fn a_finished_game_offers_its_review_and_a_new_game() {
+    let mut app = two_people();
+    for digit in ['1', '4', '2', '5', '3'] {
+        key(&mut app, KeyCode::Char(digit));
+    }
+    assert_eq!(app.score().x_wins, 1);
+    key(&mut app, KeyCode::Char('q'));
+    assert!(app.should_quit(), "no question once the game is over");
+    let mut app = two_people();
+    for digit in ['1', '4', '2', '5', '3'] {
+        key(&mut app, KeyCode::Char(digit));
+    }
+    key(&mut app, KeyCode::Char('r'));
+    let Some(Overlay::Review(lines)) = &app.overlay else {
+        panic!("the review opens")
+    };
+    // Answering the corner opening on a side loses; nothing after it changes the result.
+    assert_eq!(lines.len(), 2, "{lines:?}");
+    assert!(
+        lines[1].contains("move 2, O at 4: a draw became a loss; 5 held the draw."),
+        "{lines:?}"
+    );
+    key(&mut app, KeyCode::Char('r'));
+    key(&mut app, KeyCode::Char('n'));
+    assert!(app.position().history().is_empty());
+    assert_eq!(app.score().x_wins, 1, "the score carries over");
+}
+
+#[test]
+fn games_stop_at_the_limit() {
+    let mut launch = launch(
+        Some((Seat::Human, Seat::Human)),
+        FirstPolicy::X,
+        Theme::monochrome(),
+    );
+    launch.games = Some(1);
+    let mut app = App::new(launch, AREA, Instant::now());
+    for digit in ['1', '4', '2', '5', '3'] {
+        key(&mut app, KeyCode::Char(digit));
+    }
+    key(&mut app, KeyCode::Char('n'));
+    assert!(
+        app.warning && app.status.contains("last game"),
+        "{}",
+        app.status
+    );
+}
+
+// Screens.
+
+/// A game X wins on the diagonal 1-5-9, O having played 4 and 6.
+fn finished_game(theme: Theme) -> App {
+    play_out(theme, &['1', '4', '5', '6', '9'])
+}
+
+fn play_out(theme: Theme, digits: &[char]) -> App {
+    let mut app = App::new(
+        launch(Some((Seat::Human, Seat::Human)), FirstPolicy::X, theme),
+        AREA,
+        Instant::now(),
+    );
+    for &digit in digits {
+        key(&mut app, KeyCode::Char(digit));
+    }
+    app
+}
+
+#[test]
+fn screen_start() {
+    let app = App::new(
+        launch(None, FirstPolicy::Random, Theme::monochrome()),
+        AREA,
+        Instant::now(),
+    );
+    insta::assert_snapshot!(screen_text(&app));
+}
+
+#[test]
+fn screen_playing() {
+    let mut app = two_people();
+    for digit in ['5', '1'] {
+        key(&mut app, KeyCode::Char(digit));
+    }
+    insta::assert_snapshot!(screen_text(&app));
+}
+
+#[test]
+fn screen_hint_shown() {
+    let mut app = two_people();
+    for digit in ['5', '2'] {
+        key(&mut app, KeyCode::Char(digit));
+    }
+    key(&mut app, KeyCode::Char('H'));
+    insta::assert_snapshot!(screen_text(&app));
+}
+
+#[test]
+fn screen_game_over_with_winning_line() {
+    insta::assert_snapshot!(screen_text(&finished_game(Theme::monochrome())));
+}
+
+#[test]
+fn screen_help_overlay() {
+    let mut app = two_people();
+    key(&mut app, KeyCode::Char('?'));
+    insta::assert_snapshot!(screen_text(&app));
+}
+
+#[test]
+fn screen_too_small() {
+    insta::assert_snapshot!(text(&render(&two_people(), 50, 15)));
+}
+
+#[test]
+fn q_quits_at_once_in_a_window_too_small_to_ask() {
+    let mut app = two_people();
+    key(&mut app, KeyCode::Enter);
+    app.resize(40, 10);
+    key(&mut app, KeyCode::Char('q'));
+    assert!(app.should_quit());
+}
+
+#[test]
+fn screen_redraws_larger_on_resize() {
+    let mut app = two_people();
+    app.resize(120, 40);
+    let large = render(&app, 120, 40);
+    assert!(text(&large).contains("Players"));
+    app.resize(60, 20);
+    assert!(
+        text(&render(&app, 60, 20)).contains("Players"),
+        "the smallest size still draws"
+    );
+}
+
+/// Cells of the buffer whose symbol is `symbol`, as (x, y).
+fn cells_with(buffer: &Buffer, symbol: &str) -> Vec<(u16, u16)> {
+    let area = buffer.area;
+    (0..area.height)
+        .flat_map(|y| (0..area.width).map(move |x| (x, y)))
+        .filter(|&(x, y)| buffer[(x, y)].symbol() == symbol)
+        .collect()
+}
+
+#[test]
+fn monochrome_uses_no_colour_yet_marks_cursor_and_winning_line_stand_out() {
+    let app = finished_game(Theme::monochrome());
+    let buffer = render(&app, 80, 24);
+    let area = buffer.area;
+    for y in 0..area.height {
+        for x in 0..area.width {
+            let cell = &buffer[(x, y)];
+            assert!(matches!(cell.fg, Color::Reset), "no colour at {x},{y}");
+            assert!(matches!(cell.bg, Color::Reset), "no colour at {x},{y}");
+        }
+    }
+    // The winning line (1, 5, 9) is in reverse video; the other marks are bold only.
+    for square in [0, 4, 8] {
+        let (x, y) = centre_of(&app, Square::new(square));
+        assert!(
+            buffer[(x, y)].modifier.contains(Modifier::REVERSED),
+            "square {}",
+            square + 1
+        );
+    }
+    let (x, y) = centre_of(&app, Square::new(3));
+    assert!(!buffer[(x, y)].modifier.contains(Modifier::REVERSED));
+    assert!(
+        buffer[(x, y - 1)].modifier.contains(Modifier::BOLD),
+        "O is bold"
+    );
+    // During a game, the cursor is in reverse video.
+    let playing = render(&two_people(), 80, 24);
+    let (x, y) = centre_of(&two_people(), Square::new(4));
+    assert!(playing[(x, y)].modifier.contains(Modifier::REVERSED));
+}
+
+#[test]
+fn colour_gives_x_and_o_their_own_colours() {
+    // X wins on the top row; its mark on 7 is off the line.
+    let app = play_out(Theme::colour(), &['7', '4', '1', '5', '2', '8', '3']);
+    assert_eq!(app.score().x_wins, 1);
+    let buffer = render(&app, 80, 24);
+    let x_colours: Vec<Color> = cells_with(&buffer, "\\")
+        .iter()
+        .map(|&(x, y)| buffer[(x, y)].fg)
+        .collect();
+    let o_colours: Vec<Color> = cells_with(&buffer, "╭")
+        .iter()
+        .map(|&(x, y)| buffer[(x, y)].fg)
+        .collect();
+    assert!(x_colours.contains(&Color::Cyan), "{x_colours:?}");
+    assert!(o_colours.contains(&Color::Yellow), "{o_colours:?}");
+    assert!(
+        x_colours.contains(&Color::Green),
+        "the winning line is green"
+    );
+}
+
+#[test]
+fn a_computer_pause_is_short() {
+    assert!(
+        COMPUTER_PAUSE >= Duration::from_millis(200) && COMPUTER_PAUSE <= Duration::from_secs(1)
+    );
+}

@@ -1,0 +1,386 @@
+//! Drawing the full-screen mode. Rendering reads the `App` and never changes it.
+
+use ratatui::buffer::Buffer;
+use ratatui::layout::{Alignment, Rect};
+use ratatui::style::Style;
+use ratatui::text::{Line, Span};
+use ratatui::widgets::{Block, Borders, Clear, Padding, Paragraph, Widget, Wrap};
+use ttt_core::{Mark, Position, Square};
+use ttt_solver::MoveValue;
+
+use super::app::{App, Mode, Overlay, StartLine};
+use super::layout::{self, BoardGeometry, MIN_HEIGHT, MIN_WIDTH};
+
+impl Widget for &App {
+    fn render(self, area: Rect, buf: &mut Buffer) {
+        if area.width < MIN_WIDTH || area.height < MIN_HEIGHT {
+            too_small(area, buf);
+            return;
+        }
+        match self.mode {
+            Mode::Start => start_screen(self, area, buf),
+            Mode::Game => game_screen(self, area, buf),
+        }
+        if let Some(overlay) = &self.overlay {
+            overlay_box(self, overlay, area, buf);
+        }
+    }
+}
+
+fn too_small(area: Rect, buf: &mut Buffer) {
+    let text = vec![
+        Line::from("Window too small"),
+        Line::from(format!(
+            "need {MIN_WIDTH}x{MIN_HEIGHT}, have {}x{}",
+            area.width, area.height
+        )),
+        Line::from("enlarge it, or press q to quit"),
+    ];
+    let height = (text.len() as u16).min(area.height);
+    let middle = Rect::new(
+        area.x,
+        area.y + (area.height - height) / 2,
+        area.width,
+        height,
+    );
+    Paragraph::new(text)
+        .alignment(Alignment::Center)
+        .render(middle, buf);
+}
+
+fn start_screen(app: &App, area: Rect, buf: &mut Buffer) {
+    let start = layout::start(area, StartLine::ALL.len() as u16);
+    Block::new()
+        .borders(Borders::ALL)
+        .title(Span::styled(
+            " ttt — noughts and crosses ",
+            app.theme.accent(),
+        ))
+        .title_alignment(Alignment::Center)
+        .render(start.frame, buf);
+    for (index, (rect, line)) in start.lines.iter().zip(StartLine::ALL).enumerate() {
+        let selected = index == app.start_line;
+        let style = if selected {
+            app.theme.accent()
+        } else {
+            Style::new()
+        };
+        let pointer = if selected { "▸ " } else { "  " };
+        let (label, value) = app.choices.line(line);
+        let text = if line == StartLine::Start {
+            Line::from(Span::styled(format!("{pointer}[ Start ]"), style))
+                .alignment(Alignment::Center)
+        } else {
+            Line::from(vec![
+                Span::styled(format!("{pointer}{label:<14}"), style),
+                Span::styled(format!("‹ {value} ›"), style),
+            ])
+        };
+        text.render(*rect, buf);
+    }
+    let keys = "↑↓ choose · ←→ or click: change · Enter: start · ?: help · q: quit";
+    let below = Rect::new(
+        area.x,
+        start.frame.bottom().min(area.bottom() - 1),
+        area.width,
+        1,
+    );
+    Line::from(Span::styled(keys, app.theme.quiet()))
+        .alignment(Alignment::Center)
+        .render(below, buf);
+}
+
+fn game_screen(app: &App, area: Rect, buf: &mut Buffer) {
+    let Some(screen) = layout::screen(area) else {
+        return;
+    };
+    let rules = app.rules();
+    let title = Line::from(vec![
+        Span::styled(" ttt", app.theme.accent()),
+        Span::raw(format!(" — noughts and crosses · {rules}")),
+    ]);
+    title.render(screen.title, buf);
+    let position = app.position();
+    if let Some(geometry) = BoardGeometry::fit(screen.board, rules) {
+        board(app, &position, &geometry, buf);
+    }
+    panel(app, &position, screen.panel, buf);
+    let keys = "←↑↓→ move · Enter place · H hint · u undo · n new · r review · ? help · q quit";
+    Line::from(Span::styled(keys, app.theme.quiet())).render(screen.footer, buf);
+}
+
+fn board(app: &App, position: &Position, geometry: &BoardGeometry, buf: &mut Buffer) {
+    grid(geometry, app.theme.grid(), buf);
+    let rules = position.rules();
+    let over = position.is_over();
+    let last = position.history().last().copied();
+    for square in rules.squares() {
+        let cell = geometry.cell(rules.column(square) as u16, rules.row(square) as u16);
+        let style = if over && position.is_on_winning_line(square) {
+            app.theme.winning()
+        } else if !over && square == app.cursor {
+            app.theme.cursor()
+        } else {
+            Style::new()
+        };
+        buf.set_style(cell, style);
+        match position.board().get(square) {
+            Some(mark) => {
+                draw_mark(mark, cell, app.theme.mark(mark).patch(style), buf);
+                if Some(square) == last && cell.width >= 3 && cell.height >= 3 {
+                    buf.set_string(cell.right() - 1, cell.y, "•", style);
+                }
+            }
+            None => free_square(app, square, cell, style, buf),
+        }
+    }
+}
+
+fn free_square(app: &App, square: Square, cell: Rect, style: Style, buf: &mut Buffer) {
+    let hint = app
+        .hints
+        .as_ref()
+        .and_then(|hints| hints.iter().find(|rated| rated.square == square));
+    if let Some(rated) = hint {
+        let text = hint_text(rated, cell.width);
+        centre_text(
+            &text,
+            cell,
+            app.theme.value(rated.value.result).patch(style),
+            buf,
+        );
+        return;
+    }
+    let label = app.naming().label(square, app.rules());
+    if cell.height >= 3 && label.len() < usize::from(cell.width) {
+        buf.set_string(cell.x, cell.y, &label, app.theme.quiet().patch(style));
+    } else if label.len() <= usize::from(cell.width) {
+        centre_text(&label, cell, app.theme.quiet().patch(style), buf);
+    }
+}
+
+fn hint_text(rated: &MoveValue, width: u16) -> String {
+    let long = rated.value.to_string().replace(" in ", " ");
+    if long.len() <= usize::from(width) {
+        long
+    } else {
+        let short = crate::words::short_value(rated.value.result);
+        match rated.value.result {
+            ttt_solver::GameResult::Draw => short.to_owned(),
+            _ => format!("{short}{}", rated.value.plies),
+        }
+    }
+}
+
+/// A mark as a three-by-three drawing where the cell has room, a letter otherwise.
+fn draw_mark(mark: Mark, cell: Rect, style: Style, buf: &mut Buffer) {
+    const X: [&str; 3] = ["\\ /", " X ", "/ \\"];
+    const O: [&str; 3] = ["╭─╮", "│ │", "╰─╯"];
+    if cell.width >= 5 && cell.height >= 3 {
+        let glyph = if mark == Mark::X { X } else { O };
+        let top = cell.y + (cell.height - 3) / 2;
+        let left = cell.x + (cell.width - 3) / 2;
+        for (row, text) in glyph.iter().enumerate() {
+            buf.set_string(left, top + row as u16, text, style);
+        }
+    } else {
+        centre_text(&mark.to_string(), cell, style, buf);
+    }
+}
+
+fn centre_text(text: &str, cell: Rect, style: Style, buf: &mut Buffer) {
+    let width = text.chars().count() as u16;
+    let x = cell.x + cell.width.saturating_sub(width) / 2;
+    buf.set_stringn(
+        x,
+        cell.y + cell.height / 2,
+        text,
+        usize::from(cell.width),
+        style,
+    );
+}
+
+/// The lines between the cells, with box-drawing corners and junctions.
+fn grid(geometry: &BoardGeometry, style: Style, buf: &mut Buffer) {
+    if geometry.gap == 0 {
+        return;
+    }
+    let outer = geometry.outer();
+    let (step_x, step_y) = (geometry.cell_width + 1, geometry.cell_height + 1);
+    for y in outer.top()..outer.bottom() {
+        for x in outer.left()..outer.right() {
+            let on_row = (y - outer.y) % step_y == 0;
+            let on_column = (x - outer.x) % step_x == 0;
+            let symbol = match (on_row, on_column) {
+                (false, false) => continue,
+                (true, false) => "─",
+                (false, true) => "│",
+                (true, true) => junction(x, y, outer),
+            };
+            buf.set_string(x, y, symbol, style);
+        }
+    }
+}
+
+fn junction(x: u16, y: u16, outer: Rect) -> &'static str {
+    let (left, right) = (x == outer.left(), x == outer.right() - 1);
+    let (top, bottom) = (y == outer.top(), y == outer.bottom() - 1);
+    match (top, bottom, left, right) {
+        (true, _, true, _) => "┌",
+        (true, _, _, true) => "┐",
+        (_, true, true, _) => "└",
+        (_, true, _, true) => "┘",
+        (true, _, _, _) => "┬",
+        (_, true, _, _) => "┴",
+        (_, _, true, _) => "├",
+        (_, _, _, true) => "┤",
+        _ => "┼",
+    }
+}
+
+fn panel(app: &App, position: &Position, area: Rect, buf: &mut Buffer) {
+    let block = Block::new()
+        .borders(Borders::LEFT)
+        .title(Span::styled(" Game ", app.theme.accent()));
+    let inner = block.inner(area);
+    block.render(area, buf);
+    let theme = app.theme;
+    let mut lines = vec![Line::from(Span::styled("Players", theme.accent()))];
+    for mark in Mark::ALL {
+        lines.push(Line::from(vec![
+            Span::styled(format!(" {mark} "), theme.mark(mark)),
+            Span::raw(format!(" {}", app.player_name(mark))),
+        ]));
+    }
+    lines.push(Line::from(""));
+    lines.push(Line::from(Span::styled("Turn", theme.accent())));
+    let turn = match (position.outcome(), app.session.as_ref()) {
+        (Some(_), Some(session)) => crate::words::verdict(session),
+        (None, Some(session)) if session.is_thinking() => {
+            format!("{} thinking…", position.to_move())
+        }
+        (None, Some(_)) => format!(
+            "{} to move: {}",
+            position.to_move(),
+            app.player_name(position.to_move())
+        ),
+        (_, None) => String::new(),
+    };
+    lines.push(Line::from(format!(" {turn}")));
+    lines.push(Line::from(""));
+    lines.push(Line::from(Span::styled("Score", theme.accent())));
+    let score = app.score();
+    lines.push(Line::from(format!(
+        " X {} · O {} · draws {}",
+        score.x_wins, score.o_wins, score.draws
+    )));
+    lines.push(Line::from(""));
+    lines.push(Line::from(Span::styled("Moves", theme.accent())));
+    let moves = move_lines(app, position);
+    let status_height = 3;
+    let room = usize::from(inner.height).saturating_sub(lines.len() + status_height);
+    lines.extend(
+        moves
+            .iter()
+            .skip(moves.len().saturating_sub(room))
+            .cloned()
+            .map(Line::from),
+    );
+    Paragraph::new(lines).render(inner, buf);
+    let status_area = Rect::new(
+        inner.x,
+        inner.bottom().saturating_sub(status_height as u16),
+        inner.width,
+        status_height as u16,
+    );
+    let style = if app.warning {
+        theme.warning()
+    } else {
+        Style::new()
+    };
+    Paragraph::new(Span::styled(app.status.clone(), style))
+        .wrap(Wrap { trim: true })
+        .render(status_area, buf);
+}
+
+/// `1. X 5  O 1` for each pair of moves.
+fn move_lines(app: &App, position: &Position) -> Vec<String> {
+    let (naming, rules) = (app.naming(), app.rules());
+    let mut mark = position.first();
+    let mut entries = Vec::new();
+    for &square in position.history() {
+        entries.push(format!("{mark} {}", naming.label(square, rules)));
+        mark = !mark;
+    }
+    entries
+        .chunks(2)
+        .enumerate()
+        .map(|(index, pair)| format!(" {:>2}. {}", index + 1, pair.join("   ")))
+        .collect()
+}
+
+fn overlay_box(app: &App, overlay: &Overlay, area: Rect, buf: &mut Buffer) {
+    let (title, lines): (&str, Vec<String>) = match overlay {
+        Overlay::Help => ("Keys", help_lines()),
+        Overlay::Review(lines) => ("Review", lines.clone()),
+        Overlay::ConfirmQuit => (
+            "Quit?",
+            vec![
+                "A game is in progress. Quit anyway?".to_owned(),
+                String::new(),
+                "y: quit · any other key: keep playing".to_owned(),
+            ],
+        ),
+    };
+    let mut lines = lines;
+    if *overlay != Overlay::ConfirmQuit {
+        lines.push(String::new());
+        lines.push("Press any key to close.".to_owned());
+    }
+    let width = (lines
+        .iter()
+        .map(|line| line.chars().count())
+        .max()
+        .unwrap_or(0) as u16
+        + 6)
+    .min(area.width);
+    let height = (lines.len() as u16 + 2).min(area.height);
+    let rect = Rect::new(
+        area.x + (area.width - width) / 2,
+        area.y + (area.height - height) / 2,
+        width,
+        height,
+    );
+    Clear.render(rect, buf);
+    let block = Block::new()
+        .borders(Borders::ALL)
+        .padding(Padding::horizontal(1))
+        .title(Span::styled(format!(" {title} "), app.theme.accent()));
+    Paragraph::new(lines.into_iter().map(Line::from).collect::<Vec<_>>())
+        .block(block)
+        .wrap(Wrap { trim: false })
+        .render(rect, buf);
+}
+
+fn help_lines() -> Vec<String> {
+    [
+        ("arrows, hjkl, wasd", "move the cursor"),
+        ("Enter, Space", "place your mark"),
+        (
+            "square keys",
+            "place directly (1-9; coords: column then row)",
+        ),
+        ("mouse click", "place on that square"),
+        ("H", "hint: each free square's value"),
+        ("u", "undo"),
+        ("n", "new game"),
+        ("r", "review of the finished game"),
+        ("m", "back to the start screen"),
+        ("?", "this help"),
+        ("q, Esc", "quit (asks during a game)"),
+        ("Ctrl-C", "quit at once"),
+    ]
+    .iter()
+    .map(|(key, what)| format!("{key:<20}{what}"))
+    .collect()
+}

@@ -1,0 +1,119 @@
+//! What the game says, shared by the line mode and the full-screen mode.
+
+use ttt_core::{Outcome, Position, Square};
+use ttt_solver::{GameResult, Mistake, MoveValue, Value};
+
+use crate::session::Session;
+
+/// The verdict on a finished game: "You win!", "The computer wins.", "X wins.", "Draw.".
+pub fn verdict(session: &Session) -> String {
+    match (session.position().outcome(), session.lone_human()) {
+        (Some(Outcome::Win(winner)), Some(human)) if winner == human => "You win!".to_owned(),
+        (Some(Outcome::Win(_)), Some(_)) => "The computer wins.".to_owned(),
+        (Some(outcome), _) => format!("{outcome}."),
+        (None, _) => "The game is not finished.".to_owned(),
+    }
+}
+
+/// One line about a move that changed the game's value:
+/// `move 4, O at 3: a draw became a loss; 2, 4, 6 or 8 held the draw.`
+pub fn mistake(mistake: &Mistake, label: impl Fn(Square) -> String) -> String {
+    let better: Vec<String> = mistake.better.iter().map(|&square| label(square)).collect();
+    let kept = match mistake.before {
+        GameResult::Win => "kept the win",
+        GameResult::Draw => "held the draw",
+        GameResult::Loss => "lost no more",
+    };
+    format!(
+        "move {}, {} at {}: {} became {}; {} {kept}.",
+        mistake.number,
+        mistake.mark,
+        label(mistake.square),
+        with_article(mistake.before),
+        with_article(mistake.after),
+        or_list(&better),
+    )
+}
+
+/// The review of a finished game as lines: a heading and a line per mistake, or one line
+/// saying there were none.
+pub fn review(mistakes: &[Mistake], label: impl Fn(Square) -> String) -> Vec<String> {
+    if mistakes.is_empty() {
+        return vec![
+            "Review: no move changed the value of the game; every move was perfect play."
+                .to_owned(),
+        ];
+    }
+    let mut lines = vec!["Review of the moves that changed the value of the game:".to_owned()];
+    lines.extend(mistakes.iter().map(|m| format!("  {}", mistake(m, &label))));
+    lines
+}
+
+/// The moves grouped by value, best first: `win in 5: 3, 7; draw: 5, 6, 8; loss in 6: 2, 4.`
+pub fn hint_summary(moves: &[MoveValue], label: impl Fn(Square) -> String) -> String {
+    let mut groups: Vec<(Value, Vec<String>)> = Vec::new();
+    for rated in moves {
+        match groups.last_mut() {
+            Some((value, labels)) if *value == rated.value => labels.push(label(rated.square)),
+            _ => groups.push((rated.value, vec![label(rated.square)])),
+        }
+    }
+    let list: Vec<String> = groups
+        .iter()
+        .map(|(value, labels)| format!("{value}: {}", labels.join(", ")))
+        .collect();
+    format!("{}.", list.join("; "))
+}
+
+/// One letter for a result, to fit in a square: W, D or L.
+pub fn short_value(result: GameResult) -> &'static str {
+    match result {
+        GameResult::Win => "W",
+        GameResult::Draw => "D",
+        GameResult::Loss => "L",
+    }
+}
+
+/// The position a finished or running game started from.
+pub fn start_of(position: &Position) -> Position {
+    Position::new(position.rules(), position.first())
+}
+
+/// The text with its first letter in upper case.
+pub fn capitalised(text: &str) -> String {
+    let mut chars = text.chars();
+    chars
+        .next()
+        .map(|first| first.to_uppercase().chain(chars).collect())
+        .unwrap_or_default()
+}
+
+fn with_article(result: GameResult) -> &'static str {
+    match result {
+        GameResult::Win => "a win",
+        GameResult::Draw => "a draw",
+        GameResult::Loss => "a loss",
+    }
+}
+
+/// "7", "7 or 9", "1, 3 or 7".
+fn or_list(items: &[String]) -> String {
+    match items {
+        [] => String::new(),
+        [only] => only.clone(),
+        [rest @ .., last] => format!("{} or {last}", rest.join(", ")),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::or_list;
+
+    #[test]
+    fn lists_read_naturally() {
+        let items = |n: usize| (1..=n).map(|i| i.to_string()).collect::<Vec<_>>();
+        assert_eq!(or_list(&items(1)), "1");
+        assert_eq!(or_list(&items(2)), "1 or 2");
+        assert_eq!(or_list(&items(4)), "1, 2, 3 or 4");
+    }
+}

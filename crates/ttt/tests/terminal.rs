@@ -1,0 +1,206 @@
+//! The full-screen mode in a real terminal: tmux runs `ttt`, keys go in with `send-keys`,
+//! the screen comes back with `capture-pane`.
+//!
+//! Needs tmux. Without it these tests say so and pass, unless `TTT_REQUIRE_TMUX` is set
+//! (as `.ci/run` does, after installing tmux), when its absence is a failure.
+
+#![allow(
+    clippy::unwrap_used,
+    clippy::panic,
+    reason = "a test fails by panicking"
+)]
+
+use std::process::Command;
+use std::thread::sleep;
+use std::time::{Duration, Instant};
+
+/// A tmux server of our own, with one 80x24 window running a plain shell.
+struct Tmux {
+    socket: String,
+}
+
+impl Tmux {
+    fn start(name: &str) -> Option<Tmux> {
+        if Command::new("tmux").arg("-V").output().is_err() {
+            assert!(
+                std::env::var_os("TTT_REQUIRE_TMUX").is_none(),
+                "tmux is required (TTT_REQUIRE_TMUX is set) but is not installed"
+            );
+            eprintln!("tmux is not installed: skipping the real-terminal test {name}");
+            return None;
+        }
+        let tmux = Tmux {
+            socket: format!("ttt-test-{name}-{}", std::process::id()),
+        };
+        tmux.run(&[
+            "new-session",
+            "-d",
+            "-x",
+            "80",
+            "-y",
+            "24",
+            "bash --norc --noprofile",
+        ]);
+        tmux.run(&["set-option", "-g", "default-terminal", "xterm-256color"]);
+        Some(tmux)
+    }
+
+    fn run(&self, args: &[&str]) -> String {
+        let output = Command::new("tmux")
+            .arg("-L")
+            .arg(&self.socket)
+            .args(args)
+            .output()
+            .unwrap();
+        String::from_utf8_lossy(&output.stdout).into_owned()
+    }
+
+    fn keys(&self, keys: &[&str]) {
+        let mut args = vec!["send-keys", "-t", "0"];
+        args.extend_from_slice(keys);
+        self.run(&args);
+    }
+
+    fn screen(&self) -> String {
+        self.run(&["capture-pane", "-p", "-t", "0"])
+    }
+
+    /// Waits until the screen shows `text`, and returns the screen.
+    fn wait_for(&self, text: &str) -> String {
+        let deadline = Instant::now() + Duration::from_secs(15);
+        loop {
+            let screen = self.screen();
+            if screen.contains(text) {
+                return screen;
+            }
+            assert!(
+                Instant::now() < deadline,
+                "waited for {text:?}; the screen shows:\n{screen}"
+            );
+            sleep(Duration::from_millis(100));
+        }
+    }
+
+    /// `#{alternate_on} #{mouse_any_flag} #{cursor_flag}` of the pane.
+    fn modes(&self) -> String {
+        self.run(&[
+            "display-message",
+            "-p",
+            "-t",
+            "0",
+            "#{alternate_on} #{mouse_any_flag} #{cursor_flag}",
+        ])
+        .trim()
+        .to_owned()
+    }
+
+    /// Checks that the shell's terminal is as it was: main screen, no mouse reports, a
+    /// visible cursor, and a line discipline that echoes and edits lines.
+    fn assert_restored(&self) {
+        assert_eq!(self.modes(), "0 0 1", "alternate screen, mouse, cursor");
+        self.keys(&[
+            "stty -a | tr ' ' '\\n' | grep -x -e icanon -e echo | tr '\\n' ' '; echo STTY",
+            "Enter",
+        ]);
+        let screen = self.wait_for("icanon echo STTY");
+        assert!(screen.contains("icanon echo STTY"), "{screen}");
+    }
+}
+
+impl Drop for Tmux {
+    fn drop(&mut self) {
+        self.run(&["kill-server"]);
+    }
+}
+
+fn ttt_command(args: &str) -> String {
+    format!("{} {args}; echo EXIT=$?", env!("CARGO_BIN_EXE_ttt"))
+}
+
+const VERDICTS: [&str; 3] = ["You win!", "The computer wins.", "Draw."];
+
+#[test]
+fn a_whole_game_with_arrow_keys_and_enter_then_quit() {
+    let Some(tmux) = Tmux::start("game") else {
+        return;
+    };
+    tmux.keys(&[&ttt_command(""), "Enter"]);
+    tmux.wait_for("Play against");
+    // Against the impossible computer, as X: choose on the start screen with the keys.
+    tmux.keys(&["Up", "Up", "Up", "Up", "Right", "Enter"]);
+    tmux.wait_for("Computer (impossible)");
+    assert_eq!(
+        tmux.modes().split(' ').next(),
+        Some("1"),
+        "the game runs on the alternate screen"
+    );
+    // Try every square in reading order: arrows from the top-left corner, then Enter. A
+    // free square takes the mark; a taken one is refused; the computer answers in between.
+    let mut verdict = None;
+    'squares: for row in 0..3 {
+        for column in 0..3 {
+            let mut keys = vec!["Up", "Up", "Left", "Left"];
+            keys.extend(std::iter::repeat_n("Right", column));
+            keys.extend(std::iter::repeat_n("Down", row));
+            keys.push("Enter");
+            tmux.keys(&keys);
+            sleep(Duration::from_millis(1_200));
+            let screen = tmux.screen();
+            verdict = VERDICTS.into_iter().find(|v| screen.contains(v));
+            if verdict.is_some() {
+                break 'squares;
+            }
+        }
+    }
+    let verdict = verdict.unwrap_or_else(|| panic!("no verdict on screen:\n{}", tmux.screen()));
+    assert_ne!(verdict, "You win!", "nobody beats the impossible computer");
+    tmux.keys(&["q"]);
+    let screen = tmux.wait_for("EXIT=0");
+    let tally = if verdict == "Draw." {
+        "X wins: 0, O wins: 0, draws: 1"
+    } else {
+        "X wins: 0, O wins: 1, draws: 0"
+    };
+    assert!(
+        screen.contains(tally),
+        "the tally is printed on the main screen:\n{screen}"
+    );
+    tmux.assert_restored();
+}
+
+#[test]
+fn ctrl_c_in_the_middle_of_a_game_restores_the_terminal() {
+    let Some(tmux) = Tmux::start("ctrl-c") else {
+        return;
+    };
+    tmux.keys(&[&ttt_command("--x human --o rules --first x"), "Enter"]);
+    tmux.wait_for("Computer (medium)");
+    tmux.keys(&["Enter"]);
+    tmux.wait_for("played");
+    tmux.keys(&["C-c"]);
+    tmux.wait_for("EXIT=0");
+    tmux.assert_restored();
+}
+
+#[test]
+fn plain_and_dumb_terminals_keep_the_line_mode() {
+    let Some(tmux) = Tmux::start("plain") else {
+        return;
+    };
+    tmux.keys(&[
+        &ttt_command("--plain --x human --o human --first x"),
+        "Enter",
+    ]);
+    tmux.wait_for("X to move:");
+    assert_eq!(tmux.modes(), "0 0 1");
+    tmux.keys(&["quit", "Enter"]);
+    tmux.wait_for("EXIT=0");
+    tmux.keys(&[
+        &format!("TERM=dumb {}", ttt_command("--x human --o human --first x")),
+        "Enter",
+    ]);
+    tmux.wait_for("X to move:");
+    tmux.keys(&["C-d"]);
+    tmux.wait_for("EXIT=1");
+    tmux.assert_restored();
+}
