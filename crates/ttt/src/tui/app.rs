@@ -19,6 +19,9 @@ use crate::words;
 /// How long a computer waits before it moves, so a person sees each move happen.
 pub const COMPUTER_PAUSE: Duration = Duration::from_millis(450);
 
+/// How long a finished game between two computers stays up before the next one starts.
+pub const NEXT_GAME_PAUSE: Duration = Duration::from_millis(1_500);
+
 /// Where the program is.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Mode {
@@ -207,6 +210,7 @@ pub struct App {
     launch: Launch,
     solver: Solver,
     computer_due: Option<Instant>,
+    next_game_due: Option<Instant>,
     pending_column: Option<usize>,
     quit: bool,
 }
@@ -229,6 +233,7 @@ impl App {
             launch,
             solver: Solver::new(),
             computer_due: None,
+            next_game_due: None,
             pending_column: None,
             quit: false,
         };
@@ -580,6 +585,7 @@ impl App {
     fn after_move(&mut self, now: Instant) {
         self.hints = None;
         self.computer_due = None;
+        self.next_game_due = None;
         let Some(session) = &self.session else {
             return;
         };
@@ -591,7 +597,12 @@ impl App {
             } else {
                 "n: new game · r: review."
             };
+            let watched = !session.has_human();
             self.say(format!("{verdict} {next}"));
+            if watched && !self.games_done() {
+                // Nobody is there to press n between two computers' games.
+                self.next_game_due = Some(now + NEXT_GAME_PAUSE);
+            }
             return;
         }
         if !session.seat(position.to_move()).is_human() {
@@ -599,9 +610,14 @@ impl App {
         }
     }
 
-    /// Hands out the computer's turn once its pause is over, to be thought through on
+    /// Lets time pass: starts the next game between two computers when its pause is over,
+    /// and hands out a computer's turn once its pause is over, to be thought through on
     /// another thread and returned with [`receive`](App::receive).
-    pub fn computer_turn(&mut self, now: Instant) -> Option<Thinking> {
+    pub fn tick(&mut self, now: Instant) -> Option<Thinking> {
+        if self.mode == Mode::Game && self.next_game_due.is_some_and(|due| now >= due) {
+            self.next_game_due = None;
+            self.new_game(now);
+        }
         if self.mode != Mode::Game || self.computer_due.is_none_or(|due| now < due) {
             return None;
         }
@@ -611,11 +627,6 @@ impl App {
         let mark = session.position().to_move();
         self.say(format!("{} is thinking…", self.player_name(mark)));
         Some(thinking)
-    }
-
-    /// When the next computer turn is due, for the event loop's timer.
-    pub fn computer_due(&self) -> Option<Instant> {
-        self.computer_due
     }
 
     /// Takes a computer's finished thought back and plays it.

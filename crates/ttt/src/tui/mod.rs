@@ -72,7 +72,7 @@ fn event_loop(mut terminal: DefaultTerminal, launch: Launch) -> io::Result<Score
         if app.should_quit() {
             return Ok(app.score());
         }
-        if let Some(thinking) = app.computer_turn(Instant::now()) {
+        if let Some(thinking) = app.tick(Instant::now()) {
             let sender = sender.clone();
             std::thread::spawn(move || {
                 let _ = sender.send(thinking.think());

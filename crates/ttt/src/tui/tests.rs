@@ -14,7 +14,7 @@ use ratatui::style::{Color, Modifier};
 use ttt_core::{Mark, Rules, Square, SquareNaming};
 use ttt_players::Strength;
 
-use super::app::{App, COMPUTER_PAUSE, Mode, Overlay};
+use super::app::{App, COMPUTER_PAUSE, Mode, NEXT_GAME_PAUSE, Overlay};
 use super::layout::{self, BoardGeometry};
 use super::{Choices, Launch, Opponent, Theme};
 use crate::session::{FirstPolicy, Seat, SessionConfig};
@@ -212,8 +212,8 @@ fn the_computer_moves_after_its_pause_and_undo_takes_back_both_moves() {
         start,
     );
     app.place(Square::new(4), start);
-    assert!(app.computer_turn(start).is_none(), "not before the pause");
-    let thinking = app.computer_turn(start + COMPUTER_PAUSE).unwrap();
+    assert!(app.tick(start).is_none(), "not before the pause");
+    let thinking = app.tick(start + COMPUTER_PAUSE).unwrap();
     assert!(app.status.contains("thinking"));
     app.receive(thinking.think(), start + COMPUTER_PAUSE);
     assert_eq!(app.position().history().len(), 2);
@@ -448,6 +448,23 @@ fn colour_gives_x_and_o_their_own_colours() {
         x_colours.contains(&Color::Green),
         "the winning line is green"
     );
+}
+
+#[test]
+fn games_between_two_computers_follow_one_another_up_to_the_limit() {
+    let seats = Some((Seat::Computer(Strength::Perfect), Seat::Computer(Strength::Rules)));
+    let mut launch = launch(seats, FirstPolicy::Alternate, Theme::monochrome());
+    launch.games = Some(2);
+    let mut now = Instant::now();
+    let mut app = App::new(launch, AREA, now);
+    for _ in 0..200 {
+        now += COMPUTER_PAUSE.max(NEXT_GAME_PAUSE);
+        if let Some(thinking) = app.tick(now) {
+            app.receive(thinking.think(), now);
+        }
+    }
+    assert_eq!(app.score().games(), 2, "both games played, and no more");
+    assert!(!app.should_quit(), "the last board stays up until q");
 }
 
 #[test]
