@@ -117,6 +117,80 @@ impl SquareNaming {
         }
     }
 
+    /// The scheme squares are labelled with on this board: the chosen one on 3x3, and
+    /// letter+number (`c2`) on every other board.
+    #[must_use]
+    pub fn on_board(self, rules: Rules) -> SquareNaming {
+        if rules.is_tic_tac_toe() {
+            self
+        } else {
+            SquareNaming::Letters
+        }
+    }
+
+    /// What may be typed on this board: see [`read`](SquareNaming::read).
+    #[must_use]
+    pub fn accepted(self, rules: Rules) -> String {
+        if rules.is_tic_tac_toe() {
+            return self.expected(rules);
+        }
+        let mut accepted = format!(
+            "{}, or {}",
+            SquareNaming::Letters.expected(rules),
+            SquareNaming::Coords.expected(rules)
+        );
+        if rules.width() <= 9 {
+            accepted.push_str(&format!(", or a number from 1 to {}", rules.square_count()));
+        }
+        accepted
+    }
+
+    /// Reads a square typed by a person on this board. On 3x3, as this scheme names
+    /// squares; on every other board as a letter and a number (`c2`), as column and row
+    /// numbers (`3 2`), or, where a row has at most 9 squares, as a square number counted
+    /// row by row.
+    ///
+    /// ```
+    /// use ttt_core::{Rules, Square, SquareNaming};
+    ///
+    /// let rules = Rules::new(15, 15, 5)?;
+    /// let naming = SquareNaming::Numbers;
+    /// assert_eq!(naming.read("h8", rules), Ok(Square::new(7 * 15 + 7)));
+    /// assert_eq!(naming.read("8 8", rules), Ok(Square::new(7 * 15 + 7)));
+    /// assert!(naming.read("113", rules).is_err(), "15 squares a row: no square numbers");
+    /// # Ok::<(), ttt_core::RulesError>(())
+    /// ```
+    ///
+    /// # Errors
+    /// As [`parse`](SquareNaming::parse), the expected forms being those of this board.
+    pub fn read(self, text: &str, rules: Rules) -> Result<Square, SquareError> {
+        if rules.is_tic_tac_toe() {
+            return self.parse(text, rules);
+        }
+        let trimmed = text.trim();
+        let scheme = if trimmed.starts_with(|c: char| c.is_ascii_alphabetic()) {
+            SquareNaming::Letters
+        } else if trimmed.contains([' ', ',', '\t']) || rules.width() > 9 {
+            SquareNaming::Coords
+        } else {
+            SquareNaming::Numbers
+        };
+        let accepted = self.accepted(rules);
+        scheme.parse(trimmed, rules).map_err(|error| match error {
+            SquareError::Empty { .. } => SquareError::Empty { expected: accepted },
+            SquareError::NotANumber { text, .. } | SquareError::NotASquare { text, .. } => {
+                SquareError::NotASquare {
+                    text,
+                    expected: accepted,
+                }
+            }
+            SquareError::OffBoard { text, .. } => SquareError::OffBoard {
+                text,
+                expected: accepted,
+            },
+        })
+    }
+
     /// Reads a square name typed by a person; surrounding spaces and letter case do not matter.
     ///
     /// # Errors
@@ -253,6 +327,35 @@ mod tests {
                 }
             }
         }
+    }
+
+    #[test]
+    fn bigger_boards_read_letters_coordinates_and_small_numbers() {
+        let rules = Rules::new(4, 4, 4).unwrap_or_default();
+        for naming in SquareNaming::ALL {
+            assert_eq!(naming.read("b3", rules), Ok(Square::new(9)));
+            assert_eq!(naming.read("2 3", rules), Ok(Square::new(9)));
+            assert_eq!(naming.read("10", rules), Ok(Square::new(9)));
+            assert_eq!(naming.on_board(rules), SquareNaming::Letters);
+        }
+        assert!(matches!(
+            SquareNaming::Numbers.read("e1", rules),
+            Err(SquareError::OffBoard { .. })
+        ));
+        assert!(matches!(
+            SquareNaming::Numbers.read("17", rules),
+            Err(SquareError::OffBoard { .. })
+        ));
+        assert!(matches!(
+            SquareNaming::Numbers.read("?!", rules),
+            Err(SquareError::NotASquare { .. })
+        ));
+        let wide = Rules::new(10, 3, 3).unwrap_or_default();
+        assert_eq!(SquareNaming::Numbers.read("a1", wide), Ok(Square::new(0)));
+        assert!(
+            SquareNaming::Numbers.read("5", wide).is_err(),
+            "10 squares a row: no numbers"
+        );
     }
 
     #[test]

@@ -3,6 +3,9 @@
 use std::fmt;
 use std::str::FromStr;
 
+use ttt_core::Rules;
+use ttt_solver::{MAX_SOLVED_SQUARES, SolverError};
+
 use crate::{CentreOpening, Perfect, Player, Random, RulesPlayer};
 
 /// Which computer player: the names a person picks from.
@@ -37,6 +40,20 @@ impl Strength {
             Strength::Random => Box::new(CentreOpening(Random)),
             Strength::Rules => Box::new(CentreOpening(RulesPlayer)),
             Strength::Perfect => Box::new(CentreOpening(Perfect::new())),
+        }
+    }
+
+    /// Whether this player can play on a board of `rules`.
+    ///
+    /// # Errors
+    /// [`SolverError::TooLarge`] for the perfect player on a board its solver cannot
+    /// finish.
+    pub fn check(self, rules: Rules) -> Result<(), SolverError> {
+        match self {
+            Strength::Perfect if rules.square_count() > MAX_SOLVED_SQUARES => {
+                Err(SolverError::TooLarge { rules })
+            }
+            _ => Ok(()),
         }
     }
 

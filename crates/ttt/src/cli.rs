@@ -1,11 +1,12 @@
 //! The command line: flags as typed, turned once into validated settings.
 
 use clap::{Args, Parser, Subcommand};
-use ttt_core::SquareNaming;
+use ttt_core::{BoardSize, Rules, SquareNaming};
 
 use crate::commands::analyze::AnalyzeArgs;
 use crate::commands::choose::MoveArgs;
 use crate::commands::count::CountArgs;
+use crate::failure::BadInput;
 use crate::line::BoardStyle;
 use crate::session::{FirstPolicy, Seat};
 
@@ -20,6 +21,10 @@ pub struct Cli {
     /// Play settings, when no subcommand is given.
     #[command(flatten)]
     pub play: PlayArgs,
+
+    /// The board, for every command.
+    #[command(flatten)]
+    pub board: BoardArgs,
 }
 
 /// The subcommands.
@@ -33,6 +38,33 @@ pub enum Command {
     Move(MoveArgs),
     /// Count the games, nodes and positions of the game, and value the empty board.
     Count(CountArgs),
+}
+
+/// The board: its size and the length of a winning line.
+#[derive(Debug, Clone, Copy, Args)]
+pub struct BoardArgs {
+    /// Board size, WIDTHxHEIGHT, each side 3 to 19.
+    #[arg(long, value_name = "WxH", default_value = "3x3", global = true)]
+    pub size: BoardSize,
+
+    /// How many in a row win (3 up to the longer side).
+    #[arg(long, value_name = "K", default_value_t = 3, global = true)]
+    pub k: usize,
+
+    /// Gomoku: 15x15 with five in a row (instead of --size and --k).
+    #[arg(long, conflicts_with_all = ["size", "k"], global = true)]
+    pub gomoku: bool,
+}
+
+impl BoardArgs {
+    /// The rules these flags describe, checked.
+    pub fn rules(&self) -> Result<Rules, BadInput> {
+        if self.gomoku {
+            return Rules::new(15, 15, 5).map_err(|error| BadInput(error.to_string()));
+        }
+        Rules::new(self.size.width, self.size.height, self.k)
+            .map_err(|error| BadInput(error.to_string()))
+    }
 }
 
 /// How to play.
@@ -54,9 +86,9 @@ pub struct PlayArgs {
     #[arg(long, value_name = "SCHEME", default_value = "numbers")]
     pub squares: SquareNaming,
 
-    /// How the board is drawn: numbered, plain, boxes or compact.
-    #[arg(long, value_name = "STYLE", default_value = "numbered")]
-    pub style: BoardStyle,
+    /// How the board is drawn: numbered, plain, boxes or compact [default: numbered on 3x3, compact on bigger boards].
+    #[arg(long, value_name = "STYLE")]
+    pub style: Option<BoardStyle>,
 
     /// A computer that moves first always takes the centre.
     #[arg(long = "open-center", visible_alias = "open-centre")]

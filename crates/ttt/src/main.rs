@@ -19,7 +19,7 @@ use ttt_core::Rules;
 
 use cli::{Cli, Command, PlayArgs};
 use failure::{BAD_INPUT, BadInput};
-use line::{Ending, LineOptions, Palette, Setup};
+use line::{BoardStyle, Ending, LineOptions, Palette, Setup};
 use session::{Seat, SessionConfig};
 use ttt_core::Mark;
 use ttt_players::Strength;
@@ -41,7 +41,7 @@ fn main() -> ExitCode {
 }
 
 fn run(cli: Cli) -> anyhow::Result<ExitCode> {
-    let rules = Rules::default();
+    let rules = cli.board.rules()?;
     let mut out = io::BufWriter::new(io::stdout().lock());
     match cli.command {
         Some(Command::Play(args)) => play(&args, rules, &mut out),
@@ -63,6 +63,13 @@ fn run(cli: Cli) -> anyhow::Result<ExitCode> {
 }
 
 fn play(args: &PlayArgs, rules: Rules, out: &mut impl Write) -> anyhow::Result<ExitCode> {
+    for seat in [args.x, args.o].into_iter().flatten() {
+        if let Seat::Computer(strength) = seat {
+            strength
+                .check(rules)
+                .map_err(|error| BadInput(error.to_string()))?;
+        }
+    }
     let config = SessionConfig {
         rules,
         x: Seat::Human,
@@ -82,7 +89,11 @@ fn play(args: &PlayArgs, rules: Rules, out: &mut impl Write) -> anyhow::Result<E
         o: args.o,
     };
     let options = LineOptions {
-        style: args.style,
+        style: args.style.unwrap_or(if rules.is_tic_tac_toe() {
+            BoardStyle::Numbered
+        } else {
+            BoardStyle::Compact
+        }),
         naming: args.squares,
         palette: Palette::detect(),
         games: args.games,

@@ -69,15 +69,17 @@ impl Analysis {
     /// The text form, a line at a time.
     pub fn text(&self, palette: Palette) -> Vec<String> {
         let position = &self.position;
-        let mut lines: Vec<String> = draw(
-            position,
-            BoardStyle::Numbered,
-            SquareNaming::Numbers,
-            palette,
-        )
-        .into_iter()
-        .map(|line| line.trim_end().to_owned())
-        .collect();
+        let rules = position.rules();
+        let naming = SquareNaming::Numbers.on_board(rules);
+        let style = if rules.is_tic_tac_toe() {
+            BoardStyle::Numbered
+        } else {
+            BoardStyle::Compact
+        };
+        let mut lines: Vec<String> = draw(position, style, naming, palette)
+            .into_iter()
+            .map(|line| line.trim_end().to_owned())
+            .collect();
         lines.push(String::new());
         lines.push(format!("Position: {position}"));
         if let Some(outcome) = position.outcome() {
@@ -97,7 +99,11 @@ impl Analysis {
         }
         lines.push("Moves, best first:".to_owned());
         for rated in &self.moves {
-            lines.push(format!("  {}  {}", rated.square, rated.value));
+            lines.push(format!(
+                "  {}  {}",
+                naming.label(rated.square, rules),
+                rated.value
+            ));
         }
         lines
     }

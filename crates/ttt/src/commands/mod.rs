@@ -16,7 +16,7 @@ pub struct PositionArgs {
     #[arg(value_name = "POSITION", conflicts_with = "moves")]
     pub position: Option<String>,
 
-    /// The position as the squares played so far, in order (1-9 row by row), e.g. 5,1,9.
+    /// The position as the squares played so far, in order, numbered from 1 row by row (on bigger boards also as letter and row, c2), e.g. 5,1,9.
     #[arg(long, value_name = "SQUARES")]
     pub moves: Option<String>,
 
@@ -38,7 +38,15 @@ impl PositionArgs {
         let squares = list
             .split([',', ' '])
             .filter(|part| !part.is_empty())
-            .map(|part| SquareNaming::Numbers.parse(part, rules))
+            .map(|part| {
+                let lettered = part.starts_with(|c: char| c.is_ascii_alphabetic());
+                let naming = if lettered && !rules.is_tic_tac_toe() {
+                    SquareNaming::Letters
+                } else {
+                    SquareNaming::Numbers
+                };
+                naming.parse(part, rules)
+            })
             .collect::<Result<Vec<_>, _>>()
             .map_err(|error| BadInput(format!("bad move list '{list}': {error}")))?;
         Position::from_moves(rules, self.first, &squares)

@@ -86,7 +86,10 @@ pub fn run(
     let mut game = LineGame {
         input,
         output,
-        options,
+        options: LineOptions {
+            naming: options.naming.on_board(setup.config.rules),
+            ..options
+        },
         solver: Solver::new(),
     };
     let (x, o) = match game.choose_seats(setup.x, setup.o) {
@@ -345,7 +348,7 @@ impl<R: BufRead, W: Write> LineGame<R, W> {
 
     fn help(&mut self, session: &Session) -> Result<(), Stop> {
         let rules = session.position().rules();
-        let expected = self.options.naming.expected(rules);
+        let expected = self.options.naming.accepted(rules);
         let undo = if session.lone_human().is_some() {
             "take back your last move and the computer's reply"
         } else {

@@ -52,7 +52,7 @@ pub fn parse(text: &str, naming: SquareNaming, rules: Rules) -> Result<Typed, Ty
         "quit" | "q" | "exit" => return Ok(Typed::Quit),
         _ => {}
     }
-    match naming.parse(&word, rules) {
+    match naming.read(&word, rules) {
         Ok(square) => Ok(Typed::Square(square)),
         Err(SquareError::NotANumber { .. } | SquareError::NotASquare { .. })
             if word.len() > 1 && word.chars().all(|c| c.is_ascii_alphabetic()) =>

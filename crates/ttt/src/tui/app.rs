@@ -261,9 +261,9 @@ impl App {
         self.launch.config.rules
     }
 
-    /// The square names in use.
+    /// The square names in use: the chosen scheme on 3x3, letter and row elsewhere.
     pub fn naming(&self) -> SquareNaming {
-        self.choices.naming
+        self.choices.naming.on_board(self.rules())
     }
 
     /// Whether `--games` has been reached.
@@ -452,7 +452,11 @@ impl App {
     fn digit(&mut self, digit: char, now: Instant) {
         let rules = self.rules();
         let value = digit.to_digit(10).unwrap_or(0) as usize;
-        if self.naming() != SquareNaming::Coords {
+        if rules.width() > 9 || rules.height() > 9 {
+            return self
+                .refuse("On a board this size, place with the arrows and Enter, or the mouse.");
+        }
+        if rules.is_tic_tac_toe() && self.naming() != SquareNaming::Coords {
             match self.naming().parse(&digit.to_string(), rules) {
                 Ok(square) => {
                     self.cursor = square;
@@ -542,7 +546,7 @@ impl App {
         }
         match session.undo() {
             Undo::TookBack(squares) => {
-                let (naming, rules) = (self.choices.naming, self.launch.config.rules);
+                let (naming, rules) = (self.naming(), self.rules());
                 let labels: Vec<String> = squares.iter().map(|&s| naming.label(s, rules)).collect();
                 self.say(format!("Took back {}.", labels.join(" and ")));
                 self.after_move(now);

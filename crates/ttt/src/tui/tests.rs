@@ -452,7 +452,10 @@ fn colour_gives_x_and_o_their_own_colours() {
 
 #[test]
 fn games_between_two_computers_follow_one_another_up_to_the_limit() {
-    let seats = Some((Seat::Computer(Strength::Perfect), Seat::Computer(Strength::Rules)));
+    let seats = Some((
+        Seat::Computer(Strength::Perfect),
+        Seat::Computer(Strength::Rules),
+    ));
     let mut launch = launch(seats, FirstPolicy::Alternate, Theme::monochrome());
     launch.games = Some(2);
     let mut now = Instant::now();
