@@ -12,7 +12,10 @@ use crate::{Player, PlayerError, pick};
 /// 2. else block a square where the opponent would win at once;
 /// 3. else a random free corner;
 /// 4. else the centre;
-/// 5. else a random free side (any other square on bigger boards).
+/// 5. else a random free side.
+///
+/// On boards other than 3x3, steps 3 to 5 become one: the free squares with the most marks
+/// around them, and among those the nearest the centre.
 #[derive(Debug, Clone, Copy, Default)]
 pub struct RulesPlayer;
 
@@ -29,6 +32,8 @@ pub enum RuleStep {
     Centre,
     /// Anything else: the sides on 3x3.
     Side,
+    /// On bigger boards: near existing marks and the centre.
+    Nearby,
 }
 
 impl fmt::Display for RuleStep {
@@ -39,6 +44,7 @@ impl fmt::Display for RuleStep {
             RuleStep::Corner => "corner",
             RuleStep::Centre => "centre",
             RuleStep::Side => "side",
+            RuleStep::Nearby => "nearby",
         })
     }
 }
@@ -75,6 +81,14 @@ impl RulesPlayer {
                 .collect()
         };
         let rules = position.rules();
+        if !rules.is_tic_tac_toe() {
+            let forced = [
+                (RuleStep::Win, completes(mover)),
+                (RuleStep::Block, completes(!mover)),
+            ];
+            let chosen = forced.into_iter().find(|(_, squares)| !squares.is_empty());
+            return Some(chosen.unwrap_or_else(|| (RuleStep::Nearby, nearby(position, &free))));
+        }
         let steps: [(RuleStep, Vec<Square>); 4] = [
             (RuleStep::Win, completes(mover)),
             (RuleStep::Block, completes(!mover)),
@@ -100,9 +114,54 @@ impl RulesPlayer {
     }
 }
 
+/// The free squares with the most marks in the eight squares around them, and among those
+/// the nearest the middle of the board.
+fn nearby(position: &Position, free: &[Square]) -> Vec<Square> {
+    let rules = position.rules();
+    let (middle_x, middle_y) = (rules.width() as isize - 1, rules.height() as isize - 1);
+    let score = |square: Square| {
+        let (column, row) = (rules.column(square) as isize, rules.row(square) as isize);
+        let neighbours = (-1..=1)
+            .flat_map(|dy| (-1..=1).map(move |dx| (dx, dy)))
+            .filter(|&(dx, dy)| (dx, dy) != (0, 0))
+            .filter_map(|(dx, dy)| rules.square_signed(column + dx, row + dy))
+            .filter(|&near| position.board().get(near).is_some())
+            .count() as isize;
+        // Twice the distance, so that even sides have a middle between squares.
+        let distance = (2 * column - middle_x).abs().max((2 * row - middle_y).abs());
+        (neighbours, -distance)
+    };
+    let best = free.iter().map(|&square| score(square)).max();
+    free.iter().copied().filter(|&square| Some(score(square)) == best).collect()
+}
+
 impl Player for RulesPlayer {
     fn choose(&mut self, position: &Position, rng: &mut dyn Rng) -> Result<Square, PlayerError> {
         let (_, squares) = RulesPlayer::candidates(position).ok_or(PlayerError::NoMove)?;
         pick(&squares, rng)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use ttt_core::{Mark, Rules};
+
+    use super::*;
+
+    #[test]
+    fn on_bigger_boards_it_wins_blocks_then_stays_near_the_marks_and_the_centre() {
+        let rules = Rules::new(7, 7, 4).unwrap();
+        let empty = Position::new(rules, Mark::X);
+        assert_eq!(RulesPlayer::candidates(&empty), Some((RuleStep::Nearby, vec![Square::new(24)])));
+        // X on d4 (the centre), O on a1: the eight squares around d4.
+        let position = Position::parse("o....../......./......./...x.../......./......./.......", rules, Mark::X).unwrap();
+        let (step, squares) = RulesPlayer::candidates(&position).unwrap();
+        assert_eq!(step, RuleStep::Nearby);
+        assert_eq!(squares.len(), 8, "the eight squares around d4: {squares:?}");
+        // X three in a row with both ends open: O must block.
+        let position = Position::parse("o....../o....../......./.xxx.../......./......./.......", rules, Mark::X).unwrap();
+        let (step, squares) = RulesPlayer::candidates(&position).unwrap();
+        assert_eq!(step, RuleStep::Block);
+        assert_eq!(squares, vec![Square::new(21), Square::new(25)]);
     }
 }
