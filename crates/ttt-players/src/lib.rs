@@ -9,7 +9,7 @@
 //! use ttt_players::{Player, Strength};
 //!
 //! let mut rng = StdRng::seed_from_u64(7);
-//! let mut perfect = Strength::Perfect.player();
+//! let mut perfect = Strength::Perfect.player(Strength::DEFAULT_THINK);
 //! let position: Position = "xx./oo./...".parse()?;
 //! // X completes the top row rather than anything slower.
 //! assert_eq!(perfect.choose(&position, &mut rng)?.index(), 2);
@@ -20,12 +20,14 @@ mod centre_opening;
 mod perfect;
 mod random;
 mod rules;
+mod search;
 mod strength;
 
 pub use centre_opening::CentreOpening;
 pub use perfect::Perfect;
 pub use random::Random;
 pub use rules::{RuleStep, RulesPlayer};
+pub use search::Search;
 pub use strength::{ParseStrengthError, Strength};
 
 use rand::Rng;

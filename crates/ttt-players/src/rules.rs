@@ -128,11 +128,16 @@ fn nearby(position: &Position, free: &[Square]) -> Vec<Square> {
             .filter(|&near| position.board().get(near).is_some())
             .count() as isize;
         // Twice the distance, so that even sides have a middle between squares.
-        let distance = (2 * column - middle_x).abs().max((2 * row - middle_y).abs());
+        let distance = (2 * column - middle_x)
+            .abs()
+            .max((2 * row - middle_y).abs());
         (neighbours, -distance)
     };
     let best = free.iter().map(|&square| score(square)).max();
-    free.iter().copied().filter(|&square| Some(score(square)) == best).collect()
+    free.iter()
+        .copied()
+        .filter(|&square| Some(score(square)) == best)
+        .collect()
 }
 
 impl Player for RulesPlayer {
@@ -152,14 +157,27 @@ mod tests {
     fn on_bigger_boards_it_wins_blocks_then_stays_near_the_marks_and_the_centre() {
         let rules = Rules::new(7, 7, 4).unwrap();
         let empty = Position::new(rules, Mark::X);
-        assert_eq!(RulesPlayer::candidates(&empty), Some((RuleStep::Nearby, vec![Square::new(24)])));
+        assert_eq!(
+            RulesPlayer::candidates(&empty),
+            Some((RuleStep::Nearby, vec![Square::new(24)]))
+        );
         // X on d4 (the centre), O on a1: the eight squares around d4.
-        let position = Position::parse("o....../......./......./...x.../......./......./.......", rules, Mark::X).unwrap();
+        let position = Position::parse(
+            "o....../......./......./...x.../......./......./.......",
+            rules,
+            Mark::X,
+        )
+        .unwrap();
         let (step, squares) = RulesPlayer::candidates(&position).unwrap();
         assert_eq!(step, RuleStep::Nearby);
         assert_eq!(squares.len(), 8, "the eight squares around d4: {squares:?}");
         // X three in a row with both ends open: O must block.
-        let position = Position::parse("o....../o....../......./.xxx.../......./......./.......", rules, Mark::X).unwrap();
+        let position = Position::parse(
+            "o....../o....../......./.xxx.../......./......./.......",
+            rules,
+            Mark::X,
+        )
+        .unwrap();
         let (step, squares) = RulesPlayer::candidates(&position).unwrap();
         assert_eq!(step, RuleStep::Block);
         assert_eq!(squares, vec![Square::new(21), Square::new(25)]);

@@ -2,11 +2,12 @@
 
 use std::fmt;
 use std::str::FromStr;
+use std::time::Duration;
 
 use ttt_core::Rules;
 use ttt_solver::{MAX_SOLVED_SQUARES, SolverError};
 
-use crate::{CentreOpening, Perfect, Player, Random, RulesPlayer};
+use crate::{CentreOpening, Perfect, Player, Random, RulesPlayer, Search};
 
 /// Which computer player: the names a person picks from.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
@@ -17,29 +18,41 @@ pub enum Strength {
     Rules,
     /// Never loses ([`Perfect`]); also called `impossible`.
     Perfect,
+    /// Searches within a time bound on any board ([`Search`]); also called `hard`.
+    Search,
 }
 
 impl Strength {
     /// Every strength, weakest first.
-    pub const ALL: [Strength; 3] = [Strength::Random, Strength::Rules, Strength::Perfect];
+    pub const ALL: [Strength; 4] = [
+        Strength::Random,
+        Strength::Rules,
+        Strength::Search,
+        Strength::Perfect,
+    ];
 
-    /// A new player of this strength.
+    /// The time a searching player takes per move unless told otherwise.
+    pub const DEFAULT_THINK: Duration = Duration::from_secs(1);
+
+    /// A new player of this strength; a searching one takes at most `think` per move.
     #[must_use]
-    pub fn player(self) -> Box<dyn Player + Send> {
+    pub fn player(self, think: Duration) -> Box<dyn Player + Send> {
         match self {
             Strength::Random => Box::new(Random),
             Strength::Rules => Box::new(RulesPlayer),
             Strength::Perfect => Box::new(Perfect::new()),
+            Strength::Search => Box::new(Search::new(think)),
         }
     }
 
     /// A new player of this strength that always opens in the centre when it moves first.
     #[must_use]
-    pub fn player_opening_centre(self) -> Box<dyn Player + Send> {
+    pub fn player_opening_centre(self, think: Duration) -> Box<dyn Player + Send> {
         match self {
             Strength::Random => Box::new(CentreOpening(Random)),
             Strength::Rules => Box::new(CentreOpening(RulesPlayer)),
             Strength::Perfect => Box::new(CentreOpening(Perfect::new())),
+            Strength::Search => Box::new(CentreOpening(Search::new(think))),
         }
     }
 
@@ -64,6 +77,7 @@ impl Strength {
             Strength::Random => "easy",
             Strength::Rules => "medium",
             Strength::Perfect => "impossible",
+            Strength::Search => "hard",
         }
     }
 }
@@ -74,6 +88,7 @@ impl fmt::Display for Strength {
             Strength::Random => "random",
             Strength::Rules => "rules",
             Strength::Perfect => "perfect",
+            Strength::Search => "search",
         })
     }
 }

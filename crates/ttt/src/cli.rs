@@ -1,5 +1,7 @@
 //! The command line: flags as typed, turned once into validated settings.
 
+use std::time::Duration;
+
 use clap::{Args, Parser, Subcommand};
 use ttt_core::{BoardSize, Rules, SquareNaming};
 
@@ -70,11 +72,11 @@ impl BoardArgs {
 /// How to play.
 #[derive(Debug, Clone, Args)]
 pub struct PlayArgs {
-    /// Who plays X: human, random (easy), rules (medium) or perfect (impossible).
+    /// Who plays X: human, random (easy), rules (medium), search (hard) or perfect (impossible).
     #[arg(long = "x", value_name = "PLAYER")]
     pub x: Option<Seat>,
 
-    /// Who plays O: human, random (easy), rules (medium) or perfect (impossible).
+    /// Who plays O: human, random (easy), rules (medium), search (hard) or perfect (impossible).
     #[arg(long = "o", value_name = "PLAYER")]
     pub o: Option<Seat>,
 
@@ -109,6 +111,20 @@ pub struct PlayArgs {
     /// Use the line mode (questions and answers) even on a terminal that could show the full-screen board.
     #[arg(long)]
     pub plain: bool,
+
+    /// The most the search player may take per move, in seconds.
+    #[arg(long, value_name = "SECONDS", default_value = "1", value_parser = parse_think)]
+    pub think: Duration,
+}
+
+/// A thinking time: seconds, more than 0 and at most an hour.
+pub fn parse_think(text: &str) -> Result<Duration, String> {
+    match text.trim().parse::<f64>() {
+        Ok(seconds) if seconds > 0.0 && seconds <= 3600.0 => Ok(Duration::from_secs_f64(seconds)),
+        _ => {
+            Err("the thinking time must be a number of seconds above 0 and at most 3600".to_owned())
+        }
+    }
 }
 
 /// A number of games: a whole number from 1 up.

@@ -77,6 +77,7 @@ fn play(args: &PlayArgs, rules: Rules, out: &mut impl Write) -> anyhow::Result<E
         first: args.first,
         open_centre: args.open_centre,
         seed: args.seed,
+        think: args.think,
     };
     if !args.plain && full_screen_possible() {
         let score = tui::run(full_screen_launch(args, config))?;

@@ -4,6 +4,7 @@
 
 use std::fmt;
 use std::str::FromStr;
+use std::time::Duration;
 
 use rand::rngs::StdRng;
 use rand::{RngExt, SeedableRng};
@@ -46,7 +47,7 @@ impl fmt::Display for ParseSeatError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         write!(
             f,
-            "'{}' is not a player: use human, random (easy), rules (medium) or perfect (impossible)",
+            "'{}' is not a player: use human, random (easy), rules (medium), search (hard) or perfect (impossible)",
             self.0
         )
     }
@@ -149,6 +150,8 @@ pub struct SessionConfig {
     pub open_centre: bool,
     /// Seed for every random choice, or `None` for a fresh one.
     pub seed: Option<u64>,
+    /// The most a searching computer takes per move.
+    pub think: Duration,
 }
 
 /// What an undo took back.
@@ -182,9 +185,9 @@ impl Session {
         let player = |seat| match seat {
             Seat::Human => None,
             Seat::Computer(strength) if config.open_centre => {
-                Some(strength.player_opening_centre())
+                Some(strength.player_opening_centre(config.think))
             }
-            Seat::Computer(strength) => Some(strength.player()),
+            Seat::Computer(strength) => Some(strength.player(config.think)),
         };
         Session {
             players: [player(config.x), player(config.o)],
@@ -409,6 +412,7 @@ mod tests {
             first,
             open_centre: false,
             seed: Some(1),
+            think: Strength::DEFAULT_THINK,
         }
     }
 

@@ -1,6 +1,7 @@
 //! `ttt move`: the square a computer player would choose, and nothing else.
 
 use std::io::Write;
+use std::time::Duration;
 
 use clap::Args;
 use rand::SeedableRng;
@@ -17,13 +18,17 @@ pub struct MoveArgs {
     #[command(flatten)]
     pub position: PositionArgs,
 
-    /// The computer player: random (easy), rules (medium) or perfect (impossible).
+    /// The computer player: random (easy), rules (medium), search (hard) or perfect (impossible).
     #[arg(long, value_name = "PLAYER", default_value = "perfect")]
     pub player: Strength,
 
     /// Seed for the player's random choices, to repeat an answer.
     #[arg(long, value_name = "N")]
     pub seed: Option<u64>,
+
+    /// The most the search player may take, in seconds.
+    #[arg(long, value_name = "SECONDS", default_value = "1", value_parser = crate::cli::parse_think)]
+    pub think: Duration,
 }
 
 /// The square `strength` chooses in `position`.
@@ -31,23 +36,25 @@ pub fn choose(
     position: &Position,
     strength: Strength,
     seed: Option<u64>,
+    think: Duration,
 ) -> Result<Square, PlayerError> {
     let mut rng = match seed {
         Some(seed) => StdRng::seed_from_u64(seed),
         None => rand::make_rng(),
     };
-    strength.player().choose(position, &mut rng)
+    strength.player(think).choose(position, &mut rng)
 }
 
 /// Runs `ttt move`.
 pub fn run(args: &MoveArgs, rules: Rules, out: &mut impl Write) -> anyhow::Result<()> {
     let position = args.position.position(rules)?;
-    let square = choose(&position, args.player, args.seed).map_err(|error| match error {
-        PlayerError::NoMove => BadInput(format!(
-            "the game in '{position}' is over: there is no move to choose"
-        )),
-        PlayerError::Solver(error) => BadInput(error.to_string()),
-    })?;
+    let square =
+        choose(&position, args.player, args.seed, args.think).map_err(|error| match error {
+            PlayerError::NoMove => BadInput(format!(
+                "the game in '{position}' is over: there is no move to choose"
+            )),
+            PlayerError::Solver(error) => BadInput(error.to_string()),
+        })?;
     writeln!(out, "{}", square.index() + 1)?;
     Ok(())
 }
@@ -74,7 +81,13 @@ mod tests {
             let analysis = Analysis::of(&mut solver, &position).unwrap();
             let best = analysis.moves[0].value;
             for seed in 0..3 {
-                let chosen = choose(&position, Strength::Perfect, Some(seed)).unwrap();
+                let chosen = choose(
+                    &position,
+                    Strength::Perfect,
+                    Some(seed),
+                    Strength::DEFAULT_THINK,
+                )
+                .unwrap();
                 let rated = analysis.moves.iter().find(|m| m.square == chosen).unwrap();
                 assert_eq!(rated.value, best, "{position}: {chosen:?}");
             }

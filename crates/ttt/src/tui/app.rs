@@ -52,10 +52,11 @@ pub enum Opponent {
 }
 
 impl Opponent {
-    const ALL: [Opponent; 4] = [
+    const ALL: [Opponent; 5] = [
         Opponent::Friend,
         Opponent::Computer(Strength::Random),
         Opponent::Computer(Strength::Rules),
+        Opponent::Computer(Strength::Search),
         Opponent::Computer(Strength::Perfect),
     ];
 

@@ -28,6 +28,7 @@ fn launch(seats: Option<(Seat, Seat)>, first: FirstPolicy, theme: Theme) -> Laun
             first,
             open_centre: false,
             seed: Some(4),
+            think: Strength::DEFAULT_THINK,
         },
         choices: Choices {
             opponent: Opponent::Computer(Strength::Rules),

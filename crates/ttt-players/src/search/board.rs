@@ -1,0 +1,311 @@
+//! A board for search: every window of k squares keeps its count of X and O marks, so a
+//! move updates the evaluation, the threats and the hash in time proportional to the
+//! windows through one square.
+
+use std::sync::Arc;
+
+use ttt_core::{Mark, Position, Rules, Square, windows};
+
+/// The shape of a board, shared by all boards of the same rules.
+#[derive(Debug)]
+pub(crate) struct Shape {
+    pub(crate) rules: Rules,
+    /// The squares of each window.
+    pub(crate) windows: Vec<Vec<u16>>,
+    /// The windows through each square.
+    pub(crate) through: Vec<Vec<u32>>,
+    /// Random keys for hashing: one per square and mark.
+    keys: Vec<[u64; 2]>,
+    /// The value of a live window holding this many marks of one side.
+    weights: Vec<i64>,
+}
+
+impl Shape {
+    pub(crate) fn new(rules: Rules) -> Shape {
+        let windows: Vec<Vec<u16>> = windows(rules)
+            .iter()
+            .map(|line| line.squares().iter().map(|s| s.index() as u16).collect())
+            .collect();
+        let mut through = vec![Vec::new(); rules.square_count()];
+        for (index, window) in windows.iter().enumerate() {
+            for &square in window {
+                through[usize::from(square)].push(index as u32);
+            }
+        }
+        // A fixed, simple generator: the keys only need to differ, not to be secret.
+        let mut state: u64 = 0x2545_f491_4f6c_dd1d;
+        let mut next = || {
+            state ^= state << 13;
+            state ^= state >> 7;
+            state ^= state << 17;
+            state
+        };
+        let keys = (0..rules.square_count())
+            .map(|_| [next(), next()])
+            .collect();
+        let weights = (0..=rules.k())
+            .map(|count| if count == 0 { 0 } else { 1_i64 << (3 * count) })
+            .collect();
+        Shape {
+            rules,
+            windows,
+            through,
+            keys,
+            weights,
+        }
+    }
+}
+
+/// Positions during search: marks, window counts, evaluation, threats and hash, all kept
+/// up to date move by move.
+#[derive(Debug, Clone)]
+pub(crate) struct SearchBoard {
+    pub(crate) shape: Arc<Shape>,
+    /// 0 free, 1 X, 2 O.
+    cells: Vec<u8>,
+    /// Marks of X and of O in each window.
+    counts: [Vec<u8>; 2],
+    /// For each side, the sum of the weights of the windows only it holds marks in.
+    strength: [i64; 2],
+    /// For each side, how many windows it could complete with one more mark.
+    open: [u32; 2],
+    pub(crate) hash: u64,
+    pub(crate) to_move: Mark,
+    /// The squares played, in order.
+    pub(crate) played: Vec<u16>,
+    /// Set when the last move completed a window.
+    pub(crate) won: bool,
+}
+
+const fn side(mark: Mark) -> usize {
+    match mark {
+        Mark::X => 0,
+        Mark::O => 1,
+    }
+}
+
+impl SearchBoard {
+    pub(crate) fn new(shape: Arc<Shape>, position: &Position) -> SearchBoard {
+        let rules = shape.rules;
+        let windows = shape.windows.len();
+        let mut board = SearchBoard {
+            cells: vec![0; rules.square_count()],
+            counts: [vec![0; windows], vec![0; windows]],
+            strength: [0, 0],
+            open: [0, 0],
+            hash: 0,
+            to_move: position.first(),
+            played: Vec::new(),
+            won: false,
+            shape,
+        };
+        // Replay the marks, each with its own mover, so every count and threat is right.
+        let marks = position.board();
+        for mark in Mark::ALL {
+            for square in marks.squares_of(mark) {
+                board.to_move = mark;
+                board.play(square.index());
+            }
+        }
+        board.to_move = position.to_move();
+        board.won = false;
+        board
+    }
+
+    pub(crate) fn rules(&self) -> Rules {
+        self.shape.rules
+    }
+
+    pub(crate) fn is_full(&self) -> bool {
+        self.played.len() == self.cells.len()
+    }
+
+    /// The evaluation for the side to move: its live windows' weights less the other's.
+    pub(crate) fn evaluate(&self) -> i64 {
+        let me = side(self.to_move);
+        self.strength[me] - self.strength[1 - me]
+    }
+
+    /// Whether `mark` could complete a window with one more mark.
+    pub(crate) fn threatens(&self, mark: Mark) -> bool {
+        self.open[side(mark)] > 0
+    }
+
+    /// The free squares that would complete a window for `mark`.
+    pub(crate) fn winning_squares(&self, mark: Mark) -> Vec<usize> {
+        if !self.threatens(mark) {
+            return Vec::new();
+        }
+        let (me, other) = (side(mark), 1 - side(mark));
+        let k = self.rules().k() as u8;
+        let mut squares = Vec::new();
+        for (index, window) in self.shape.windows.iter().enumerate() {
+            if self.counts[me][index] == k - 1 && self.counts[other][index] == 0 {
+                for &square in window {
+                    let square = usize::from(square);
+                    if self.cells[square] == 0 && !squares.contains(&square) {
+                        squares.push(square);
+                    }
+                }
+            }
+        }
+        squares
+    }
+
+    /// How much playing `square` gains the side to move: its own windows grown, and the
+    /// opponent's windows spoiled. For ordering moves.
+    pub(crate) fn move_value(&self, square: usize) -> i64 {
+        let (me, other) = (side(self.to_move), 1 - side(self.to_move));
+        let weights = &self.shape.weights;
+        self.shape.through[square]
+            .iter()
+            .map(|&window| {
+                let window = window as usize;
+                let (mine, theirs) = (
+                    usize::from(self.counts[me][window]),
+                    usize::from(self.counts[other][window]),
+                );
+                match (mine, theirs) {
+                    (_, 0) => weights[mine + 1] - weights[mine],
+                    (0, _) => weights[theirs],
+                    _ => 0,
+                }
+            })
+            .sum()
+    }
+
+    pub(crate) fn play(&mut self, square: usize) {
+        let mark = self.to_move;
+        let (me, other) = (side(mark), 1 - side(mark));
+        let k = self.rules().k();
+        let shape = Arc::clone(&self.shape);
+        for &window in &shape.through[square] {
+            let window = window as usize;
+            let (mine, theirs) = (
+                usize::from(self.counts[me][window]),
+                usize::from(self.counts[other][window]),
+            );
+            if theirs == 0 {
+                self.strength[me] += shape.weights[mine + 1] - shape.weights[mine];
+                if mine + 1 == k - 1 {
+                    self.open[me] += 1;
+                }
+                if mine + 1 == k {
+                    self.open[me] -= 1;
+                    self.won = true;
+                }
+            }
+            if mine == 0 && theirs > 0 {
+                self.strength[other] -= shape.weights[theirs];
+                if theirs == k - 1 {
+                    self.open[other] -= 1;
+                }
+            }
+            self.counts[me][window] += 1;
+        }
+        self.cells[square] = me as u8 + 1;
+        self.hash ^= shape.keys[square][me];
+        self.played.push(square as u16);
+        self.to_move = !mark;
+    }
+
+    pub(crate) fn undo(&mut self) {
+        let Some(square) = self.played.pop() else {
+            return;
+        };
+        let square = usize::from(square);
+        let mark = !self.to_move;
+        let (me, other) = (side(mark), 1 - side(mark));
+        let k = self.rules().k();
+        let shape = Arc::clone(&self.shape);
+        for &window in &shape.through[square] {
+            let window = window as usize;
+            self.counts[me][window] -= 1;
+            let (mine, theirs) = (
+                usize::from(self.counts[me][window]),
+                usize::from(self.counts[other][window]),
+            );
+            if theirs == 0 {
+                self.strength[me] -= shape.weights[mine + 1] - shape.weights[mine];
+                if mine + 1 == k - 1 {
+                    self.open[me] -= 1;
+                }
+                if mine + 1 == k {
+                    self.open[me] += 1;
+                }
+            }
+            if mine == 0 && theirs > 0 {
+                self.strength[other] += shape.weights[theirs];
+                if theirs == k - 1 {
+                    self.open[other] += 1;
+                }
+            }
+        }
+        self.cells[square] = 0;
+        self.hash ^= shape.keys[square][me];
+        self.to_move = mark;
+        self.won = false;
+    }
+
+    /// Free squares within two steps of a mark (the centre on an empty board), best first
+    /// by [`move_value`](SearchBoard::move_value).
+    pub(crate) fn candidates(&self) -> Vec<usize> {
+        let rules = self.rules();
+        if self.played.is_empty() {
+            return rules.centre().iter().map(|s| s.index()).collect();
+        }
+        let mut near = vec![false; self.cells.len()];
+        for &square in &self.played {
+            let square = Square::new(usize::from(square));
+            let (column, row) = (rules.column(square) as isize, rules.row(square) as isize);
+            for dy in -2..=2 {
+                for dx in -2..=2 {
+                    if let Some(next) = rules.square_signed(column + dx, row + dy) {
+                        near[next.index()] = true;
+                    }
+                }
+            }
+        }
+        let mut moves: Vec<(i64, usize)> = (0..self.cells.len())
+            .filter(|&square| near[square] && self.cells[square] == 0)
+            .map(|square| (self.move_value(square), square))
+            .collect();
+        moves.sort_unstable_by(|a, b| b.0.cmp(&a.0).then(a.1.cmp(&b.1)));
+        moves.into_iter().map(|(_, square)| square).collect()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn counts_threats_and_hash_come_back_after_undo() {
+        let rules = Rules::new(7, 6, 4).unwrap();
+        let shape = Arc::new(Shape::new(rules));
+        let mut board = SearchBoard::new(Arc::clone(&shape), &Position::new(rules, Mark::X));
+        let fresh = (board.hash, board.evaluate(), board.open);
+        for square in [10, 3, 11, 4, 12] {
+            board.play(square);
+        }
+        assert!(
+            board.threatens(Mark::X),
+            "X has three of four on 10, 11, 12"
+        );
+        assert_eq!(board.winning_squares(Mark::X), vec![9, 13]);
+        for _ in 0..5 {
+            board.undo();
+        }
+        assert_eq!((board.hash, board.evaluate(), board.open), fresh);
+    }
+
+    #[test]
+    fn a_position_loads_with_its_threats() {
+        let rules = Rules::new(5, 5, 4).unwrap();
+        let position = Position::parse("xxx../oo.../o..../...../.....", rules, Mark::X).unwrap();
+        let board = SearchBoard::new(Arc::new(Shape::new(rules)), &position);
+        assert_eq!(board.to_move, Mark::X);
+        assert_eq!(board.winning_squares(Mark::X), vec![3]);
+        assert_eq!(board.winning_squares(Mark::O), Vec::<usize>::new());
+    }
+}

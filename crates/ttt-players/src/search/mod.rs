@@ -1,0 +1,273 @@
+//! A strong player for any board: iterative-deepening alpha-beta within a time bound.
+
+mod board;
+
+use std::collections::HashMap;
+use std::sync::Arc;
+use std::time::{Duration, Instant};
+
+use rand::Rng;
+use ttt_core::{Position, Rules, Square};
+
+use crate::{Player, PlayerError, pick};
+use board::{SearchBoard, Shape};
+
+/// A won game's score; wins sooner score higher.
+const WIN: i64 = 1 << 40;
+/// Moves searched at each node below the root, best first by a quick estimate.
+const WIDTH: usize = 12;
+/// The most entries the transposition table keeps before it is cleared.
+const TABLE_LIMIT: usize = 1 << 20;
+
+/// Plays strongly on any board within a time bound per move.
+///
+/// It searches deeper and deeper (iterative deepening) with alpha-beta, remembering
+/// positions in a transposition table and trying the most promising squares first. It
+/// knows threats: it takes a win when it has one, answers a line one short of winning
+/// (which must be blocked), and sees that two such lines at once cannot both be blocked.
+/// It stops in time: never later than the bound it is given.
+#[derive(Debug)]
+pub struct Search {
+    think: Duration,
+    shape: Option<Arc<Shape>>,
+    table: HashMap<u64, Entry>,
+}
+
+#[derive(Debug, Clone, Copy)]
+struct Entry {
+    depth: u32,
+    score: i64,
+    bound: Bound,
+    best: Option<u16>,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Bound {
+    Exact,
+    Lower,
+    Upper,
+}
+
+/// The search ran out of time.
+struct OutOfTime;
+
+impl Search {
+    /// A search player allowed `think` per move.
+    #[must_use]
+    pub fn new(think: Duration) -> Search {
+        Search {
+            think,
+            shape: None,
+            table: HashMap::new(),
+        }
+    }
+
+    fn shape(&mut self, rules: Rules) -> Arc<Shape> {
+        match &self.shape {
+            Some(shape) if shape.rules == rules => Arc::clone(shape),
+            _ => {
+                let shape = Arc::new(Shape::new(rules));
+                self.shape = Some(Arc::clone(&shape));
+                self.table.clear();
+                shape
+            }
+        }
+    }
+
+    /// The best square found, and how deep the last finished iteration went.
+    fn best_square(
+        &mut self,
+        position: &Position,
+        rng: &mut dyn Rng,
+    ) -> Result<(Square, u32), PlayerError> {
+        let start = Instant::now();
+        // Leave room for the last check and the answer itself.
+        let deadline = start + self.think.mul_f64(0.9);
+        let legal = position.legal_moves();
+        if legal.is_empty() {
+            return Err(PlayerError::NoMove);
+        }
+        let shape = self.shape(position.rules());
+        let mut board = SearchBoard::new(shape, position);
+        let me = board.to_move;
+        // Threat knowledge at the root: win now; else block the one square that loses.
+        if let Some(&win) = board.winning_squares(me).first() {
+            return Ok((Square::new(win), 0));
+        }
+        let must_block = board.winning_squares(!me);
+        if !must_block.is_empty() {
+            let square = must_block
+                .iter()
+                .copied()
+                .max_by_key(|&s| board.move_value(s))
+                .unwrap_or(must_block[0]);
+            return Ok((Square::new(square), 0));
+        }
+        let mut moves = board.candidates();
+        if moves.is_empty() {
+            return pick(&legal, rng).map(|square| (square, 0));
+        }
+        if self.table.len() > TABLE_LIMIT {
+            self.table.clear();
+        }
+        let mut best = moves[0];
+        let mut finished = 0;
+        let mut searcher = Searcher {
+            table: &mut self.table,
+            deadline,
+            nodes: 0,
+        };
+        let free = legal.len() as u32;
+        for depth in 1..=free {
+            match searcher.root(&mut board, &moves, depth) {
+                Ok((square, score)) => {
+                    best = square;
+                    finished = depth;
+                    // The best move first in the next, deeper iteration.
+                    moves.retain(|&m| m != square);
+                    moves.insert(0, square);
+                    if score.abs() >= WIN - 1_000 {
+                        break;
+                    }
+                }
+                Err(OutOfTime) => break,
+            }
+            // A deeper iteration takes longer than all before it: don't start what can't end.
+            if start.elapsed() * 3 > self.think {
+                break;
+            }
+        }
+        Ok((Square::new(best), finished))
+    }
+}
+
+struct Searcher<'a> {
+    table: &'a mut HashMap<u64, Entry>,
+    deadline: Instant,
+    nodes: u64,
+}
+
+impl Searcher<'_> {
+    fn root(
+        &mut self,
+        board: &mut SearchBoard,
+        moves: &[usize],
+        depth: u32,
+    ) -> Result<(usize, i64), OutOfTime> {
+        let mut best = (moves[0], -WIN * 2);
+        let mut alpha = -WIN * 2;
+        for &square in moves {
+            board.play(square);
+            let score = if board.won {
+                WIN
+            } else {
+                -self.negamax(board, depth - 1, -WIN * 2, -alpha, 1)?
+            };
+            board.undo();
+            if score > best.1 {
+                best = (square, score);
+            }
+            alpha = alpha.max(score);
+        }
+        Ok(best)
+    }
+
+    fn negamax(
+        &mut self,
+        board: &mut SearchBoard,
+        depth: u32,
+        mut alpha: i64,
+        beta: i64,
+        ply: i64,
+    ) -> Result<i64, OutOfTime> {
+        self.nodes += 1;
+        if self.nodes % 512 == 0 && Instant::now() >= self.deadline {
+            return Err(OutOfTime);
+        }
+        let me = board.to_move;
+        // Threats decide before any depth: a win now, or a loss to two open lines.
+        if board.threatens(me) && !board.winning_squares(me).is_empty() {
+            return Ok(WIN - ply);
+        }
+        if board.is_full() {
+            return Ok(0);
+        }
+        let forced = board.winning_squares(!me);
+        if forced.len() > 1 {
+            return Ok(-(WIN - ply - 1));
+        }
+        if depth == 0 && forced.is_empty() {
+            return Ok(board.evaluate());
+        }
+        let original_alpha = alpha;
+        let entry = self.table.get(&board.hash).copied();
+        if let Some(entry) = entry.filter(|e| e.depth >= depth) {
+            match entry.bound {
+                Bound::Exact => return Ok(entry.score),
+                Bound::Lower if entry.score >= beta => return Ok(entry.score),
+                Bound::Upper if entry.score <= alpha => return Ok(entry.score),
+                _ => {}
+            }
+        }
+        let mut moves = if forced.is_empty() {
+            let mut moves = board.candidates();
+            moves.truncate(WIDTH);
+            moves
+        } else {
+            forced
+        };
+        if let Some(best) = entry.and_then(|e| e.best).map(usize::from) {
+            if let Some(index) = moves.iter().position(|&m| m == best) {
+                moves.swap(0, index);
+            }
+        }
+        let mut best_score = -WIN * 2;
+        let mut best_move = None;
+        // A forced block does not use up depth: the line of play is narrow anyway.
+        let next_depth = if moves.len() == 1 {
+            depth
+        } else {
+            depth.saturating_sub(1)
+        };
+        for square in moves {
+            board.play(square);
+            let score = if board.won {
+                WIN - ply
+            } else {
+                -self.negamax(board, next_depth, -beta, -alpha, ply + 1)?
+            };
+            board.undo();
+            if score > best_score {
+                best_score = score;
+                best_move = Some(square as u16);
+            }
+            alpha = alpha.max(score);
+            if alpha >= beta {
+                break;
+            }
+        }
+        let bound = if best_score <= original_alpha {
+            Bound::Upper
+        } else if best_score >= beta {
+            Bound::Lower
+        } else {
+            Bound::Exact
+        };
+        self.table.insert(
+            board.hash,
+            Entry {
+                depth,
+                score: best_score,
+                bound,
+                best: best_move,
+            },
+        );
+        Ok(best_score)
+    }
+}
+
+impl Player for Search {
+    fn choose(&mut self, position: &Position, rng: &mut dyn Rng) -> Result<Square, PlayerError> {
+        self.best_square(position, rng).map(|(square, _)| square)
+    }
+}
