@@ -116,6 +116,8 @@ fn the_start_screen_changes_choices_and_starts() {
         key(&mut app, KeyCode::Up);
     }
     key(&mut app, KeyCode::Right);
+    assert_eq!(app.choices.opponent, Opponent::Computer(Strength::Search));
+    key(&mut app, KeyCode::Right);
     assert_eq!(app.choices.opponent, Opponent::Computer(Strength::Perfect));
     key(&mut app, KeyCode::Down);
     key(&mut app, KeyCode::Char(' '));
@@ -135,6 +137,8 @@ fn clicks_on_the_start_screen_change_a_line_or_start() {
         Instant::now(),
     );
     let start = layout::start(AREA, 5);
+    click(&mut app, start.lines[0].x + 20, start.lines[0].y);
+    assert_eq!(app.choices.opponent, Opponent::Computer(Strength::Search));
     click(&mut app, start.lines[0].x + 20, start.lines[0].y);
     assert_eq!(app.choices.opponent, Opponent::Computer(Strength::Perfect));
     click(&mut app, start.lines[4].x + 20, start.lines[4].y);
