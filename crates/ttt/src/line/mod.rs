@@ -9,7 +9,7 @@ use std::io::{self, BufRead, Write};
 
 use std::collections::BTreeMap;
 
-use ttt_core::{Mark, Square, SquareNaming};
+use ttt_core::{Mark, Rules, Square, SquareNaming};
 use ttt_players::Strength;
 use ttt_solver::Solver;
 
@@ -91,6 +91,7 @@ pub fn run(
             ..options
         },
         solver: Solver::new(),
+        rules: setup.config.rules,
     };
     let (x, o) = match game.choose_seats(setup.x, setup.o) {
         Ok(seats) => seats,
@@ -138,6 +139,8 @@ struct LineGame<R, W> {
     options: LineOptions,
     /// For hints and reviews; its table lasts the whole session.
     solver: Solver,
+    /// The board the games are played on.
+    rules: Rules,
 }
 
 impl<R: BufRead, W: Write> LineGame<R, W> {
@@ -216,6 +219,7 @@ impl<R: BufRead, W: Write> LineGame<R, W> {
     }
 
     fn ask_opponent(&mut self) -> Result<Seat, Stop> {
+        let rules = self.rules;
         let computer = self.ask(
             "Play against a friend or the computer?",
             "friend or computer",
@@ -231,9 +235,18 @@ impl<R: BufRead, W: Write> LineGame<R, W> {
         }
         let strength = self.ask(
             "How strong should the computer be?",
-            "easy, medium or impossible",
+            if rules.square_count() > ttt_solver::MAX_SOLVED_SQUARES {
+                "easy, medium or hard"
+            } else {
+                "easy, medium, hard or impossible"
+            },
             "medium",
-            |answer| answer.parse::<Strength>().ok(),
+            |answer| {
+                answer
+                    .parse::<Strength>()
+                    .ok()
+                    .filter(|strength| strength.check(rules).is_ok())
+            },
         )?;
         Ok(Seat::Computer(strength))
     }

@@ -375,6 +375,11 @@ impl App {
 
     /// Leaves the start screen for a new session with the chosen seats.
     fn start(&mut self, now: Instant) {
+        if let Opponent::Computer(strength) = self.choices.opponent {
+            if let Err(error) = strength.check(self.rules()) {
+                return self.refuse(&format!("{}.", words::capitalised(&error.to_string())));
+            }
+        }
         let (x, o) = self.choices.seats();
         self.begin_session(x, o, now);
     }
