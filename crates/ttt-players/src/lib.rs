@@ -17,6 +17,7 @@
 //! ```
 
 mod centre_opening;
+mod mcts;
 mod perfect;
 mod random;
 mod rules;
@@ -24,6 +25,7 @@ mod search;
 mod strength;
 
 pub use centre_opening::CentreOpening;
+pub use mcts::Mcts;
 pub use perfect::Perfect;
 pub use random::Random;
 pub use rules::{RuleStep, RulesPlayer};

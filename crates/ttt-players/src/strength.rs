@@ -7,7 +7,7 @@ use std::time::Duration;
 use ttt_core::Rules;
 use ttt_solver::{MAX_SOLVED_SQUARES, SolverError};
 
-use crate::{CentreOpening, Perfect, Player, Random, RulesPlayer, Search};
+use crate::{CentreOpening, Mcts, Perfect, Player, Random, RulesPlayer, Search};
 
 /// Which computer player: the names a person picks from.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
@@ -20,13 +20,16 @@ pub enum Strength {
     Perfect,
     /// Searches within a time bound on any board ([`Search`]); also called `hard`.
     Search,
+    /// Monte-Carlo tree search within a time bound ([`Mcts`]); a different style.
+    Mcts,
 }
 
 impl Strength {
     /// Every strength, weakest first.
-    pub const ALL: [Strength; 4] = [
+    pub const ALL: [Strength; 5] = [
         Strength::Random,
         Strength::Rules,
+        Strength::Mcts,
         Strength::Search,
         Strength::Perfect,
     ];
@@ -42,6 +45,7 @@ impl Strength {
             Strength::Rules => Box::new(RulesPlayer),
             Strength::Perfect => Box::new(Perfect::new()),
             Strength::Search => Box::new(Search::new(think)),
+            Strength::Mcts => Box::new(Mcts::new(think)),
         }
     }
 
@@ -53,6 +57,7 @@ impl Strength {
             Strength::Rules => Box::new(CentreOpening(RulesPlayer)),
             Strength::Perfect => Box::new(CentreOpening(Perfect::new())),
             Strength::Search => Box::new(CentreOpening(Search::new(think))),
+            Strength::Mcts => Box::new(CentreOpening(Mcts::new(think))),
         }
     }
 
@@ -78,6 +83,7 @@ impl Strength {
             Strength::Rules => "medium",
             Strength::Perfect => "impossible",
             Strength::Search => "hard",
+            Strength::Mcts => "tree search",
         }
     }
 }
@@ -89,6 +95,7 @@ impl fmt::Display for Strength {
             Strength::Rules => "rules",
             Strength::Perfect => "perfect",
             Strength::Search => "search",
+            Strength::Mcts => "mcts",
         })
     }
 }

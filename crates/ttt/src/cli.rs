@@ -72,11 +72,11 @@ impl BoardArgs {
 /// How to play.
 #[derive(Debug, Clone, Args)]
 pub struct PlayArgs {
-    /// Who plays X: human, random (easy), rules (medium), search (hard) or perfect (impossible).
+    /// Who plays X: human, random (easy), rules (medium), search (hard), mcts or perfect (impossible).
     #[arg(long = "x", value_name = "PLAYER")]
     pub x: Option<Seat>,
 
-    /// Who plays O: human, random (easy), rules (medium), search (hard) or perfect (impossible).
+    /// Who plays O: human, random (easy), rules (medium), search (hard), mcts or perfect (impossible).
     #[arg(long = "o", value_name = "PLAYER")]
     pub o: Option<Seat>,
 

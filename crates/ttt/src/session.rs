@@ -47,7 +47,7 @@ impl fmt::Display for ParseSeatError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         write!(
             f,
-            "'{}' is not a player: use human, random (easy), rules (medium), search (hard) or perfect (impossible)",
+            "'{}' is not a player: use human, random (easy), rules (medium), search (hard), mcts or perfect (impossible)",
             self.0
         )
     }

@@ -116,6 +116,11 @@ impl SearchBoard {
         self.shape.rules
     }
 
+    /// Whether `square` is free.
+    pub(crate) fn is_free(&self, square: usize) -> bool {
+        self.cells[square] == 0
+    }
+
     pub(crate) fn is_full(&self) -> bool {
         self.played.len() == self.cells.len()
     }

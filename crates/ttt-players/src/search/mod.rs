@@ -1,6 +1,6 @@
 //! A strong player for any board: iterative-deepening alpha-beta within a time bound.
 
-mod board;
+pub(crate) mod board;
 
 use std::collections::HashMap;
 use std::sync::Arc;
@@ -139,6 +139,19 @@ impl Search {
         }
         Ok((Square::new(best), finished))
     }
+}
+
+/// Threat knowledge before any search: a win now, else the block of a line one short of
+/// winning (the most useful one, when there are several and the game is lost anyway).
+pub(crate) fn forced(board: &SearchBoard) -> Option<usize> {
+    let me = board.to_move;
+    if let Some(&win) = board.winning_squares(me).first() {
+        return Some(win);
+    }
+    board
+        .winning_squares(!me)
+        .into_iter()
+        .max_by_key(|&square| board.move_value(square))
 }
 
 struct Searcher<'a> {

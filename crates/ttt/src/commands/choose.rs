@@ -18,7 +18,7 @@ pub struct MoveArgs {
     #[command(flatten)]
     pub position: PositionArgs,
 
-    /// The computer player: random (easy), rules (medium), search (hard) or perfect (impossible).
+    /// The computer player: random (easy), rules (medium), search (hard), mcts or perfect (impossible).
     #[arg(long, value_name = "PLAYER", default_value = "perfect")]
     pub player: Strength,
 

@@ -1,0 +1,209 @@
+//! A Monte-Carlo tree search player: a different style of opponent, which judges moves by
+//! playing many quick games to the end.
+
+use std::sync::Arc;
+use std::time::{Duration, Instant};
+
+use rand::{Rng, RngExt};
+use ttt_core::{Mark, Position, Rules, Square};
+
+use crate::search::board::{SearchBoard, Shape};
+use crate::search::forced;
+use crate::{Player, PlayerError, pick};
+
+/// How many of the most promising squares a node of the tree considers.
+const BRANCHING: usize = 12;
+/// The exploration constant of UCT.
+const EXPLORATION: f32 = 1.2;
+
+/// Chooses by Monte-Carlo tree search (UCT) within a time bound per move. Its quick games
+/// take a win when there is one, block a line one short, and otherwise play next to the
+/// marks already down.
+#[derive(Debug)]
+pub struct Mcts {
+    think: Duration,
+    shape: Option<Arc<Shape>>,
+}
+
+struct Node {
+    square: u16,
+    children: Vec<usize>,
+    untried: Vec<u16>,
+    visits: u32,
+    /// Games won by the side that moved into this node (a draw counts half).
+    score: f32,
+}
+
+impl Mcts {
+    /// A tree-search player allowed `think` per move.
+    #[must_use]
+    pub fn new(think: Duration) -> Mcts {
+        Mcts { think, shape: None }
+    }
+
+    fn shape(&mut self, rules: Rules) -> Arc<Shape> {
+        match &self.shape {
+            Some(shape) if shape.rules == rules => Arc::clone(shape),
+            _ => {
+                let shape = Arc::new(Shape::new(rules));
+                self.shape = Some(Arc::clone(&shape));
+                shape
+            }
+        }
+    }
+}
+
+impl Player for Mcts {
+    fn choose(&mut self, position: &Position, rng: &mut dyn Rng) -> Result<Square, PlayerError> {
+        let legal = position.legal_moves();
+        if legal.is_empty() {
+            return Err(PlayerError::NoMove);
+        }
+        let deadline = Instant::now() + self.think.mul_f64(0.9);
+        let mut board = SearchBoard::new(self.shape(position.rules()), position);
+        if let Some(square) = forced(&board) {
+            return Ok(Square::new(square));
+        }
+        let root_moves = expansions(&board);
+        if root_moves.is_empty() {
+            return pick(&legal, rng);
+        }
+        let mut tree = vec![Node {
+            square: 0,
+            children: Vec::new(),
+            untried: root_moves,
+            visits: 0,
+            score: 0.0,
+        }];
+        let mut iterations = 0_u32;
+        while iterations % 16 != 0 || Instant::now() < deadline {
+            iterate(&mut tree, &mut board, rng);
+            iterations += 1;
+        }
+        let best = tree[0]
+            .children
+            .iter()
+            .max_by_key(|&&child| tree[child].visits)
+            .map(|&child| usize::from(tree[child].square));
+        best.map(Square::new).ok_or(PlayerError::NoMove)
+    }
+}
+
+fn expansions(board: &SearchBoard) -> Vec<u16> {
+    let mut moves = board.candidates();
+    moves.truncate(BRANCHING);
+    // Popped from the end: keep the most promising there.
+    moves.reverse();
+    moves.into_iter().map(|square| square as u16).collect()
+}
+
+/// One round: down the tree by UCT, one new node, a quick game, and the result back up.
+fn iterate(tree: &mut Vec<Node>, board: &mut SearchBoard, rng: &mut dyn Rng) {
+    let mut path = vec![0];
+    let mut node = 0;
+    let mut ended = false;
+    while tree[node].untried.is_empty() && !tree[node].children.is_empty() {
+        node = select(tree, node);
+        board.play(usize::from(tree[node].square));
+        path.push(node);
+        if board.won || board.is_full() {
+            ended = true;
+            break;
+        }
+    }
+    if !ended {
+        if let Some(square) = tree[node].untried.pop() {
+            board.play(usize::from(square));
+            let untried = if board.won || board.is_full() {
+                Vec::new()
+            } else {
+                expansions(board)
+            };
+            tree.push(Node {
+                square,
+                children: Vec::new(),
+                untried,
+                visits: 0,
+                score: 0.0,
+            });
+            let child = tree.len() - 1;
+            tree[node].children.push(child);
+            path.push(child);
+        }
+    }
+    let depth = board.played.len();
+    let winner = playout(board, rng);
+    while board.played.len() > depth {
+        board.undo();
+    }
+    // Walk back up: each node scores for the side that moved into it.
+    for &node in path.iter().rev() {
+        let mover = !board.to_move;
+        tree[node].visits += 1;
+        tree[node].score += match winner {
+            Some(mark) if mark == mover => 1.0,
+            Some(_) => 0.0,
+            None => 0.5,
+        };
+        if node != 0 {
+            board.undo();
+        }
+    }
+}
+
+fn select(tree: &[Node], node: usize) -> usize {
+    let parent_visits = (tree[node].visits.max(1) as f32).ln();
+    let value = |child: usize| {
+        let child = &tree[child];
+        let visits = child.visits.max(1) as f32;
+        child.score / visits + EXPLORATION * (parent_visits / visits).sqrt()
+    };
+    tree[node]
+        .children
+        .iter()
+        .copied()
+        .max_by(|&a, &b| value(a).total_cmp(&value(b)))
+        .unwrap_or(node)
+}
+
+/// Plays a quick game to the end and returns the winner (`None` for a draw).
+fn playout(board: &mut SearchBoard, rng: &mut dyn Rng) -> Option<Mark> {
+    loop {
+        if board.won {
+            return Some(!board.to_move);
+        }
+        if board.is_full() {
+            return None;
+        }
+        let square = forced(board).unwrap_or_else(|| near_a_mark(board, rng));
+        board.play(square);
+    }
+}
+
+/// A free square next to a random mark already down, or any free square.
+fn near_a_mark(board: &SearchBoard, rng: &mut dyn Rng) -> usize {
+    let rules = board.rules();
+    for _ in 0..24 {
+        let Some(&from) = board
+            .played
+            .get(rng.random_range(0..board.played.len().max(1)))
+        else {
+            break;
+        };
+        let from = Square::new(usize::from(from));
+        let (column, row) = (rules.column(from) as isize, rules.row(from) as isize);
+        let (dx, dy) = (
+            isize::from(rng.random_range(-1..=1_i8)),
+            isize::from(rng.random_range(-1..=1_i8)),
+        );
+        if let Some(square) = rules.square_signed(column + dx, row + dy) {
+            if board.is_free(square.index()) {
+                return square.index();
+            }
+        }
+    }
+    let free: Vec<usize> = (0..rules.square_count())
+        .filter(|&s| board.is_free(s))
+        .collect();
+    free[rng.random_range(0..free.len())]
+}
