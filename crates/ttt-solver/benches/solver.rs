@@ -1,4 +1,5 @@
-//! Speed of the 3x3 game tree, the statistics, and valuing every position.
+//! Speed of the 3x3 game tree, the statistics, valuing every position, and the proofs of
+//! `ttt solve`.
 //!
 //! Each benchmark checks what it computed, so a fast wrong answer cannot pass for speed.
 //! Run with `cargo bench -p ttt-solver`.
@@ -12,10 +13,11 @@
 
 use std::collections::HashSet;
 use std::hint::black_box;
+use std::sync::atomic::{AtomicBool, AtomicU64};
 
 use criterion::{Criterion, criterion_group, criterion_main};
-use ttt_core::{Position, Rules};
-use ttt_solver::{GameResult, Solver, count, walk_tree};
+use ttt_core::{Mark, Position, Rules};
+use ttt_solver::{GameResult, ProofLimits, Solver, count, prove, walk_tree};
 
 fn reachable() -> Vec<Position> {
     let mut seen = HashSet::new();
@@ -80,5 +82,32 @@ fn benches(c: &mut Criterion) {
     });
 }
 
-criterion_group!(solver, benches);
+/// `ttt solve` from the empty board: the published m,n,k results, timed.
+fn proofs(c: &mut Criterion) {
+    let mut group = c.benchmark_group("solve");
+    group.sample_size(10);
+    let (stop, nodes) = (AtomicBool::new(false), AtomicU64::new(0));
+    for (width, height, k, expected) in [
+        (4, 4, 4, GameResult::Draw),
+        (5, 4, 4, GameResult::Draw),
+        (5, 5, 4, GameResult::Draw),
+        (6, 5, 4, GameResult::Win),
+    ] {
+        let rules = Rules::new(width, height, k).unwrap();
+        let empty = Position::new(rules, Mark::X);
+        group.bench_function(format!("{width}x{height} k={k}"), |b| {
+            b.iter(|| {
+                let limits = ProofLimits {
+                    table_bytes: 256 << 20,
+                    stop: &stop,
+                    nodes: &nodes,
+                };
+                assert_eq!(prove(black_box(&empty), limits).unwrap().result, expected);
+            });
+        });
+    }
+    group.finish();
+}
+
+criterion_group!(solver, benches, proofs);
 criterion_main!(solver);

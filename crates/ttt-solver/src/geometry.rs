@@ -149,6 +149,47 @@ impl Geometry {
             .unwrap_or((x, o))
     }
 
+    /// For `mine` against `theirs`: the squares that would complete a window for `mine`
+    /// (some may be taken), and whether any window is still free of `theirs`.
+    #[must_use]
+    pub fn threats(&self, mine: Bits, theirs: Bits) -> (Bits, bool) {
+        let k = self.rules.k() as u32;
+        let mut wins = 0;
+        let mut live = false;
+        for &window in &self.windows {
+            if window & theirs == 0 {
+                live = true;
+                let missing = window & !mine;
+                if (window & mine).count_ones() + 1 == k {
+                    wins |= missing;
+                }
+            }
+        }
+        (wins, live)
+    }
+
+    /// The free squares, most promising first: those in the most windows still open for
+    /// either side, weighted by how full those windows are.
+    #[must_use]
+    pub fn ordered_moves(&self, mine: Bits, theirs: Bits, free: Bits) -> Vec<u8> {
+        let mut scores = [0_u32; 64];
+        for &window in &self.windows {
+            let weight = match (window & mine == 0, window & theirs == 0) {
+                (_, true) => 1 << (2 * (window & mine).count_ones()),
+                (true, false) => 1 << (2 * (window & theirs).count_ones()),
+                (false, false) => continue,
+            };
+            let mut open = window & free;
+            while open != 0 {
+                scores[open.trailing_zeros() as usize] += weight;
+                open &= open - 1;
+            }
+        }
+        let mut moves: Vec<u8> = (0..64).filter(|&s| free >> s & 1 == 1).collect();
+        moves.sort_by_key(|&square| std::cmp::Reverse(scores[usize::from(square)]));
+        moves
+    }
+
     /// How many of the board's symmetries (the identity included) map the position
     /// (`x`, `o`) onto itself. By Burnside's lemma, the sum of this over a set of positions
     /// closed under symmetry, divided by [`symmetry_count`](Geometry::symmetry_count), is

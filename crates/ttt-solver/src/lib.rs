@@ -18,12 +18,14 @@
 mod count;
 mod geometry;
 mod hash;
+mod prover;
 mod review;
 mod solver;
 mod value;
 
 pub use count::{OutcomeCounts, Statistics, TreeCounts, count, walk_tree};
 pub use geometry::{Bits, Geometry, MAX_SQUARES};
+pub use prover::{Proof, ProofError, ProofLimits, prove};
 pub use review::{Mistake, review};
 pub use solver::{MAX_SOLVED_SQUARES, MoveValue, Solver};
 pub use value::{GameResult, Value};

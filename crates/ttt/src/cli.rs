@@ -8,6 +8,7 @@ use ttt_core::{BoardSize, Rules, SquareNaming};
 use crate::commands::analyze::AnalyzeArgs;
 use crate::commands::choose::MoveArgs;
 use crate::commands::count::CountArgs;
+use crate::commands::solve::SolveArgs;
 use crate::failure::BadInput;
 use crate::line::BoardStyle;
 use crate::session::{FirstPolicy, Seat};
@@ -40,6 +41,8 @@ pub enum Command {
     Move(MoveArgs),
     /// Count the games, nodes and positions of the game, and value the empty board.
     Count(CountArgs),
+    /// Prove a position's result (win, draw or loss) with perfect play, on boards up to 64 squares.
+    Solve(SolveArgs),
 }
 
 /// The board: its size and the length of a winning line.

@@ -1,8 +1,9 @@
-//! The one-shot commands: `analyze`, `move` and `count`.
+//! The one-shot commands: `analyze`, `move`, `count` and `solve`.
 
 pub mod analyze;
 pub mod choose;
 pub mod count;
+pub mod solve;
 
 use clap::Args;
 use ttt_core::{Mark, Position, Rules, SquareNaming};

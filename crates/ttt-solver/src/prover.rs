@@ -1,0 +1,256 @@
+//! Proving the result of a position (win, draw or loss, not how fast) on boards of up to
+//! 64 squares, far beyond what the exhaustive [`Solver`](crate::Solver) can take.
+
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::time::{Duration, Instant};
+
+use ttt_core::{Position, Square};
+
+use crate::geometry::{Bits, Geometry};
+use crate::hash::BitsMap;
+use crate::{GameResult, SolverError};
+
+/// What a proof found.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Proof {
+    /// The result for the side to move with perfect play from both sides.
+    pub result: GameResult,
+    /// A move that reaches it (`None` when the game is over).
+    pub best_move: Option<Square>,
+    /// Positions searched.
+    pub nodes: u64,
+    /// Time taken.
+    pub elapsed: Duration,
+    /// Positions in the transposition table at the end.
+    pub table_entries: usize,
+    /// Bytes the table took, about.
+    pub table_bytes: usize,
+}
+
+/// Why a proof stopped without a result.
+#[derive(Debug, Clone, PartialEq, thiserror::Error)]
+pub enum ProofError {
+    /// The board is too large for bitboards.
+    #[error(transparent)]
+    Board(#[from] SolverError),
+    /// Stopped from outside (Ctrl-C) after searching this many positions.
+    #[error("stopped after {nodes} positions and {seconds:.1} s, before a proof")]
+    Stopped {
+        /// Positions searched.
+        nodes: u64,
+        /// Seconds spent.
+        seconds: f64,
+    },
+}
+
+/// Bounds on a position's value for the side to move, -1 loss, 0 draw, 1 win.
+#[derive(Debug, Clone, Copy)]
+struct Bounds {
+    lower: i8,
+    upper: i8,
+    best: u8,
+}
+
+/// About how many bytes a table entry takes, map overhead included.
+const ENTRY_BYTES: usize = 40;
+
+/// How a proof may run, and how it reports while it does.
+#[derive(Debug, Clone, Copy)]
+pub struct ProofLimits<'a> {
+    /// The most bytes the transposition table may take.
+    pub table_bytes: usize,
+    /// Set from outside to stop the proof early.
+    pub stop: &'a AtomicBool,
+    /// Where the proof keeps a running count of positions searched, for progress lines.
+    pub nodes: &'a AtomicU64,
+}
+
+/// Proves the result of `position` with perfect play from both sides, within `limits`:
+/// the table stays within its bytes, and the proof stops early (with
+/// [`ProofError::Stopped`]) once `limits.stop` is set.
+///
+/// ```
+/// use ttt_core::{Mark, Position, Rules};
+/// use ttt_solver::{GameResult, ProofLimits, prove};
+/// use std::sync::atomic::{AtomicBool, AtomicU64};
+///
+/// let (stop, nodes) = (AtomicBool::new(false), AtomicU64::new(0));
+/// let limits = ProofLimits { table_bytes: 64 << 20, stop: &stop, nodes: &nodes };
+/// let proof = prove(&Position::new(Rules::new(6, 5, 4)?, Mark::X), limits)?;
+/// assert_eq!(proof.result, GameResult::Win);
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
+///
+/// # Errors
+/// [`ProofError::Board`] above 64 squares, [`ProofError::Stopped`] when stopped.
+pub fn prove(position: &Position, limits: ProofLimits<'_>) -> Result<Proof, ProofError> {
+    let start = Instant::now();
+    let geometry = Geometry::new(position.rules())?;
+    let mut prover = Prover {
+        geometry: &geometry,
+        table: BitsMap::default(),
+        capacity: limits.table_bytes / ENTRY_BYTES,
+        nodes: 0,
+        limits,
+        stopped: false,
+    };
+    let (mine, theirs) = geometry.sides(position);
+    let (result, best_move) = if position.is_over() {
+        let result = match position.outcome() {
+            Some(ttt_core::Outcome::Draw) => GameResult::Draw,
+            _ => GameResult::Loss,
+        };
+        (result, None)
+    } else {
+        let value = prover.value(mine, theirs, -1, 1);
+        if prover.stopped {
+            return Err(ProofError::Stopped {
+                nodes: prover.nodes,
+                seconds: start.elapsed().as_secs_f64(),
+            });
+        }
+        let best = prover.best_move(mine, theirs, value);
+        let result = match value {
+            1 => GameResult::Win,
+            0 => GameResult::Draw,
+            _ => GameResult::Loss,
+        };
+        (result, best.map(Square::new))
+    };
+    Ok(Proof {
+        result,
+        best_move,
+        nodes: prover.nodes,
+        elapsed: start.elapsed(),
+        table_entries: prover.table.len(),
+        table_bytes: prover.table.len() * ENTRY_BYTES,
+    })
+}
+
+struct Prover<'a> {
+    geometry: &'a Geometry,
+    table: BitsMap<(Bits, Bits), Bounds>,
+    capacity: usize,
+    nodes: u64,
+    limits: ProofLimits<'a>,
+    stopped: bool,
+}
+
+impl Prover<'_> {
+    /// The value for the side holding `mine`, to move, within (`alpha`, `beta`); the game
+    /// goes on in this position.
+    fn value(&mut self, mine: Bits, theirs: Bits, mut alpha: i8, mut beta: i8) -> i8 {
+        self.nodes += 1;
+        if self.nodes % 65_536 == 0 {
+            self.limits.nodes.store(self.nodes, Ordering::Relaxed);
+            if self.limits.stop.load(Ordering::Relaxed) {
+                self.stopped = true;
+            }
+        }
+        if self.stopped {
+            return 0;
+        }
+        let geometry = self.geometry;
+        let free = geometry.full() & !(mine | theirs);
+        if free == 0 {
+            return 0;
+        }
+        let (my_wins, my_live) = geometry.threats(mine, theirs);
+        if my_wins & free != 0 {
+            return 1;
+        }
+        let (their_wins, their_live) = geometry.threats(theirs, mine);
+        let their_wins = their_wins & free;
+        if their_wins.count_ones() > 1 {
+            return -1;
+        }
+        // A side with no line left open can no longer win.
+        let (lowest, highest) = (if their_live { -1 } else { 0 }, if my_live { 1 } else { 0 });
+        if lowest == highest {
+            return lowest;
+        }
+        alpha = alpha.max(lowest);
+        beta = beta.min(highest);
+        if alpha >= beta {
+            return alpha;
+        }
+        let key = geometry.canonical(mine, theirs);
+        let stored = self.table.get(&key).copied();
+        if let Some(bounds) = stored {
+            if bounds.lower >= beta {
+                return bounds.lower;
+            }
+            if bounds.upper <= alpha {
+                return bounds.upper;
+            }
+            alpha = alpha.max(bounds.lower);
+            beta = beta.min(bounds.upper);
+        }
+        let (alpha_in, beta_in) = (alpha, beta);
+        let mut moves = if their_wins != 0 {
+            vec![their_wins.trailing_zeros() as u8]
+        } else {
+            geometry.ordered_moves(mine, theirs, free)
+        };
+        // The move that decided last time first: but the table holds one symmetric image of
+        // this position, so its move is only known good when no symmetry was applied.
+        if let Some(best) = stored.filter(|_| key == (mine, theirs)).map(|b| b.best) {
+            if let Some(index) = moves.iter().position(|&m| m == best) {
+                moves[..=index].rotate_right(1);
+            }
+        }
+        let mut best = i8::MIN;
+        let mut best_move = moves[0];
+        for square in moves {
+            let after = mine | 1 << square;
+            let score = -self.value(theirs, after, -beta, -alpha);
+            if score > best {
+                best = score;
+                best_move = square;
+            }
+            alpha = alpha.max(score);
+            if alpha >= beta || self.stopped {
+                break;
+            }
+        }
+        if !self.stopped {
+            let (mut lower, mut upper) = stored.map_or((-1, 1), |b| (b.lower, b.upper));
+            if best <= alpha_in {
+                upper = best;
+            } else if best >= beta_in {
+                lower = best;
+            } else {
+                (lower, upper) = (best, best);
+            }
+            if self.table.len() < self.capacity || stored.is_some() {
+                self.table.insert(
+                    key,
+                    Bounds {
+                        lower,
+                        upper,
+                        best: best_move,
+                    },
+                );
+            }
+        }
+        best
+    }
+
+    /// A move that keeps `value`, found by trying each: the proof's first move.
+    fn best_move(&mut self, mine: Bits, theirs: Bits, value: i8) -> Option<usize> {
+        let free = self.geometry.full() & !(mine | theirs);
+        let moves = self.geometry.ordered_moves(mine, theirs, free);
+        moves.into_iter().map(usize::from).find(|&square| {
+            let after = mine | 1 << square;
+            if self.geometry.wins_at(after, square) {
+                return value == 1;
+            }
+            let score = if after | theirs == self.geometry.full() {
+                0
+            } else {
+                -self.value(theirs, after, -1, 1)
+            };
+            score == value
+        })
+    }
+}
