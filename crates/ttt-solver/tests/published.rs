@@ -66,3 +66,11 @@ fn four_by_three_is_a_first_player_win() {
         count(rules).unwrap().tree.games
     );
 }
+
+#[test]
+fn four_by_four_with_four_in_a_row_has_the_checkable_counts() {
+    let stats = count(Rules::new(4, 4, 4).unwrap()).unwrap();
+    assert_eq!(stats.positions, 9_722_011);
+    assert_eq!(stats.terminal_positions, 659_392);
+    assert_eq!(stats.value.result, GameResult::Draw);
+}

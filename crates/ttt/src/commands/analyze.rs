@@ -8,6 +8,7 @@ use ttt_core::{Mark, Outcome, Position, Rules, SquareNaming};
 use ttt_solver::{MoveValue, Solver, SolverError, Value};
 
 use super::PositionArgs;
+use crate::failure::BadInput;
 use crate::line::{BoardStyle, Palette, draw};
 
 /// Arguments of `ttt analyze`.
@@ -140,7 +141,11 @@ pub struct MoveJson {
 /// Runs `ttt analyze`.
 pub fn run(args: &AnalyzeArgs, rules: Rules, out: &mut impl Write) -> anyhow::Result<()> {
     let position = args.position.position(rules)?;
-    let analysis = Analysis::of(&mut Solver::new(), &position)?;
+    let analysis = Analysis::of(&mut Solver::new(), &position).map_err(|error| {
+        BadInput(format!(
+            "{error}; ttt solve proves win, draw or loss on boards up to 64 squares"
+        ))
+    })?;
     if args.json {
         serde_json::to_writer(&mut *out, &analysis.json())?;
         writeln!(out)?;

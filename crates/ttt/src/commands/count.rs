@@ -154,7 +154,13 @@ fn grouped(number: u64) -> String {
 
 /// Runs `ttt count`.
 pub fn run(args: &CountArgs, rules: Rules, out: &mut impl Write) -> anyhow::Result<()> {
-    let stats = ttt_solver::count(rules)?;
+    let stats = ttt_solver::count(rules).map_err(|_| {
+        crate::failure::BadInput(format!(
+            "ttt count goes through every position, which takes boards of up to {} squares; {rules} has {}",
+            ttt_solver::MAX_SOLVED_SQUARES,
+            rules.square_count()
+        ))
+    })?;
     if args.json {
         serde_json::to_writer(&mut *out, &json(&stats))?;
         writeln!(out)?;

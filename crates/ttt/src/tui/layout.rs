@@ -65,6 +65,9 @@ pub struct BoardGeometry {
     pub rows: u16,
 }
 
+/// Columns left of the grid for row numbers, off 3x3.
+pub const AXIS_WIDTH: u16 = 3;
+
 /// Cell sizes tried from the largest down: (width, height, gap).
 const CELL_SIZES: [(u16, u16, u16); 6] = [
     (11, 5, 1),
@@ -76,9 +79,21 @@ const CELL_SIZES: [(u16, u16, u16); 6] = [
 ];
 
 impl BoardGeometry {
-    /// The largest grid of `rules` that fits `area`, centred in it.
+    /// The largest grid of `rules` that fits `area`, centred in it; off 3x3, with room
+    /// for column letters above and row numbers to the left.
     pub fn fit(area: Rect, rules: Rules) -> Option<BoardGeometry> {
         let (columns, rows) = (rules.width() as u16, rules.height() as u16);
+        let (left, top) = if rules.is_tic_tac_toe() {
+            (0, 0)
+        } else {
+            (AXIS_WIDTH, 1)
+        };
+        let area = Rect::new(
+            area.x + left,
+            area.y + top,
+            area.width.saturating_sub(left),
+            area.height.saturating_sub(top),
+        );
         CELL_SIZES
             .into_iter()
             .find_map(|(cell_width, cell_height, gap)| {
@@ -186,6 +201,25 @@ mod tests {
             );
         }
         assert_eq!(geometry.square_at(geometry.x, geometry.y, rules), None);
+    }
+
+    #[test]
+    fn gomoku_fits_the_smallest_window_with_its_axes() {
+        let rules = Rules::new(19, 19, 5).unwrap();
+        let screen = screen(Rect::new(0, 0, 80, 24)).unwrap();
+        let geometry = BoardGeometry::fit(screen.board, rules).unwrap();
+        assert_eq!(
+            (geometry.cell_width, geometry.cell_height, geometry.gap),
+            (2, 1, 0)
+        );
+        assert!(geometry.x >= screen.board.x + AXIS_WIDTH && geometry.y > screen.board.y);
+        assert!(geometry.outer().right() <= screen.board.right());
+        assert!(geometry.outer().bottom() <= screen.board.bottom());
+        let small = super::screen(Rect::new(0, 0, MIN_WIDTH, MIN_HEIGHT)).unwrap();
+        assert!(
+            BoardGeometry::fit(small.board, rules).is_none(),
+            "60x20 is too small for 19x19"
+        );
     }
 
     #[test]

@@ -76,7 +76,7 @@ fn centre_of(app: &App, square: Square) -> (u16, u16) {
     let geometry = BoardGeometry::fit(screen.board, app.rules()).unwrap();
     let rules = app.rules();
     let cell = geometry.cell(rules.column(square) as u16, rules.row(square) as u16);
-    (cell.x + cell.width / 2, cell.y + cell.height / 2)
+    (cell.x + (cell.width - 1) / 2, cell.y + cell.height / 2)
 }
 
 fn render(app: &App, width: u16, height: u16) -> Buffer {
@@ -479,5 +479,32 @@ fn games_between_two_computers_follow_one_another_up_to_the_limit() {
 fn a_computer_pause_is_short() {
     assert!(
         COMPUTER_PAUSE >= Duration::from_millis(200) && COMPUTER_PAUSE <= Duration::from_secs(1)
+    );
+}
+
+#[test]
+fn screen_gomoku_with_axes_and_the_last_move_underlined() {
+    let mut launch = launch(
+        Some((Seat::Human, Seat::Human)),
+        FirstPolicy::X,
+        Theme::monochrome(),
+    );
+    launch.config.rules = Rules::new(15, 15, 5).unwrap();
+    let mut app = App::new(launch, AREA, Instant::now());
+    key(&mut app, KeyCode::Enter);
+    key(&mut app, KeyCode::Right);
+    key(&mut app, KeyCode::Enter);
+    let buffer = render(&app, 80, 24);
+    insta::assert_snapshot!(text(&buffer));
+    let last = centre_of(&app, Square::new(7 * 15 + 8));
+    assert_eq!(buffer[last].symbol(), "O");
+    assert!(
+        buffer[last].modifier.contains(Modifier::UNDERLINED),
+        "the last move stands out"
+    );
+    let (x, y) = centre_of(&app, Square::new(7 * 15 + 7));
+    assert!(
+        !buffer[(x, y)].modifier.contains(Modifier::UNDERLINED),
+        "the earlier X does not"
     );
 }

@@ -14,7 +14,14 @@ use super::layout::{self, BoardGeometry, MIN_HEIGHT, MIN_WIDTH};
 impl Widget for &App {
     fn render(self, area: Rect, buf: &mut Buffer) {
         if area.width < MIN_WIDTH || area.height < MIN_HEIGHT {
-            too_small(area, buf);
+            too_small(area, buf, "");
+            return;
+        }
+        let board_fits = layout::screen(area)
+            .and_then(|screen| BoardGeometry::fit(screen.board, self.rules()))
+            .is_some();
+        if self.mode == Mode::Game && !board_fits {
+            too_small(area, buf, &format!(" for {}", self.rules()));
             return;
         }
         match self.mode {
@@ -27,13 +34,17 @@ impl Widget for &App {
     }
 }
 
-fn too_small(area: Rect, buf: &mut Buffer) {
+fn too_small(area: Rect, buf: &mut Buffer, board: &str) {
     let text = vec![
-        Line::from("Window too small"),
-        Line::from(format!(
-            "need {MIN_WIDTH}x{MIN_HEIGHT}, have {}x{}",
-            area.width, area.height
-        )),
+        Line::from(format!("Window too small{board}")),
+        Line::from(if board.is_empty() {
+            format!(
+                "need {MIN_WIDTH}x{MIN_HEIGHT}, have {}x{}",
+                area.width, area.height
+            )
+        } else {
+            format!("need 80x24 or more, have {}x{}", area.width, area.height)
+        }),
         Line::from("enlarge it, or press q to quit"),
     ];
     let height = (text.len() as u16).min(area.height);
@@ -112,6 +123,9 @@ fn game_screen(app: &App, area: Rect, buf: &mut Buffer) {
 fn board(app: &App, position: &Position, geometry: &BoardGeometry, buf: &mut Buffer) {
     grid(geometry, app.theme.grid(), buf);
     let rules = position.rules();
+    if !rules.is_tic_tac_toe() {
+        axes(app, geometry, buf);
+    }
     let over = position.is_over();
     let last = position.history().last().copied();
     for square in rules.squares() {
@@ -126,13 +140,36 @@ fn board(app: &App, position: &Position, geometry: &BoardGeometry, buf: &mut Buf
         buf.set_style(cell, style);
         match position.board().get(square) {
             Some(mark) => {
-                draw_mark(mark, cell, app.theme.mark(mark).patch(style), buf);
-                if Some(square) == last && cell.width >= 3 && cell.height >= 3 {
+                let large = cell.width >= 3 && cell.height >= 3;
+                let mut mark_style = app.theme.mark(mark).patch(style);
+                if Some(square) == last && !large {
+                    // No room for the marker: the last move is underlined instead.
+                    mark_style = mark_style.add_modifier(ratatui::style::Modifier::UNDERLINED);
+                }
+                draw_mark(mark, cell, mark_style, buf);
+                if Some(square) == last && large {
                     buf.set_string(cell.right() - 1, cell.y, "•", style);
                 }
             }
             None => free_square(app, square, cell, style, buf),
         }
+    }
+}
+
+/// Column letters above the grid and row numbers to its left.
+fn axes(app: &App, geometry: &BoardGeometry, buf: &mut Buffer) {
+    let style = app.theme.quiet();
+    for column in 0..geometry.columns {
+        let cell = geometry.cell(column, 0);
+        let letter = ttt_core::column_letter(usize::from(column)).to_string();
+        let x = cell.x + cell.width.saturating_sub(1) / 2;
+        buf.set_string(x, geometry.y.saturating_sub(1), letter, style);
+    }
+    for row in 0..geometry.rows {
+        let cell = geometry.cell(0, row);
+        let number = format!("{:>2}", row + 1);
+        let x = geometry.x.saturating_sub(layout::AXIS_WIDTH);
+        buf.set_string(x, cell.y + cell.height / 2, number, style);
     }
 }
 
@@ -154,8 +191,10 @@ fn free_square(app: &App, square: Square, cell: Rect, style: Style, buf: &mut Bu
     let label = app.naming().label(square, app.rules());
     if cell.height >= 3 && label.len() < usize::from(cell.width) {
         buf.set_string(cell.x, cell.y, &label, app.theme.quiet().patch(style));
-    } else if label.len() <= usize::from(cell.width) {
+    } else if app.rules().is_tic_tac_toe() && label.len() <= usize::from(cell.width) {
         centre_text(&label, cell, app.theme.quiet().patch(style), buf);
+    } else {
+        centre_text("·", cell, app.theme.quiet().patch(style), buf);
     }
 }
 
