@@ -143,6 +143,7 @@ fn full_screen_launch(args: &PlayArgs, config: SessionConfig) -> tui::Launch {
             letter,
             first: args.first,
             naming: args.squares,
+            rules: config.rules,
         },
         seats,
         games: args.games,

@@ -100,6 +100,19 @@ transcripts! {
     bad_move_list_taken: "analyze --moves 5,1,5", "";
     bad_move_list_after_win: "move --moves 1,4,2,5,3,6", "";
     position_and_moves_together: "analyze x../.../... --moves 5", "";
+    // Bigger boards.
+    four_by_four_names_squares_three_ways: "play --size 4x4 --k 4 --x human --o human --first x",
+        "a1\n2 1\n3\ne1\n1 5\n17\nz\nhelp\nb2\nd1\nquit\n";
+    gomoku_against_the_rules_computer: "play --gomoku --x human --o rules --first x --seed 1", "h8\nh9\nquit\n";
+    move_on_gomoku: "move --gomoku --moves h8,h9 --player rules --seed 1", "";
+    count_four_by_three: "count --size 4x3", "";
+    solve_on_a_board_too_large: "solve --gomoku", "";
+    analyze_on_a_board_too_large: "analyze --gomoku", "";
+    count_on_a_board_too_large: "count --size 5x4 --k 4", "";
+    perfect_on_a_board_too_large: "play --gomoku --x perfect", "";
+    bad_size: "play --size 2x40", "";
+    bad_k: "count --k 25", "";
+    bad_think: "move --player search --think 0", "";
     // Flags that make no sense.
     bad_player_flag: "play --x alien", "";
     bad_games_flag: "play --x random --o random --games 0", "";
@@ -215,4 +228,37 @@ fn count_json_has_the_published_figures() {
     assert_eq!(json["terminal_positions"], 958);
     assert_eq!(json["terminal_up_to_symmetry"], 138);
     assert_eq!(json["value"]["result"], "draw");
+}
+
+#[test]
+fn solve_json_has_every_field() {
+    let output = ttt()
+        .args(["solve", "--size", "4x4", "--k", "4", "--json"])
+        .output()
+        .unwrap();
+    assert!(output.status.success());
+    let json: serde_json::Value = serde_json::from_slice(&output.stdout).unwrap();
+    assert_eq!(json["result"], "draw");
+    assert!(
+        json["best_move"]
+            .as_u64()
+            .is_some_and(|square| (1..=16).contains(&square))
+    );
+    assert!(json["nodes"].as_u64().is_some_and(|nodes| nodes > 0));
+    assert!(json["seconds"].as_f64().is_some());
+    let win = ttt()
+        .args(["solve", "--size", "4x3", "--json"])
+        .output()
+        .unwrap();
+    let json: serde_json::Value = serde_json::from_slice(&win.stdout).unwrap();
+    assert_eq!(json["result"], "win");
+    let lost = ttt()
+        .args(["solve", "--size", "4x3", "--json", "--moves", "6,1"])
+        .output()
+        .unwrap();
+    let json: serde_json::Value = serde_json::from_slice(&lost.stdout).unwrap();
+    assert_eq!(
+        (json["to_move"].as_str(), json["result"].as_str()),
+        (Some("x"), Some("win"))
+    );
 }

@@ -79,6 +79,8 @@ pub struct Choices {
     pub first: FirstPolicy,
     /// How squares are named.
     pub naming: SquareNaming,
+    /// The board.
+    pub rules: Rules,
 }
 
 /// The lines of the start screen, in order.
@@ -92,17 +94,20 @@ pub enum StartLine {
     First,
     /// Square names.
     Naming,
+    /// Board size and line length.
+    Board,
     /// The start button.
     Start,
 }
 
 impl StartLine {
     /// Every line, top to bottom.
-    pub const ALL: [StartLine; 5] = [
+    pub const ALL: [StartLine; 6] = [
         StartLine::Opponent,
         StartLine::Letter,
         StartLine::First,
         StartLine::Naming,
+        StartLine::Board,
         StartLine::Start,
     ];
 }
@@ -117,6 +122,18 @@ const NAMINGS: [SquareNaming; 3] = [
     SquareNaming::Numbers,
     SquareNaming::Keypad,
     SquareNaming::Coords,
+];
+
+/// The boards offered on the start screen (besides one given on the command line):
+/// (width, height, k).
+const BOARDS: [(usize, usize, usize); 7] = [
+    (3, 3, 3),
+    (4, 4, 4),
+    (5, 5, 4),
+    (6, 5, 4),
+    (7, 7, 5),
+    (15, 15, 5),
+    (19, 19, 5),
 ];
 
 impl Choices {
@@ -142,11 +159,14 @@ impl Choices {
                     _ => "column then row".to_owned(),
                 },
             ),
+            StartLine::Board => ("Board", self.rules.to_string()),
             StartLine::Start => ("", "Start".to_owned()),
         }
     }
 
-    fn change(&mut self, line: StartLine, step: isize) {
+    /// Changes a line's value by `step` places; `given` is the board from the command line,
+    /// offered with the usual ones.
+    fn change(&mut self, line: StartLine, step: isize, given: Rules) {
         fn cycle<T: Copy + PartialEq>(all: &[T], current: T, step: isize) -> T {
             let index = all.iter().position(|&item| item == current).unwrap_or(0) as isize;
             all[(index + step).rem_euclid(all.len() as isize) as usize]
@@ -156,6 +176,16 @@ impl Choices {
             StartLine::Letter => self.letter = !self.letter,
             StartLine::First => self.first = cycle(&FIRSTS, self.first, step),
             StartLine::Naming => self.naming = cycle(&NAMINGS, self.naming, step),
+            StartLine::Board => {
+                let mut boards: Vec<Rules> = BOARDS
+                    .iter()
+                    .filter_map(|&(w, h, k)| Rules::new(w, h, k).ok())
+                    .collect();
+                if !boards.contains(&given) {
+                    boards.insert(0, given);
+                }
+                self.rules = cycle(&boards, self.rules, step);
+            }
             StartLine::Start => {}
         }
     }
@@ -259,7 +289,7 @@ impl App {
 
     /// The rules of the games.
     pub fn rules(&self) -> Rules {
-        self.launch.config.rules
+        self.choices.rules
     }
 
     /// The square names in use: the chosen scheme on 3x3, letter and row elsewhere.
@@ -335,7 +365,7 @@ impl App {
                     self.start_line = index;
                     match StartLine::ALL[index] {
                         StartLine::Start => self.start(now),
-                        line => self.choices.change(line, 1),
+                        line => self.choices.change(line, 1, self.launch.config.rules),
                     }
                 }
             }
@@ -363,9 +393,15 @@ impl App {
             KeyCode::Down | KeyCode::Char('j' | 's') | KeyCode::Tab => {
                 self.start_line = (self.start_line + 1).min(StartLine::ALL.len() - 1);
             }
-            KeyCode::Left | KeyCode::Char('h' | 'a') => self.choices.change(line, -1),
-            KeyCode::Right | KeyCode::Char('l' | 'd') => self.choices.change(line, 1),
-            KeyCode::Char(' ') if line != StartLine::Start => self.choices.change(line, 1),
+            KeyCode::Left | KeyCode::Char('h' | 'a') => {
+                self.choices.change(line, -1, self.launch.config.rules)
+            }
+            KeyCode::Right | KeyCode::Char('l' | 'd') => {
+                self.choices.change(line, 1, self.launch.config.rules)
+            }
+            KeyCode::Char(' ') if line != StartLine::Start => {
+                self.choices.change(line, 1, self.launch.config.rules)
+            }
             KeyCode::Enter | KeyCode::Char(' ') => self.start(now),
             KeyCode::Char('?') => self.overlay = Some(Overlay::Help),
             KeyCode::Char('q') | KeyCode::Esc => self.quit = true,
@@ -389,6 +425,7 @@ impl App {
             x,
             o,
             first: self.choices.first,
+            rules: self.choices.rules,
             ..self.launch.config
         };
         self.session = Some(Session::new(config));
@@ -411,7 +448,7 @@ impl App {
             return self.refuse("That was the last game: press q to quit.");
         }
         let first = session.start_game();
-        self.cursor = centre(self.launch.config.rules);
+        self.cursor = centre(self.rules());
         self.hints = None;
         self.pending_column = None;
         self.say(format!("New game: {first} goes first."));
@@ -468,7 +505,7 @@ impl App {
                     self.cursor = square;
                     self.place(square, now);
                 }
-                Err(error) => self.refuse(&words::capitalised(&error.to_string())),
+                Err(error) => self.refuse(&format!("{error}.")),
             }
             return;
         }

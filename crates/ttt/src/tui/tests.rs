@@ -35,6 +35,7 @@ fn launch(seats: Option<(Seat, Seat)>, first: FirstPolicy, theme: Theme) -> Laun
             letter: Mark::X,
             first,
             naming: SquareNaming::Numbers,
+            rules: Rules::default(),
         },
         seats,
         games: None,
@@ -112,7 +113,7 @@ fn the_start_screen_changes_choices_and_starts() {
         Instant::now(),
     );
     assert_eq!(app.mode, Mode::Start);
-    for _ in 0..4 {
+    for _ in 0..5 {
         key(&mut app, KeyCode::Up);
     }
     key(&mut app, KeyCode::Right);
@@ -136,13 +137,20 @@ fn clicks_on_the_start_screen_change_a_line_or_start() {
         AREA,
         Instant::now(),
     );
-    let start = layout::start(AREA, 5);
+    let start = layout::start(AREA, 6);
     click(&mut app, start.lines[0].x + 20, start.lines[0].y);
     assert_eq!(app.choices.opponent, Opponent::Computer(Strength::Search));
     click(&mut app, start.lines[0].x + 20, start.lines[0].y);
     assert_eq!(app.choices.opponent, Opponent::Computer(Strength::Perfect));
     click(&mut app, start.lines[4].x + 20, start.lines[4].y);
+    assert_eq!(
+        app.choices.rules,
+        Rules::new(4, 4, 4).unwrap(),
+        "the board line moves on"
+    );
+    click(&mut app, start.lines[5].x + 20, start.lines[5].y);
     assert_eq!(app.mode, Mode::Game);
+    assert_eq!(app.position().rules(), Rules::new(4, 4, 4).unwrap());
 }
 
 #[test]
@@ -489,7 +497,7 @@ fn screen_gomoku_with_axes_and_the_last_move_underlined() {
         FirstPolicy::X,
         Theme::monochrome(),
     );
-    launch.config.rules = Rules::new(15, 15, 5).unwrap();
+    launch.choices.rules = Rules::new(15, 15, 5).unwrap();
     let mut app = App::new(launch, AREA, Instant::now());
     key(&mut app, KeyCode::Enter);
     key(&mut app, KeyCode::Right);
