@@ -35,9 +35,12 @@ impl std::fmt::Display for TypedError {
                     "Unknown command '{word}': type a square, or help, hint, undo or quit."
                 )
             }
-            TypedError::Square(error) => {
+            // Only the message in the game's own words is capitalised; the others start
+            // with what the person typed, shown as typed.
+            TypedError::Square(error @ SquareError::Empty { .. }) => {
                 write!(f, "{}.", crate::words::capitalised(&error.to_string()))
             }
+            TypedError::Square(error) => write!(f, "{error}."),
         }
     }
 }
