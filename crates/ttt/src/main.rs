@@ -52,9 +52,7 @@ fn run(cli: Cli) -> anyhow::Result<ExitCode> {
         Some(Command::Move(args)) => {
             commands::choose::run(&args, rules, &mut out).map(|()| ExitCode::SUCCESS)
         }
-        Some(Command::Solve(args)) => {
-            commands::solve::run(&args, rules, &mut out).map(|()| ExitCode::SUCCESS)
-        }
+        Some(Command::Solve(args)) => commands::solve::run(&args, rules, &mut out),
         Some(Command::Count(args)) => {
             commands::count::run(&args, rules, &mut out).map(|()| ExitCode::SUCCESS)
         }

@@ -1,6 +1,7 @@
 //! `ttt solve`: proves a position's result with perfect play from both sides.
 
 use std::io::{IsTerminal, Write};
+use std::process::ExitCode;
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::time::Duration;
@@ -43,8 +44,11 @@ struct ProofJson {
     memory_bytes: usize,
 }
 
-/// Runs `ttt solve`; Ctrl-C stops the proof and reports how far it got.
-pub fn run(args: &SolveArgs, rules: Rules, out: &mut impl Write) -> anyhow::Result<()> {
+/// The exit code of a proof stopped by Ctrl-C, as for any program it interrupts.
+const INTERRUPTED: u8 = 130;
+
+/// Runs `ttt solve`; Ctrl-C stops the proof and reports how far it got (exit code 130).
+pub fn run(args: &SolveArgs, rules: Rules, out: &mut impl Write) -> anyhow::Result<ExitCode> {
     let position = args.position.position(rules)?;
     let stop = Arc::new(AtomicBool::new(false));
     let handler_stop = Arc::clone(&stop);
@@ -71,9 +75,17 @@ pub fn run(args: &SolveArgs, rules: Rules, out: &mut impl Write) -> anyhow::Resu
             );
             return Err(BadInput(message).into());
         }
-        Err(stopped @ ProofError::Stopped { .. }) => {
-            writeln!(out, "Interrupted: {stopped}.")?;
-            return Ok(());
+        Err(ProofError::Stopped { nodes, seconds }) => {
+            if args.json {
+                let json = serde_json::json!({"result": null, "interrupted": true, "nodes": nodes, "seconds": seconds});
+                writeln!(out, "{json}")?;
+            } else {
+                writeln!(
+                    out,
+                    "Interrupted after {nodes} positions and {seconds:.1} s, before a proof."
+                )?;
+            }
+            return Ok(ExitCode::from(INTERRUPTED));
         }
     };
     let naming = SquareNaming::Numbers.on_board(rules);
@@ -92,12 +104,12 @@ pub fn run(args: &SolveArgs, rules: Rules, out: &mut impl Write) -> anyhow::Resu
         };
         serde_json::to_writer(&mut *out, &json)?;
         writeln!(out)?;
-        return Ok(());
+        return Ok(ExitCode::SUCCESS);
     }
     for line in text(&proof, &position, naming) {
         writeln!(out, "{line}")?;
     }
-    Ok(())
+    Ok(ExitCode::SUCCESS)
 }
 
 fn text(proof: &Proof, position: &ttt_core::Position, naming: SquareNaming) -> Vec<String> {
