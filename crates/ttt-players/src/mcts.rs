@@ -1,13 +1,12 @@
 //! A Monte-Carlo tree search player: a different style of opponent, which judges moves by
 //! playing many quick games to the end.
 
-use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use rand::{Rng, RngExt};
-use ttt_core::{Mark, Position, Rules, Square};
+use ttt_core::{Mark, Position, Square};
 
-use crate::search::board::{SearchBoard, Shape};
+use crate::search::board::{SearchBoard, ShapeCache};
 use crate::search::forced;
 use crate::{Player, PlayerError, pick};
 
@@ -22,7 +21,7 @@ const EXPLORATION: f32 = 1.2;
 #[derive(Debug)]
 pub struct Mcts {
     think: Duration,
-    shape: Option<Arc<Shape>>,
+    shapes: ShapeCache,
 }
 
 struct Node {
@@ -38,17 +37,9 @@ impl Mcts {
     /// A tree-search player allowed `think` per move.
     #[must_use]
     pub fn new(think: Duration) -> Mcts {
-        Mcts { think, shape: None }
-    }
-
-    fn shape(&mut self, rules: Rules) -> Arc<Shape> {
-        match &self.shape {
-            Some(shape) if shape.rules == rules => Arc::clone(shape),
-            _ => {
-                let shape = Arc::new(Shape::new(rules));
-                self.shape = Some(Arc::clone(&shape));
-                shape
-            }
+        Mcts {
+            think,
+            shapes: ShapeCache::default(),
         }
     }
 }
@@ -60,7 +51,7 @@ impl Player for Mcts {
             return Err(PlayerError::NoMove);
         }
         let deadline = Instant::now() + self.think.mul_f64(0.9);
-        let mut board = SearchBoard::new(self.shape(position.rules()), position);
+        let mut board = SearchBoard::new(self.shapes.get(position.rules()).0, position);
         if let Some(square) = forced(&board) {
             return Ok(Square::new(square));
         }

@@ -56,6 +56,24 @@ impl Shape {
     }
 }
 
+/// The shape of the board last played on, kept between moves.
+#[derive(Debug, Default)]
+pub(crate) struct ShapeCache(Option<Arc<Shape>>);
+
+impl ShapeCache {
+    /// The shape for `rules`, and whether it is new (a different board than last time).
+    pub(crate) fn get(&mut self, rules: Rules) -> (Arc<Shape>, bool) {
+        match &self.0 {
+            Some(shape) if shape.rules == rules => (Arc::clone(shape), false),
+            _ => {
+                let shape = Arc::new(Shape::new(rules));
+                self.0 = Some(Arc::clone(&shape));
+                (shape, true)
+            }
+        }
+    }
+}
+
 /// Positions during search: marks, window counts, evaluation, threats and hash, all kept
 /// up to date move by move.
 #[derive(Debug, Clone)]

@@ -10,7 +10,7 @@ use rand::Rng;
 use ttt_core::{Position, Rules, Square};
 
 use crate::{Player, PlayerError, pick};
-use board::{SearchBoard, Shape};
+use board::{SearchBoard, Shape, ShapeCache};
 
 /// A won game's score; wins sooner score higher.
 const WIN: i64 = 1 << 40;
@@ -29,7 +29,7 @@ const TABLE_LIMIT: usize = 1 << 20;
 #[derive(Debug)]
 pub struct Search {
     think: Duration,
-    shape: Option<Arc<Shape>>,
+    shapes: ShapeCache,
     table: HashMap<u64, Entry>,
 }
 
@@ -57,21 +57,18 @@ impl Search {
     pub fn new(think: Duration) -> Search {
         Search {
             think,
-            shape: None,
+            shapes: ShapeCache::default(),
             table: HashMap::new(),
         }
     }
 
     fn shape(&mut self, rules: Rules) -> Arc<Shape> {
-        match &self.shape {
-            Some(shape) if shape.rules == rules => Arc::clone(shape),
-            _ => {
-                let shape = Arc::new(Shape::new(rules));
-                self.shape = Some(Arc::clone(&shape));
-                self.table.clear();
-                shape
-            }
+        let (shape, new) = self.shapes.get(rules);
+        if new {
+            // Positions of another board are no use.
+            self.table.clear();
         }
+        shape
     }
 
     /// The best square found, and how deep the last finished iteration went.
