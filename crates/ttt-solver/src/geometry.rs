@@ -122,16 +122,6 @@ impl Geometry {
             .any(|&window| mine & window == window)
     }
 
-    /// Whether `mine` holds any whole window.
-    #[must_use]
-    #[expect(
-        clippy::manual_contains,
-        reason = "a subset test, not equality: clippy's rewrite does not apply"
-    )]
-    pub fn has_line(&self, mine: Bits) -> bool {
-        self.windows.iter().any(|&window| mine & window == window)
-    }
-
     /// How many symmetries the board has: 8 for a square board, 4 for a rectangle.
     #[must_use]
     pub fn symmetry_count(&self) -> usize {

@@ -60,12 +60,6 @@ impl Solver {
         Solver::default()
     }
 
-    /// How many positions the table holds.
-    #[must_use]
-    pub fn table_len(&self) -> usize {
-        self.board.as_ref().map_or(0, |tabled| tabled.scores.len())
-    }
-
     /// The value of `position` for the side to move. A finished game is worth
     /// `Loss` in 0 plies when it was won (by the other side) and `Draw` in 0 when drawn.
     ///
