@@ -334,27 +334,19 @@ impl Session {
         if self.position.is_over() {
             return Undo::Nothing;
         }
-        let human_moved = {
-            let mut probe = self.position.clone();
-            let mut found = false;
-            while probe.undo().is_some() {
-                if self.seat(probe.to_move()).is_human() {
-                    found = true;
-                    break;
-                }
-            }
-            found
-        };
-        if !human_moved {
+        // Back to and including the last move a person made: then that person is to move.
+        let history = self.position.history();
+        let first = self.position.first();
+        let mover = |index: usize| if index % 2 == 0 { first } else { !first };
+        let Some(last_human) = (0..history.len())
+            .rev()
+            .find(|&index| self.seat(mover(index)).is_human())
+        else {
             return Undo::Nothing;
-        }
-        let mut taken = Vec::new();
-        while let Some(square) = self.position.undo() {
-            taken.push(square);
-            if self.seat(self.position.to_move()).is_human() {
-                break;
-            }
-        }
+        };
+        let taken = (last_human..history.len())
+            .filter_map(|_| self.position.undo())
+            .collect();
         Undo::TookBack(taken)
     }
 
