@@ -11,7 +11,7 @@ use ttt_core::{Mark, Position, Rules, Square, SquareNaming};
 use ttt_players::Strength;
 use ttt_solver::{MoveValue, Solver};
 
-use super::layout::{self, BoardGeometry};
+use super::layout;
 use super::theme::Theme;
 use crate::session::{FirstPolicy, Score, Seat, Session, SessionConfig, Thinking, Thought, Undo};
 use crate::words;
@@ -309,6 +309,13 @@ impl App {
         self.session.as_ref().is_some_and(Session::in_progress)
     }
 
+    /// Whether `area` is too small to show the current screen: below the minimum, or, in
+    /// a game, too small for the board.
+    pub fn too_small(&self, area: Rect) -> bool {
+        let below_minimum = area.width < layout::MIN_WIDTH || area.height < layout::MIN_HEIGHT;
+        below_minimum || (self.mode == Mode::Game && layout::board(area, self.rules()).is_none())
+    }
+
     /// The window changed size.
     pub fn resize(&mut self, width: u16, height: u16) {
         self.area = Rect::new(0, 0, width, height);
@@ -323,9 +330,7 @@ impl App {
             self.quit = true;
             return;
         }
-        let too_small =
-            self.area.width < layout::MIN_WIDTH || self.area.height < layout::MIN_HEIGHT;
-        if too_small && matches!(key.code, KeyCode::Char('q') | KeyCode::Esc) {
+        if self.too_small(self.area) && matches!(key.code, KeyCode::Char('q') | KeyCode::Esc) {
             // Nothing can be shown to confirm; the screen says q quits.
             self.quit = true;
             return;
@@ -370,11 +375,8 @@ impl App {
                 }
             }
             Mode::Game => {
-                let Some(screen) = layout::screen(self.area) else {
-                    return;
-                };
                 let rules = self.rules();
-                let square = BoardGeometry::fit(screen.board, rules)
+                let square = layout::board(self.area, rules)
                     .and_then(|geometry| geometry.square_at(mouse.column, mouse.row, rules));
                 if let Some(square) = square {
                     self.cursor = square;

@@ -46,6 +46,12 @@ pub fn screen(area: Rect) -> Option<Screen> {
     })
 }
 
+/// The board's grid on the game screen of a window of `area`, or `None` when the window
+/// is too small for the screen or for this board.
+pub fn board(area: Rect, rules: Rules) -> Option<BoardGeometry> {
+    screen(area).and_then(|screen| BoardGeometry::fit(screen.board, rules))
+}
+
 /// The board's cells in a given area: their size and where the grid starts.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct BoardGeometry {

@@ -15,7 +15,7 @@ use ttt_core::{Mark, Rules, Square, SquareNaming};
 use ttt_players::Strength;
 
 use super::app::{App, COMPUTER_PAUSE, Mode, NEXT_GAME_PAUSE, Overlay};
-use super::layout::{self, BoardGeometry};
+use super::layout;
 use super::{Choices, Launch, Opponent, Theme};
 use crate::session::{FirstPolicy, Seat, SessionConfig};
 
@@ -73,8 +73,7 @@ fn click(app: &mut App, column: u16, row: u16) {
 
 /// Where the middle of `square`'s cell is drawn.
 fn centre_of(app: &App, square: Square) -> (u16, u16) {
-    let screen = layout::screen(app.area).unwrap();
-    let geometry = BoardGeometry::fit(screen.board, app.rules()).unwrap();
+    let geometry = layout::board(app.area, app.rules()).unwrap();
     let rules = app.rules();
     let cell = geometry.cell(rules.column(square) as u16, rules.row(square) as u16);
     (cell.x + (cell.width - 1) / 2, cell.y + cell.height / 2)
@@ -379,6 +378,21 @@ fn screen_too_small() {
 
 #[test]
 fn q_quits_at_once_in_a_window_too_small_to_ask() {
+    let mut nineteen = launch(
+        Some((Seat::Human, Seat::Human)),
+        FirstPolicy::X,
+        Theme::monochrome(),
+    );
+    nineteen.choices.rules = Rules::new(19, 19, 5).unwrap();
+    let mut big = App::new(nineteen, AREA, Instant::now());
+    key(&mut big, KeyCode::Enter);
+    big.resize(60, 20);
+    key(&mut big, KeyCode::Char('q'));
+    assert!(
+        big.should_quit(),
+        "60x20 is too small for 19x19: nothing could ask"
+    );
+
     let mut app = two_people();
     key(&mut app, KeyCode::Enter);
     app.resize(40, 10);

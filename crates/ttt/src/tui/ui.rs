@@ -13,15 +13,14 @@ use super::layout::{self, BoardGeometry, MIN_HEIGHT, MIN_WIDTH};
 
 impl Widget for &App {
     fn render(self, area: Rect, buf: &mut Buffer) {
-        if area.width < MIN_WIDTH || area.height < MIN_HEIGHT {
-            too_small(area, buf, "");
-            return;
-        }
-        let board_fits = layout::screen(area)
-            .and_then(|screen| BoardGeometry::fit(screen.board, self.rules()))
-            .is_some();
-        if self.mode == Mode::Game && !board_fits {
-            too_small(area, buf, &format!(" for {}", self.rules()));
+        if self.too_small(area) {
+            let below_minimum = area.width < MIN_WIDTH || area.height < MIN_HEIGHT;
+            let board = if below_minimum {
+                String::new()
+            } else {
+                format!(" for {}", self.rules())
+            };
+            too_small(area, buf, &board);
             return;
         }
         match self.mode {
@@ -112,7 +111,7 @@ fn game_screen(app: &App, area: Rect, buf: &mut Buffer) {
     ]);
     title.render(screen.title, buf);
     let position = app.position();
-    if let Some(geometry) = BoardGeometry::fit(screen.board, rules) {
+    if let Some(geometry) = layout::board(area, rules) {
         board(app, &position, &geometry, buf);
     }
     panel(app, &position, screen.panel, buf);
