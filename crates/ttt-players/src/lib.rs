@@ -46,6 +46,14 @@ pub trait Player {
     fn choose(&mut self, position: &Position, rng: &mut dyn Rng) -> Result<Square, PlayerError>;
 }
 
+/// A boxed player plays as the player inside, so wrappers such as [`CentreOpening`] take
+/// any player a [`Strength`] makes.
+impl<P: Player + ?Sized> Player for Box<P> {
+    fn choose(&mut self, position: &Position, rng: &mut dyn Rng) -> Result<Square, PlayerError> {
+        (**self).choose(position, rng)
+    }
+}
+
 /// Why a player could not choose a square.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 pub enum PlayerError {

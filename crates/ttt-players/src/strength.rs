@@ -52,13 +52,7 @@ impl Strength {
     /// A new player of this strength that always opens in the centre when it moves first.
     #[must_use]
     pub fn player_opening_centre(self, think: Duration) -> Box<dyn Player + Send> {
-        match self {
-            Strength::Random => Box::new(CentreOpening(Random)),
-            Strength::Rules => Box::new(CentreOpening(RulesPlayer)),
-            Strength::Perfect => Box::new(CentreOpening(Perfect::new())),
-            Strength::Search => Box::new(CentreOpening(Search::new(think))),
-            Strength::Mcts => Box::new(CentreOpening(Mcts::new(think))),
-        }
+        Box::new(CentreOpening(self.player(think)))
     }
 
     /// Whether this player can play on a board of `rules`.

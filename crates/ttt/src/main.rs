@@ -91,11 +91,7 @@ fn play(args: &PlayArgs, rules: Rules, out: &mut impl Write) -> anyhow::Result<E
         o: args.o,
     };
     let options = LineOptions {
-        style: args.style.unwrap_or(if rules.is_tic_tac_toe() {
-            BoardStyle::Numbered
-        } else {
-            BoardStyle::Compact
-        }),
+        style: args.style.unwrap_or(BoardStyle::for_board(rules)),
         naming: args.squares,
         palette: Palette::detect(),
         games: args.games,

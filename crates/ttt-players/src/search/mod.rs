@@ -196,7 +196,7 @@ impl Searcher<'_> {
         }
         let me = board.to_move;
         // Threats decide before any depth: a win now, or a loss to two open lines.
-        if board.threatens(me) && !board.winning_squares(me).is_empty() {
+        if !board.winning_squares(me).is_empty() {
             return Ok(WIN - ply);
         }
         if board.is_full() {

@@ -72,12 +72,7 @@ impl Analysis {
         let position = &self.position;
         let rules = position.rules();
         let naming = SquareNaming::Numbers.on_board(rules);
-        let style = if rules.is_tic_tac_toe() {
-            BoardStyle::Numbered
-        } else {
-            BoardStyle::Compact
-        };
-        let mut lines: Vec<String> = draw(position, style, naming, palette)
+        let mut lines: Vec<String> = draw(position, BoardStyle::for_board(rules), naming, palette)
             .into_iter()
             .map(|line| line.trim_end().to_owned())
             .collect();

@@ -4,7 +4,7 @@ use std::collections::BTreeMap;
 use std::fmt;
 use std::str::FromStr;
 
-use ttt_core::{Position, Square, SquareNaming, column_letter};
+use ttt_core::{Position, Rules, Square, SquareNaming, column_letter};
 
 use super::palette::Palette;
 
@@ -30,6 +30,18 @@ impl BoardStyle {
         BoardStyle::Boxes,
         BoardStyle::Compact,
     ];
+}
+
+impl BoardStyle {
+    /// The drawing used unless one is asked for: numbered on 3x3, compact on bigger boards
+    /// (a numbered 15x15 board is taller than most terminals).
+    pub fn for_board(rules: Rules) -> BoardStyle {
+        if rules.is_tic_tac_toe() {
+            BoardStyle::Numbered
+        } else {
+            BoardStyle::Compact
+        }
+    }
 }
 
 impl fmt::Display for BoardStyle {

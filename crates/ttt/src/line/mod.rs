@@ -15,7 +15,7 @@ use ttt_solver::Solver;
 
 pub use board_style::{BoardStyle, draw};
 
-pub use palette::Palette;
+pub use palette::{Palette, no_color};
 
 use crate::session::{FirstPolicy, Seat, Session, SessionConfig, Undo};
 use crate::words;
@@ -235,10 +235,10 @@ impl<R: BufRead, W: Write> LineGame<R, W> {
         }
         let strength = self.ask(
             "How strong should the computer be?",
-            if rules.square_count() > ttt_solver::MAX_SOLVED_SQUARES {
-                "easy, medium or hard"
-            } else {
+            if Strength::Perfect.check(rules).is_ok() {
                 "easy, medium, hard or impossible"
+            } else {
+                "easy, medium or hard"
             },
             "medium",
             |answer| {

@@ -4,6 +4,11 @@ use std::io::IsTerminal;
 
 use ttt_core::Mark;
 
+/// Whether the person asked for no colours, by setting `NO_COLOR` (to anything but "").
+pub fn no_color() -> bool {
+    std::env::var_os("NO_COLOR").is_some_and(|value| !value.is_empty())
+}
+
 /// How marks are painted: ANSI colours on a terminal, plain text otherwise.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct Palette {
@@ -14,10 +19,9 @@ impl Palette {
     /// Colours on, unless `NO_COLOR` is set, `TERM` is `dumb`, or standard output is not a
     /// terminal.
     pub fn detect() -> Palette {
-        let no_color = std::env::var_os("NO_COLOR").is_some_and(|value| !value.is_empty());
         let dumb = std::env::var("TERM").is_ok_and(|term| term == "dumb");
         Palette {
-            colour: !no_color && !dumb && std::io::stdout().is_terminal(),
+            colour: !no_color() && !dumb && std::io::stdout().is_terminal(),
         }
     }
 

@@ -16,8 +16,9 @@ pub struct Theme {
 impl Theme {
     /// Colours, unless `NO_COLOR` is set.
     pub fn detect() -> Theme {
-        let no_color = std::env::var_os("NO_COLOR").is_some_and(|value| !value.is_empty());
-        Theme { colour: !no_color }
+        Theme {
+            colour: !crate::line::no_color(),
+        }
     }
 
     /// With colours.
