@@ -122,6 +122,14 @@ fn walk(geometry: &Geometry, counts: &mut TreeCounts, mover: Bits, other: Bits, 
     }
 }
 
+/// X's and O's bits after `mark` plays `square`.
+const fn with_move(x: Bits, o: Bits, mark: Mark, square: usize) -> (Bits, Bits) {
+    match mark {
+        Mark::X => (x | 1 << square, o),
+        Mark::O => (x, o | 1 << square),
+    }
+}
+
 /// The mark that moves at `ply` when X moves first.
 const fn mark_at(ply: usize) -> Mark {
     if ply % 2 == 0 { Mark::X } else { Mark::O }
@@ -218,10 +226,7 @@ fn levels(geometry: &Geometry) -> Vec<BitsMap<Key, Node>> {
             while free != 0 {
                 let square = free.trailing_zeros() as usize;
                 free &= free - 1;
-                let (cx, co) = match mark {
-                    Mark::X => (x | 1 << square, o),
-                    Mark::O => (x, o | 1 << square),
-                };
+                let (cx, co) = with_move(x, o, mark, square);
                 let child = next.entry(pack(cx, co)).or_insert_with(|| Node {
                     paths: 0,
                     end: End::Going,
@@ -264,10 +269,8 @@ fn best_child_score(
     while free != 0 {
         let square = free.trailing_zeros() as usize;
         free &= free - 1;
-        let key = match mark {
-            Mark::X => pack(x | 1 << square, o),
-            Mark::O => pack(x, o | 1 << square),
-        };
+        let (cx, co) = with_move(x, o, mark, square);
+        let key = pack(cx, co);
         let score = next.get(&key).map_or(0, |child| match child.end {
             End::Win(_) => WIN_NOW,
             End::Draw => 0,

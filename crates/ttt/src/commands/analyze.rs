@@ -36,13 +36,12 @@ pub struct Analysis {
 impl Analysis {
     /// Values `position` and all its moves.
     pub fn of(solver: &mut Solver, position: &Position) -> Result<Analysis, SolverError> {
-        let value = (!position.is_over())
-            .then(|| solver.value(position))
-            .transpose()?;
+        let moves = solver.move_values(position)?;
+        // A position is worth what its best move is worth (nothing, once the game is over).
         Ok(Analysis {
             position: position.clone(),
-            value,
-            moves: solver.move_values(position)?,
+            value: moves.first().map(|best| best.value),
+            moves,
         })
     }
 
