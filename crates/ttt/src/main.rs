@@ -8,6 +8,7 @@ mod commands;
 mod failure;
 mod line;
 mod session;
+mod signals;
 mod tui;
 mod words;
 
@@ -21,6 +22,7 @@ use cli::{Cli, Command, PlayArgs};
 use failure::{BAD_INPUT, BadInput};
 use line::{BoardStyle, Ending, LineOptions, Palette, Setup};
 use session::{Seat, SessionConfig};
+use signals::Interrupts;
 use ttt_core::Mark;
 use ttt_players::Strength;
 
@@ -81,9 +83,15 @@ fn play(args: &PlayArgs, rules: Rules, out: &mut impl Write) -> anyhow::Result<E
         think: args.think,
     };
     if !args.plain && full_screen_possible() {
-        let score = tui::run(full_screen_launch(args, config))?;
-        writeln!(out, "{score}")?;
-        return Ok(ExitCode::SUCCESS);
+        let interrupts = Interrupts::watch()?;
+        let exit = tui::run(full_screen_launch(args, config), &interrupts)?;
+        let Some(signal) = exit.signal else {
+            writeln!(out, "{}", exit.score)?;
+            return Ok(ExitCode::SUCCESS);
+        };
+        // After SIGHUP the terminal may be gone: the exit code still tells what happened.
+        let _ = writeln!(io::stdout(), "{}", exit.score);
+        return Ok(signal.exit_code());
     }
     let setup = Setup {
         config,

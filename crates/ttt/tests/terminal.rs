@@ -178,7 +178,7 @@ fn ctrl_c_in_the_middle_of_a_game_restores_the_terminal() {
     tmux.keys(&["Enter"]);
     tmux.wait_for("played");
     tmux.keys(&["C-c"]);
-    tmux.wait_for("EXIT=0");
+    tmux.wait_for("EXIT=130");
     tmux.assert_restored();
 }
 
@@ -202,5 +202,81 @@ fn plain_and_dumb_terminals_keep_the_line_mode() {
     tmux.wait_for("X to move:");
     tmux.keys(&["C-d"]);
     tmux.wait_for("EXIT=1");
+    tmux.assert_restored();
+}
+
+/// Runs `ttt` in the pane through a shell that writes its process id to a file first, so
+/// that the test can signal it as another program would.
+fn ttt_command_with_pid(args: &str, pid_file: &std::path::Path) -> String {
+    format!(
+        "bash -c 'echo $$ > {}; exec {} {args}'; echo EXIT=$?",
+        pid_file.display(),
+        env!("CARGO_BIN_EXE_ttt")
+    )
+}
+
+#[test]
+fn every_ending_signal_restores_the_terminal_and_prints_the_tally() {
+    for (signal, code) in [("TERM", 143), ("HUP", 129), ("QUIT", 131), ("INT", 130)] {
+        let Some(tmux) = Tmux::start(&format!("signal-{signal}")) else {
+            return;
+        };
+        let pid_file = std::env::temp_dir().join(format!(
+            "ttt-test-signal-{signal}-{}.pid",
+            std::process::id()
+        ));
+        let _ = std::fs::remove_file(&pid_file);
+        tmux.keys(&[
+            &ttt_command_with_pid("--x human --o human --first x", &pid_file),
+            "Enter",
+        ]);
+        tmux.wait_for("X to move");
+        // X wins along the top row; the next game starts by itself.
+        for digit in ["1", "4", "2", "5", "3"] {
+            tmux.keys(&[digit]);
+            sleep(Duration::from_millis(150));
+        }
+        tmux.wait_for("X wins");
+        tmux.keys(&["5"]);
+        sleep(Duration::from_millis(300));
+        assert_eq!(
+            tmux.modes(),
+            "1 1 0",
+            "the game shows on the alternate screen with the mouse on and the cursor hidden"
+        );
+        let pid = std::fs::read_to_string(&pid_file).unwrap();
+        let status = Command::new("kill")
+            .args([&format!("-{signal}"), pid.trim()])
+            .status()
+            .unwrap();
+        assert!(status.success(), "kill -{signal} {pid}");
+        let screen = tmux.wait_for(&format!("EXIT={code}"));
+        assert!(
+            screen.contains("X wins: 1, O wins: 0, draws: 0"),
+            "SIG{signal}: the tally is printed on the main screen:\n{screen}"
+        );
+        tmux.assert_restored();
+        let _ = std::fs::remove_file(&pid_file);
+    }
+}
+
+#[test]
+fn an_interrupted_proof_clears_its_spinner() {
+    let Some(tmux) = Tmux::start("solve") else {
+        return;
+    };
+    tmux.keys(&[&ttt_command("solve --size 7x6 --k 5 --hash 1"), "Enter"]);
+    tmux.wait_for("proving");
+    sleep(Duration::from_millis(700));
+    tmux.keys(&["C-c"]);
+    let screen = tmux.wait_for("EXIT=130");
+    assert!(
+        screen.contains("Interrupted after"),
+        "it says how far it got:\n{screen}"
+    );
+    assert!(
+        !screen.contains("proving"),
+        "the spinner's line is cleared:\n{screen}"
+    );
     tmux.assert_restored();
 }

@@ -83,6 +83,8 @@ transcripts! {
     analyze_text: "analyze x.o/.x./..o", "";
     analyze_moves_with_o_first: "analyze --moves 5,1,9 --first o", "";
     analyze_finished_game: "analyze xxx/oo./...", "";
+    solve_finished_game_says_who_won: "solve xxx/oo./...", "";
+    solve_drawn_game: "solve xox/xoo/oxx", "";
     analyze_json: "analyze x.o/.x./..o --json", "";
     move_perfect: "move x.o/.x./..o --player perfect", "";
     move_rules_blocks: "move --moves 1,5,2 --player rules --seed 1", "";
@@ -228,6 +230,28 @@ fn count_json_has_the_published_figures() {
     assert_eq!(json["terminal_positions"], 958);
     assert_eq!(json["terminal_up_to_symmetry"], 138);
     assert_eq!(json["value"]["result"], "draw");
+}
+
+#[test]
+fn solve_and_analyze_describe_a_finished_game_alike() {
+    for (position, status) in [
+        ("xxx/oo./...", "x_won"),
+        ("ooo/xx./x..", "o_won"),
+        ("xox/xoo/oxx", "draw"),
+    ] {
+        let json = |command: &str| -> serde_json::Value {
+            let output = ttt().args([command, position, "--json"]).output().unwrap();
+            assert!(output.status.success(), "{command} {position}");
+            serde_json::from_slice(&output.stdout).unwrap()
+        };
+        let (solve, analyze) = (json("solve"), json("analyze"));
+        for field in ["position", "to_move", "status", "result"] {
+            assert_eq!(solve[field], analyze[field], "{field} of {position}");
+        }
+        assert_eq!(solve["status"], status, "{position}");
+        assert!(solve["to_move"].is_null() && solve["result"].is_null());
+        assert!(solve["best_move"].is_null(), "{position}");
+    }
 }
 
 #[test]

@@ -4,10 +4,10 @@ use std::io::Write;
 
 use clap::Args;
 use serde::Serialize;
-use ttt_core::{Mark, Outcome, Position, Rules, SquareNaming};
+use ttt_core::{Position, Rules, SquareNaming};
 use ttt_solver::{MoveValue, Solver, SolverError, Value};
 
-use super::PositionArgs;
+use super::{PositionArgs, ending, mark_name, status};
 use crate::failure::BadInput;
 use crate::line::{BoardStyle, Palette, draw};
 
@@ -78,10 +78,7 @@ impl Analysis {
         lines.push(String::new());
         lines.push(format!("Position: {position}"));
         if let Some(outcome) = position.outcome() {
-            lines.push(format!(
-                "Status:   game over, {}",
-                outcome.to_string().to_lowercase()
-            ));
+            lines.push(format!("Status:   game over, {}", ending(outcome)));
             return lines;
         }
         let mover = position.to_move();
@@ -151,25 +148,11 @@ pub fn run(args: &AnalyzeArgs, rules: Rules, out: &mut impl Write) -> anyhow::Re
     Ok(())
 }
 
-fn mark_name(mark: Mark) -> &'static str {
-    match mark {
-        Mark::X => "x",
-        Mark::O => "o",
-    }
-}
-
-fn status(position: &Position) -> &'static str {
-    match position.outcome() {
-        None => "playing",
-        Some(Outcome::Win(Mark::X)) => "x_won",
-        Some(Outcome::Win(Mark::O)) => "o_won",
-        Some(Outcome::Draw) => "draw",
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use std::collections::{HashMap, HashSet};
+
+    use ttt_core::Outcome;
 
     use super::*;
 

@@ -6,7 +6,7 @@ pub mod count;
 pub mod solve;
 
 use clap::Args;
-use ttt_core::{Mark, Position, Rules, SquareNaming};
+use ttt_core::{Mark, Outcome, Position, Rules, SquareNaming};
 
 use crate::failure::BadInput;
 
@@ -52,5 +52,31 @@ impl PositionArgs {
             .map_err(|error| BadInput(format!("bad move list '{list}': {error}")))?;
         Position::from_moves(rules, self.first, &squares)
             .map_err(|error| BadInput(format!("bad move list '{list}': {error}")))
+    }
+}
+
+/// `"x"` or `"o"`, as the JSON output names a side.
+pub fn mark_name(mark: Mark) -> &'static str {
+    match mark {
+        Mark::X => "x",
+        Mark::O => "o",
+    }
+}
+
+/// A position's state as the JSON output names it: `playing`, `x_won`, `o_won` or `draw`.
+pub fn status(position: &Position) -> &'static str {
+    match position.outcome() {
+        None => "playing",
+        Some(Outcome::Win(Mark::X)) => "x_won",
+        Some(Outcome::Win(Mark::O)) => "o_won",
+        Some(Outcome::Draw) => "draw",
+    }
+}
+
+/// How a finished game ended, in words: "X won", "O won" or "a draw".
+pub fn ending(outcome: Outcome) -> String {
+    match outcome {
+        Outcome::Win(mark) => format!("{mark} won"),
+        Outcome::Draw => "a draw".to_owned(),
     }
 }

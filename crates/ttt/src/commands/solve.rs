@@ -1,19 +1,20 @@
 //! `ttt solve`: proves a position's result with perfect play from both sides.
 
-use std::io::{IsTerminal, Write};
+use std::io::{self, IsTerminal, Write};
 use std::process::ExitCode;
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
-use std::time::Duration;
+use std::thread::JoinHandle;
+use std::time::{Duration, Instant};
 
 use clap::Args;
-use indicatif::{ProgressBar, ProgressStyle};
 use serde::Serialize;
-use ttt_core::{Mark, Rules, SquareNaming};
+use ttt_core::{Outcome, Position, Rules, SquareNaming};
 use ttt_solver::{GameResult, Proof, ProofError, ProofLimits, prove};
 
-use super::PositionArgs;
+use super::{PositionArgs, ending, mark_name, status};
 use crate::failure::BadInput;
+use crate::signals::{Interrupts, Signal};
 
 /// Arguments of `ttt solve`.
 #[derive(Debug, Clone, Args)]
@@ -30,12 +31,14 @@ pub struct SolveArgs {
     pub hash: u64,
 }
 
-/// What `solve --json` prints.
+/// What `solve --json` prints: the fields `analyze --json` shares have the same meaning.
 #[derive(Debug, Serialize)]
 struct ProofJson {
     position: String,
     to_move: Option<&'static str>,
-    result: &'static str,
+    status: &'static str,
+    /// The side to move's result; `None` once the game is over.
+    result: Option<&'static str>,
     best_move: Option<usize>,
     best_move_name: Option<String>,
     nodes: u64,
@@ -44,27 +47,27 @@ struct ProofJson {
     memory_bytes: usize,
 }
 
-/// The exit code of a proof stopped by Ctrl-C, as for any program it interrupts.
-const INTERRUPTED: u8 = 130;
-
-/// Runs `ttt solve`; Ctrl-C stops the proof and reports how far it got (exit code 130).
+/// Runs `ttt solve`; Ctrl-C or another ending signal stops the proof, which reports how
+/// far it got and exits with 128 + the signal (130 for Ctrl-C).
 pub fn run(args: &SolveArgs, rules: Rules, out: &mut impl Write) -> anyhow::Result<ExitCode> {
     let position = args.position.position(rules)?;
+    if let Some(outcome) = position.outcome() {
+        return finished(&position, outcome, args.json, out).map(|()| ExitCode::SUCCESS);
+    }
     let stop = Arc::new(AtomicBool::new(false));
+    let interrupts = Interrupts::watch()?;
     let handler_stop = Arc::clone(&stop);
-    // If a handler cannot be set (one is already), Ctrl-C simply ends the process.
-    let _ = ctrlc::set_handler(move || handler_stop.store(true, Ordering::Relaxed));
+    interrupts.on_signal(move |_| handler_stop.store(true, Ordering::Relaxed));
     let nodes = Arc::new(AtomicU64::new(0));
-    let progress = progress_line(&nodes);
+    let progress = Spinner::start(&nodes);
     let limits = ProofLimits {
         table_bytes: usize::try_from(args.hash << 20).unwrap_or(usize::MAX),
         stop: &stop,
         nodes: &nodes,
     };
     let proof = prove(&position, limits);
-    if let Some(bar) = progress {
-        bar.finish_and_clear();
-    }
+    drop(progress);
+    let interrupted = interrupts.received().unwrap_or(Signal::INTERRUPT);
     let proof = match proof {
         Ok(proof) => proof,
         Err(ProofError::Board(_)) => {
@@ -85,16 +88,16 @@ pub fn run(args: &SolveArgs, rules: Rules, out: &mut impl Write) -> anyhow::Resu
                     "Interrupted after {nodes} positions and {seconds:.1} s, before a proof."
                 )?;
             }
-            return Ok(ExitCode::from(INTERRUPTED));
+            return Ok(interrupted.exit_code());
         }
     };
     let naming = SquareNaming::Numbers.on_board(rules);
-    let to_move = (!position.is_over()).then(|| position.to_move());
     if args.json {
         let json = ProofJson {
             position: position.to_string(),
-            to_move: to_move.map(|mark| if mark == Mark::X { "x" } else { "o" }),
-            result: proof.result.as_str(),
+            to_move: Some(mark_name(position.to_move())),
+            status: status(&position),
+            result: Some(proof.result.as_str()),
             best_move: proof.best_move.map(|square| square.index() + 1),
             best_move_name: proof.best_move.map(|square| naming.label(square, rules)),
             nodes: proof.nodes,
@@ -112,11 +115,39 @@ pub fn run(args: &SolveArgs, rules: Rules, out: &mut impl Write) -> anyhow::Resu
     Ok(ExitCode::SUCCESS)
 }
 
-fn text(proof: &Proof, position: &ttt_core::Position, naming: SquareNaming) -> Vec<String> {
+/// A finished position: nothing to prove, only how it ended.
+fn finished(
+    position: &Position,
+    outcome: Outcome,
+    json: bool,
+    out: &mut impl Write,
+) -> anyhow::Result<()> {
+    if json {
+        let json = ProofJson {
+            position: position.to_string(),
+            to_move: None,
+            status: status(position),
+            result: None,
+            best_move: None,
+            best_move_name: None,
+            nodes: 0,
+            seconds: 0.0,
+            table_entries: 0,
+            memory_bytes: 0,
+        };
+        serde_json::to_writer(&mut *out, &json)?;
+        writeln!(out)?;
+    } else {
+        writeln!(out, "{}, position {position}", position.rules())?;
+        writeln!(out, "Result: the game is already over: {}", ending(outcome))?;
+    }
+    Ok(())
+}
+
+fn text(proof: &Proof, position: &Position, naming: SquareNaming) -> Vec<String> {
     let rules = position.rules();
     let empty = position.ply() == 0;
     let verdict = match (proof.result, empty, position.to_move()) {
-        (_, _, _) if position.is_over() => "the game is already over".to_owned(),
         (GameResult::Win, true, _) => "first player wins".to_owned(),
         (GameResult::Loss, true, _) => "second player wins".to_owned(),
         (GameResult::Draw, _, _) => "draw".to_owned(),
@@ -150,19 +181,64 @@ fn text(proof: &Proof, position: &ttt_core::Position, naming: SquareNaming) -> V
 }
 
 /// A spinner with the positions searched, on a terminal only; nothing when piped.
-fn progress_line(nodes: &Arc<AtomicU64>) -> Option<ProgressBar> {
-    if !std::io::stderr().is_terminal() {
-        return None;
-    }
-    let bar = ProgressBar::new_spinner();
-    bar.set_style(ProgressStyle::with_template("{spinner} proving… {elapsed} {msg}").ok()?);
-    bar.enable_steady_tick(Duration::from_millis(120));
-    let (bar_clone, nodes) = (bar.clone(), Arc::clone(nodes));
-    std::thread::spawn(move || {
-        while !bar_clone.is_finished() {
-            bar_clone.set_message(format!("{} positions", nodes.load(Ordering::Relaxed)));
-            std::thread::sleep(Duration::from_millis(200));
+///
+/// The line stays shorter than the terminal, so the `^C` the terminal echoes lands on it
+/// rather than wrapping below, and clearing the line clears both. Dropping the spinner
+/// stops it and clears its line before anything else is printed.
+struct Spinner {
+    done: Arc<AtomicBool>,
+    drawer: Option<JoinHandle<()>>,
+}
+
+impl Spinner {
+    const FRAMES: [char; 10] = ['⠋', '⠙', '⠹', '⠸', '⠼', '⠴', '⠦', '⠧', '⠇', '⠏'];
+    const TICK: Duration = Duration::from_millis(120);
+
+    fn start(nodes: &Arc<AtomicU64>) -> Option<Spinner> {
+        if !io::stderr().is_terminal() {
+            return None;
         }
-    });
-    Some(bar)
+        let done = Arc::new(AtomicBool::new(false));
+        let (nodes, stop) = (Arc::clone(nodes), Arc::clone(&done));
+        let drawer = std::thread::spawn(move || {
+            let start = Instant::now();
+            let mut stderr = io::stderr();
+            for frame in Spinner::FRAMES.iter().cycle() {
+                if stop.load(Ordering::Relaxed) {
+                    break;
+                }
+                let line = format!(
+                    "{frame} proving… {} s, {} positions",
+                    start.elapsed().as_secs(),
+                    nodes.load(Ordering::Relaxed)
+                );
+                let _ = write!(stderr, "\r\x1b[2K{}", fit_to_terminal(&line));
+                let _ = stderr.flush();
+                std::thread::park_timeout(Spinner::TICK);
+            }
+            let _ = write!(stderr, "\r\x1b[2K");
+            let _ = stderr.flush();
+        });
+        Some(Spinner {
+            done,
+            drawer: Some(drawer),
+        })
+    }
+}
+
+impl Drop for Spinner {
+    fn drop(&mut self) {
+        self.done.store(true, Ordering::Relaxed);
+        if let Some(drawer) = self.drawer.take() {
+            drawer.thread().unpark();
+            let _ = drawer.join();
+        }
+    }
+}
+
+/// `line` cut to leave the terminal's last columns free.
+fn fit_to_terminal(line: &str) -> String {
+    let width = ratatui::crossterm::terminal::size().map_or(80, |(columns, _)| columns);
+    let room = usize::from(width).saturating_sub(4);
+    line.chars().take(room).collect()
 }

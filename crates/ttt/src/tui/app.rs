@@ -14,6 +14,7 @@ use ttt_solver::{MoveValue, Solver};
 use super::layout;
 use super::theme::Theme;
 use crate::session::{FirstPolicy, Score, Seat, Session, SessionConfig, Thinking, Thought, Undo};
+use crate::signals::Signal;
 use crate::words;
 
 /// How long a computer waits before it moves, so a person sees each move happen.
@@ -244,6 +245,7 @@ pub struct App {
     next_game_due: Option<Instant>,
     pending_column: Option<usize>,
     quit: bool,
+    interrupted: Option<Signal>,
 }
 
 impl App {
@@ -267,6 +269,7 @@ impl App {
             next_game_due: None,
             pending_column: None,
             quit: false,
+            interrupted: None,
         };
         if let Some((x, o)) = launch.seats {
             app.begin_session(x, o, now);
@@ -276,7 +279,17 @@ impl App {
 
     /// Whether the program should end.
     pub fn should_quit(&self) -> bool {
-        self.quit
+        self.quit || self.interrupted.is_some()
+    }
+
+    /// The signal that ended the program, Ctrl-C among them, if one did.
+    pub fn interrupted(&self) -> Option<Signal> {
+        self.interrupted
+    }
+
+    /// A signal arrived: the program ends as soon as the loop sees it.
+    pub fn interrupt(&mut self, signal: Signal) {
+        self.interrupted.get_or_insert(signal);
     }
 
     /// The score so far.
@@ -327,7 +340,8 @@ impl App {
             return;
         }
         if key.modifiers.contains(KeyModifiers::CONTROL) && key.code == KeyCode::Char('c') {
-            self.quit = true;
+            // Raw mode turns Ctrl-C into a key: it ends the program as SIGINT would.
+            self.interrupt(Signal::INTERRUPT);
             return;
         }
         if self.too_small(self.area) && matches!(key.code, KeyCode::Char('q') | KeyCode::Esc) {

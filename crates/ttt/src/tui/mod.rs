@@ -1,7 +1,8 @@
 //! The full-screen mode: a board to play with arrow keys, mouse and colour.
 //!
 //! `App` holds the state and takes keys, clicks and time; `ui` draws it; only [`run`]
-//! touches the terminal, and it restores it on every way out.
+//! touches the terminal, and it restores it on every way out: quitting, Ctrl-C, a signal
+//! (SIGTERM, SIGHUP, SIGQUIT, SIGINT from `kill`), an error or a panic.
 
 mod app;
 mod layout;
@@ -20,19 +21,29 @@ pub use app::{App, Choices, Launch, Opponent};
 pub use theme::Theme;
 
 use crate::session::{Score, Thought};
+use crate::signals::{Interrupts, Signal};
 
 /// How often the loop wakes with nothing happening, to notice a due computer move.
 const TICK: Duration = Duration::from_millis(50);
 
-/// Runs the full-screen mode until the person quits, and returns the score.
+/// How the full-screen mode ended.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Exit {
+    /// The score of every game of the run.
+    pub score: Score,
+    /// The signal that ended it (Ctrl-C among them), or `None` when the person quit.
+    pub signal: Option<Signal>,
+}
+
+/// Runs the full-screen mode until the person quits or a signal in `interrupts` arrives,
+/// and returns the score.
 ///
 /// # Errors
 /// Only errors of the terminal itself; the terminal is restored before returning.
-pub fn run(launch: Launch) -> io::Result<Score> {
+pub fn run(launch: Launch, interrupts: &Interrupts) -> io::Result<Exit> {
     let terminal = ratatui::init();
-    let guard = MouseGuard::enable()?;
-    let result = event_loop(terminal, launch);
-    drop(guard);
+    let guard = MouseGuard::enable();
+    let result = guard.and_then(|_guard| event_loop(terminal, launch, interrupts));
     ratatui::restore();
     result
 }
@@ -59,7 +70,11 @@ impl Drop for MouseGuard {
     }
 }
 
-fn event_loop(mut terminal: DefaultTerminal, launch: Launch) -> io::Result<Score> {
+fn event_loop(
+    mut terminal: DefaultTerminal,
+    launch: Launch,
+    interrupts: &Interrupts,
+) -> io::Result<Exit> {
     let size = terminal.size()?;
     let mut app = App::new(
         launch,
@@ -68,10 +83,16 @@ fn event_loop(mut terminal: DefaultTerminal, launch: Launch) -> io::Result<Score
     );
     let (sender, thoughts) = mpsc::channel::<Thought>();
     loop {
-        terminal.draw(|frame| frame.render_widget(&app, frame.area()))?;
-        if app.should_quit() {
-            return Ok(app.score());
+        if let Some(signal) = interrupts.received() {
+            app.interrupt(signal);
         }
+        if app.should_quit() {
+            return Ok(Exit {
+                score: app.score(),
+                signal: app.interrupted(),
+            });
+        }
+        terminal.draw(|frame| frame.render_widget(&app, frame.area()))?;
         if let Some(thinking) = app.tick(Instant::now()) {
             let sender = sender.clone();
             std::thread::spawn(move || {

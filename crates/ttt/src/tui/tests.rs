@@ -18,6 +18,7 @@ use super::app::{App, COMPUTER_PAUSE, Mode, NEXT_GAME_PAUSE, Overlay};
 use super::layout;
 use super::{Choices, Launch, Opponent, Theme};
 use crate::session::{FirstPolicy, Seat, SessionConfig};
+use crate::signals::Signal;
 
 fn launch(seats: Option<(Seat, Seat)>, first: FirstPolicy, theme: Theme) -> Launch {
     Launch {
@@ -254,12 +255,14 @@ fn quitting_asks_during_a_game_and_ctrl_c_always_quits() {
     key(&mut app, KeyCode::Esc);
     key(&mut app, KeyCode::Char('y'));
     assert!(app.should_quit());
+    assert_eq!(app.interrupted(), None);
     let mut app = two_people();
     app.handle_key(
         KeyEvent::new(KeyCode::Char('c'), KeyModifiers::CONTROL),
         Instant::now(),
     );
     assert!(app.should_quit());
+    assert_eq!(app.interrupted(), Some(Signal::INTERRUPT));
 }
 
 #[test]
