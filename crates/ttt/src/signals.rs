@@ -24,6 +24,10 @@ impl Signal {
     /// SIGINT: Ctrl-C, whether the terminal sends it or the full-screen mode reads the key.
     pub const INTERRUPT: Signal = Signal(SIGINT);
 
+    /// SIGHUP: the terminal went away. Also what the full-screen mode reports when it
+    /// finds its terminal gone without the signal (a parent that ignored it, as `nohup`).
+    pub const HANG_UP: Signal = Signal(SIGHUP);
+
     /// The signals that end the program cleanly; SIGKILL cannot be caught.
     const ENDING: [i32; 4] = [SIGINT, SIGTERM, SIGHUP, SIGQUIT];
 

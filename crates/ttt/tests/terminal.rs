@@ -280,3 +280,41 @@ fn an_interrupted_proof_clears_its_spinner() {
     );
     tmux.assert_restored();
 }
+
+/// Whether process `pid` still runs (a zombie waiting for its parent has ended).
+fn running(pid: &str) -> bool {
+    std::fs::read_to_string(format!("/proc/{pid}/stat")).is_ok_and(|stat| {
+        stat.rsplit(')')
+            .next()
+            .is_some_and(|rest| !rest.trim_start().starts_with('Z'))
+    })
+}
+
+#[test]
+fn closing_the_terminal_ends_the_game() {
+    let Some(tmux) = Tmux::start("hang-up") else {
+        return;
+    };
+    let pid_file =
+        std::env::temp_dir().join(format!("ttt-test-hang-up-{}.pid", std::process::id()));
+    let _ = std::fs::remove_file(&pid_file);
+    tmux.keys(&[
+        &ttt_command_with_pid("--x human --o human --first x", &pid_file),
+        "Enter",
+    ]);
+    tmux.wait_for("X to move");
+    let pid = std::fs::read_to_string(&pid_file).unwrap();
+    let pid = pid.trim();
+    assert!(running(pid));
+    // The terminal goes away under the game, as when its window is closed.
+    tmux.run(&["kill-server"]);
+    let deadline = Instant::now() + Duration::from_secs(10);
+    while running(pid) {
+        assert!(
+            Instant::now() < deadline,
+            "ttt (pid {pid}) still runs 10 s after its terminal closed"
+        );
+        sleep(Duration::from_millis(100));
+    }
+    let _ = std::fs::remove_file(&pid_file);
+}

@@ -8,8 +8,9 @@ mod app;
 mod layout;
 mod theme;
 mod ui;
+mod watchdog;
 
-use std::io;
+use std::io::{self, IsTerminal};
 use std::sync::mpsc;
 use std::time::{Duration, Instant};
 
@@ -22,6 +23,7 @@ pub use theme::Theme;
 
 use crate::session::{Score, Thought};
 use crate::signals::{Interrupts, Signal};
+use watchdog::Watchdog;
 
 /// How often the loop wakes with nothing happening, to notice a due computer move.
 const TICK: Duration = Duration::from_millis(50);
@@ -41,9 +43,10 @@ pub struct Exit {
 /// # Errors
 /// Only errors of the terminal itself; the terminal is restored before returning.
 pub fn run(launch: Launch, interrupts: &Interrupts) -> io::Result<Exit> {
+    let watchdog = Watchdog::start(interrupts)?;
     let terminal = ratatui::init();
     let guard = MouseGuard::enable();
-    let result = guard.and_then(|_guard| event_loop(terminal, launch, interrupts));
+    let result = guard.and_then(|_guard| event_loop(terminal, launch, interrupts, &watchdog));
     ratatui::restore();
     result
 }
@@ -74,6 +77,7 @@ fn event_loop(
     mut terminal: DefaultTerminal,
     launch: Launch,
     interrupts: &Interrupts,
+    watchdog: &Watchdog,
 ) -> io::Result<Exit> {
     let size = terminal.size()?;
     let mut app = App::new(
@@ -83,8 +87,13 @@ fn event_loop(
     );
     let (sender, thoughts) = mpsc::channel::<Thought>();
     loop {
+        watchdog.record(app.score());
         if let Some(signal) = interrupts.received() {
             app.interrupt(signal);
+        } else if !io::stdin().is_terminal() {
+            // The terminal hung up without a SIGHUP reaching us: its input now reads as an
+            // endless end of file, which would spin here for ever.
+            app.interrupt(Signal::HANG_UP);
         }
         if app.should_quit() {
             return Ok(Exit {
