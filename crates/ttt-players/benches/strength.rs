@@ -17,7 +17,7 @@ use std::time::{Duration, Instant};
 use rand::SeedableRng;
 use rand::rngs::StdRng;
 use ttt_core::{Mark, Outcome, Position, Rules};
-use ttt_players::{Player, Strength};
+use ttt_players::{Limits, Player, Strength};
 
 /// A player that records how long each of its moves took.
 struct Timed {
@@ -52,11 +52,17 @@ fn play(rules: Rules, a: Strength, b: Strength, games: u32, think: Duration) -> 
     let mut rng = StdRng::seed_from_u64(2026);
     for game in 0..games {
         let mut first = Timed {
-            player: a.player(think),
+            player: a.player(Limits {
+                think,
+                ..Limits::default()
+            }),
             longest: Duration::ZERO,
         };
         let mut second = Timed {
-            player: b.player(think),
+            player: b.player(Limits {
+                think,
+                ..Limits::default()
+            }),
             longest: Duration::ZERO,
         };
         let a_mark = if game % 2 == 0 { Mark::X } else { Mark::O };

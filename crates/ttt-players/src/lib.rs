@@ -6,10 +6,10 @@
 //! ```
 //! use rand::{SeedableRng, rngs::StdRng};
 //! use ttt_core::Position;
-//! use ttt_players::{Player, Strength};
+//! use ttt_players::{Limits, Player, Strength};
 //!
 //! let mut rng = StdRng::seed_from_u64(7);
-//! let mut perfect = Strength::Perfect.player(Strength::DEFAULT_THINK);
+//! let mut perfect = Strength::Perfect.player(Limits::default());
 //! let position: Position = "xx./oo./...".parse()?;
 //! // X completes the top row rather than anything slower.
 //! assert_eq!(perfect.choose(&position, &mut rng)?.index(), 2);
@@ -17,6 +17,7 @@
 //! ```
 
 mod centre_opening;
+mod limits;
 mod mcts;
 mod perfect;
 mod random;
@@ -25,6 +26,7 @@ mod search;
 mod strength;
 
 pub use centre_opening::CentreOpening;
+pub use limits::Limits;
 pub use mcts::Mcts;
 pub use perfect::Perfect;
 pub use random::Random;

@@ -1,14 +1,14 @@
 //! A Monte-Carlo tree search player: a different style of opponent, which judges moves by
 //! playing many quick games to the end.
 
-use std::time::{Duration, Instant};
+use std::time::Instant;
 
 use rand::{Rng, RngExt};
 use ttt_core::{Mark, Position, Square};
 
 use crate::search::board::{SearchBoard, ShapeCache};
 use crate::search::forced;
-use crate::{Player, PlayerError, pick};
+use crate::{Limits, Player, PlayerError, pick};
 
 /// How many of the most promising squares a node of the tree considers.
 const BRANCHING: usize = 12;
@@ -18,29 +18,55 @@ const EXPLORATION: f32 = 1.2;
 /// Chooses by Monte-Carlo tree search (UCT) within a time bound per move. Its quick games
 /// take a win when there is one, block a line one short, and otherwise play next to the
 /// marks already down.
+///
+/// However short the time, it finishes a few rounds, so it always has a move. Its tree
+/// stays within the memory bound: once full, it stops adding nodes and goes on refining
+/// the statistics of the ones it has.
 #[derive(Debug)]
 pub struct Mcts {
-    think: Duration,
+    limits: Limits,
     shapes: ShapeCache,
+    /// The most nodes the tree of the last move held.
+    last_tree: usize,
 }
 
 struct Node {
     square: u16,
-    children: Vec<usize>,
+    children: Vec<u32>,
     untried: Vec<u16>,
     visits: u32,
     /// Games won by the side that moved into this node (a draw counts half).
     score: f32,
 }
 
+/// About how many bytes a node takes with its lists at their fullest.
+pub(crate) const NODE_BYTES: usize = std::mem::size_of::<Node>()
+    + BRANCHING * (std::mem::size_of::<u32>() + std::mem::size_of::<u16>());
+
+/// Rounds played at the least, and between looks at the clock.
+const ROUNDS: u32 = 16;
+
 impl Mcts {
-    /// A tree-search player allowed `think` per move.
+    /// A tree-search player within `limits` on every move.
     #[must_use]
-    pub fn new(think: Duration) -> Mcts {
+    pub fn new(limits: Limits) -> Mcts {
         Mcts {
-            think,
+            limits,
             shapes: ShapeCache::default(),
+            last_tree: 0,
         }
+    }
+
+    /// The most nodes the tree may hold within the memory bound.
+    #[must_use]
+    pub fn node_limit(&self) -> usize {
+        (self.limits.memory / NODE_BYTES).max(2)
+    }
+
+    /// How many nodes the tree of the last move held: at most [`Mcts::node_limit`].
+    #[must_use]
+    pub fn last_tree(&self) -> usize {
+        self.last_tree
     }
 }
 
@@ -50,7 +76,7 @@ impl Player for Mcts {
         if legal.is_empty() {
             return Err(PlayerError::NoMove);
         }
-        let deadline = Instant::now() + self.think.mul_f64(0.9);
+        let deadline = Instant::now() + self.limits.think.mul_f64(0.9);
         let mut board = SearchBoard::new(self.shapes.get(position.rules()).0, position);
         if let Some(square) = forced(&board) {
             return Ok(Square::new(square));
@@ -59,24 +85,35 @@ impl Player for Mcts {
         if root_moves.is_empty() {
             return pick(&legal, rng);
         }
-        let mut tree = vec![Node {
+        // The first choice by the quick estimate, should no round finish.
+        let first_choice = root_moves.last().copied();
+        // Room for every node up front: the tree never reallocates past its bound.
+        let limit = self.node_limit();
+        let mut tree = Vec::with_capacity(limit);
+        tree.push(Node {
             square: 0,
             children: Vec::new(),
             untried: root_moves,
             visits: 0,
             score: 0.0,
-        }];
-        let mut iterations = 0_u32;
-        while iterations % 16 != 0 || Instant::now() < deadline {
-            iterate(&mut tree, &mut board, rng);
-            iterations += 1;
+        });
+        loop {
+            for _ in 0..ROUNDS {
+                iterate(&mut tree, limit, &mut board, rng);
+            }
+            if Instant::now() >= deadline {
+                break;
+            }
         }
+        self.last_tree = tree.len();
         let best = tree[0]
             .children
             .iter()
-            .max_by_key(|&&child| tree[child].visits)
-            .map(|&child| usize::from(tree[child].square));
-        best.map(Square::new).ok_or(PlayerError::NoMove)
+            .max_by_key(|&&child| tree[child as usize].visits)
+            .map(|&child| tree[child as usize].square)
+            .or(first_choice);
+        best.map(|square| Square::new(usize::from(square)))
+            .ok_or(PlayerError::NoMove)
     }
 }
 
@@ -88,8 +125,9 @@ fn expansions(board: &SearchBoard) -> Vec<u16> {
     moves.into_iter().map(|square| square as u16).collect()
 }
 
-/// One round: down the tree by UCT, one new node, a quick game, and the result back up.
-fn iterate(tree: &mut Vec<Node>, board: &mut SearchBoard, rng: &mut dyn Rng) {
+/// One round: down the tree by UCT, one new node (while the tree has fewer than `limit`),
+/// a quick game, and the result back up.
+fn iterate(tree: &mut Vec<Node>, limit: usize, board: &mut SearchBoard, rng: &mut dyn Rng) {
     let mut path = vec![0];
     let mut node = 0;
     let mut ended = false;
@@ -102,7 +140,7 @@ fn iterate(tree: &mut Vec<Node>, board: &mut SearchBoard, rng: &mut dyn Rng) {
             break;
         }
     }
-    if !ended {
+    if !ended && tree.len() < limit {
         if let Some(square) = tree[node].untried.pop() {
             board.play(usize::from(square));
             let untried = if board.won || board.is_full() {
@@ -118,7 +156,7 @@ fn iterate(tree: &mut Vec<Node>, board: &mut SearchBoard, rng: &mut dyn Rng) {
                 score: 0.0,
             });
             let child = tree.len() - 1;
-            tree[node].children.push(child);
+            tree[node].children.push(child as u32);
             path.push(child);
         }
     }
@@ -152,7 +190,7 @@ fn select(tree: &[Node], node: usize) -> usize {
     tree[node]
         .children
         .iter()
-        .copied()
+        .map(|&child| child as usize)
         .max_by(|&a, &b| value(a).total_cmp(&value(b)))
         .unwrap_or(node)
 }

@@ -2,12 +2,10 @@
 
 use std::fmt;
 use std::str::FromStr;
-use std::time::Duration;
-
 use ttt_core::Rules;
 use ttt_solver::{MAX_SOLVED_SQUARES, SolverError};
 
-use crate::{CentreOpening, Mcts, Perfect, Player, Random, RulesPlayer, Search};
+use crate::{CentreOpening, Limits, Mcts, Perfect, Player, Random, RulesPlayer, Search};
 
 /// Which computer player: the names a person picks from.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
@@ -34,25 +32,22 @@ impl Strength {
         Strength::Perfect,
     ];
 
-    /// The time a searching player takes per move unless told otherwise.
-    pub const DEFAULT_THINK: Duration = Duration::from_secs(1);
-
-    /// A new player of this strength; a searching one takes at most `think` per move.
+    /// A new player of this strength; a thinking one stays within `limits` on every move.
     #[must_use]
-    pub fn player(self, think: Duration) -> Box<dyn Player + Send> {
+    pub fn player(self, limits: Limits) -> Box<dyn Player + Send> {
         match self {
             Strength::Random => Box::new(Random),
             Strength::Rules => Box::new(RulesPlayer),
             Strength::Perfect => Box::new(Perfect::new()),
-            Strength::Search => Box::new(Search::new(think)),
-            Strength::Mcts => Box::new(Mcts::new(think)),
+            Strength::Search => Box::new(Search::new(limits)),
+            Strength::Mcts => Box::new(Mcts::new(limits)),
         }
     }
 
     /// A new player of this strength that always opens in the centre when it moves first.
     #[must_use]
-    pub fn player_opening_centre(self, think: Duration) -> Box<dyn Player + Send> {
-        Box::new(CentreOpening(self.player(think)))
+    pub fn player_opening_centre(self, limits: Limits) -> Box<dyn Player + Send> {
+        Box::new(CentreOpening(self.player(limits)))
     }
 
     /// Whether this player can play on a board of `rules`.

@@ -9,7 +9,7 @@ use proptest::prelude::*;
 use rand::SeedableRng;
 use rand::rngs::StdRng;
 use ttt_core::{Mark, Position, Rules, Square};
-use ttt_players::{Player, Search};
+use ttt_players::{Limits, Player, Search};
 
 /// Squares where `mark` would complete a line of k now, found by trying each one.
 fn completing(position: &Position, mark: Mark) -> Vec<Square> {
@@ -39,7 +39,10 @@ fn random_game(picks: &[prop::sample::Index]) -> Position {
 }
 
 fn search() -> Search {
-    Search::new(Duration::from_millis(50))
+    Search::new(Limits {
+        think: Duration::from_millis(50),
+        ..Limits::default()
+    })
 }
 
 proptest! {
@@ -91,7 +94,10 @@ fn wins_four_by_three_from_the_first_move_as_the_solver_says() {
     let rules = Rules::new(4, 3, 3).unwrap();
     let mut position = Position::new(rules, Mark::X);
     let mut rng = StdRng::seed_from_u64(4);
-    let mut player = Search::new(Duration::from_millis(100));
+    let mut player = Search::new(Limits {
+        think: Duration::from_millis(100),
+        ..Limits::default()
+    });
     while !position.is_over() {
         let square = player.choose(&position, &mut rng).unwrap();
         position.play(square).unwrap();

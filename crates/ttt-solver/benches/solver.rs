@@ -101,6 +101,7 @@ fn proofs(c: &mut Criterion) {
                     table_bytes: 256 << 20,
                     stop: &stop,
                     nodes: &nodes,
+                    max_nodes: None,
                 };
                 assert_eq!(prove(black_box(&empty), limits).unwrap().result, expected);
             });

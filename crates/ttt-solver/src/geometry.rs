@@ -17,9 +17,12 @@ pub struct Geometry {
     rules: Rules,
     full: Bits,
     /// All windows of `k` squares, grouped by the square they pass through:
-    /// `windows[starts[s]..starts[s + 1]]` are those through square `s`.
+    /// `windows[starts[s]..starts[s + 1]]` are those through square `s`. Each window is
+    /// here once for each of its squares.
     windows: Vec<Bits>,
     starts: Vec<usize>,
+    /// Every window once.
+    distinct: Vec<Bits>,
     symmetries: Vec<Symmetry>,
 }
 
@@ -69,6 +72,7 @@ impl Geometry {
             return Err(SolverError::TooLarge { rules });
         }
         let all = windows(rules);
+        let distinct = all.iter().map(|line| to_bits(line.squares())).collect();
         let mut windows = Vec::new();
         let mut starts = vec![0];
         for square in rules.squares() {
@@ -93,6 +97,7 @@ impl Geometry {
             full,
             windows,
             starts,
+            distinct,
             symmetries,
         })
     }
@@ -146,7 +151,7 @@ impl Geometry {
         let k = self.rules.k() as u32;
         let mut wins = 0;
         let mut live = false;
-        for &window in &self.windows {
+        for &window in &self.distinct {
             if window & theirs == 0 {
                 live = true;
                 let missing = window & !mine;
@@ -162,22 +167,33 @@ impl Geometry {
     /// either side, weighted by how full those windows are.
     #[must_use]
     pub fn ordered_moves(&self, mine: Bits, theirs: Bits, free: Bits) -> Vec<u8> {
-        let mut scores = [0_u32; 64];
-        for &window in &self.windows {
-            let weight = match (window & mine == 0, window & theirs == 0) {
-                (_, true) => 1 << (2 * (window & mine).count_ones()),
-                (true, false) => 1 << (2 * (window & theirs).count_ones()),
-                (false, false) => continue,
-            };
-            let mut open = window & free;
-            while open != 0 {
-                scores[open.trailing_zeros() as usize] += weight;
-                open &= open - 1;
-            }
-        }
+        let scores = self.move_scores(mine, theirs, free);
         let mut moves: Vec<u8> = (0..64).filter(|&s| free >> s & 1 == 1).collect();
         moves.sort_by_key(|&square| std::cmp::Reverse(scores[usize::from(square)]));
         moves
+    }
+
+    /// The ordering score of each free square: the sum, over the windows through it that
+    /// only one side holds marks in (or none), of 4 to the power of those marks. A window
+    /// of k squares holds at most k - 1 marks of a side while the game goes on, so a
+    /// weight is at most 4^63 and the sums saturate rather than overflow.
+    fn move_scores(&self, mine: Bits, theirs: Bits, free: Bits) -> [u64; 64] {
+        let mut scores = [0_u64; 64];
+        for &window in &self.distinct {
+            let marks = match (window & mine == 0, window & theirs == 0) {
+                (_, true) => (window & mine).count_ones(),
+                (true, false) => (window & theirs).count_ones(),
+                (false, false) => continue,
+            };
+            let weight = 1_u64.checked_shl(2 * marks).unwrap_or(u64::MAX);
+            let mut open = window & free;
+            while open != 0 {
+                let square = open.trailing_zeros() as usize;
+                scores[square] = scores[square].saturating_add(weight);
+                open &= open - 1;
+            }
+        }
+        scores
     }
 
     /// How many of the board's symmetries (the identity included) map the position
@@ -299,5 +315,49 @@ mod tests {
         assert!(geometry.wins_at(0b111, 1));
         assert!(!geometry.wins_at(0b1011, 3));
         assert!(Geometry::new(Rules::new(9, 8, 5).unwrap()).is_err());
+    }
+
+    #[test]
+    fn each_window_counts_once_for_each_of_its_free_squares() {
+        let geometry = Geometry::new(Rules::TIC_TAC_TOE).unwrap();
+        let scores = geometry.move_scores(0, 0, geometry.full());
+        // Empty windows weigh 1: the centre is in 4, a corner in 3, an edge in 2.
+        assert_eq!(&scores[..9], &[3, 2, 3, 2, 4, 2, 3, 2, 3]);
+        // X on the centre: the windows through it weigh 4 for X, the others still 1. A corner
+        // is in one of each kind besides its diagonal (4 + 1 + 1), an edge in one of each.
+        let scores = geometry.move_scores(1 << 4, 0, geometry.full() & !(1 << 4));
+        assert_eq!(&scores[..9], &[6, 5, 6, 5, 0, 5, 6, 5, 6]);
+        assert_eq!(geometry.threats(1 << 4 | 1 << 0, 0), (1 << 8, true));
+    }
+
+    #[test]
+    fn long_lines_order_moves_without_overflow() {
+        // A window nearly full of one side weighs 4^(k-1): past u32 from k = 17.
+        for (width, height, k) in [
+            (19, 3, 19),
+            (3, 19, 19),
+            (17, 3, 17),
+            (18, 3, 18),
+            (16, 4, 16),
+        ] {
+            let rules = Rules::new(width, height, k).unwrap();
+            let geometry = Geometry::new(rules).unwrap();
+            let window = geometry.windows[geometry.starts[0]];
+            let last = Bits::BITS - 1 - window.leading_zeros();
+            let line = window & !(1 << last);
+            let free = geometry.full() & !line;
+            let moves = geometry.ordered_moves(line, 0, free);
+            assert_eq!(
+                u32::from(moves[0]),
+                last,
+                "{rules}: completing the line comes first"
+            );
+            let moves = geometry.ordered_moves(0, line, free);
+            assert_eq!(
+                u32::from(moves[0]),
+                last,
+                "{rules}: blocking the line comes first"
+            );
+        }
     }
 }

@@ -23,7 +23,7 @@ pub struct Proof {
     pub elapsed: Duration,
     /// Positions in the transposition table at the end.
     pub table_entries: usize,
-    /// Bytes the table took, about.
+    /// Bytes those positions take in the table.
     pub table_bytes: usize,
 }
 
@@ -33,9 +33,13 @@ pub enum ProofError {
     /// The board is too large for bitboards.
     #[error(transparent)]
     Board(#[from] SolverError),
-    /// Stopped from outside (Ctrl-C) after searching this many positions.
+    /// Stopped from outside (Ctrl-C), or at [`ProofLimits::max_nodes`], after searching
+    /// this many positions: before the result was proved, or after it was proved but
+    /// before a move that keeps it was.
     #[error("stopped after {nodes} positions and {seconds:.1} s, before a proof")]
     Stopped {
+        /// The result, when it was proved before the stop; the best move never is.
+        result: Option<GameResult>,
         /// Positions searched.
         nodes: u64,
         /// Seconds spent.
@@ -51,18 +55,33 @@ struct Bounds {
     best: u8,
 }
 
-/// About how many bytes a table entry takes, map overhead included.
-const ENTRY_BYTES: usize = 40;
+/// The bytes one slot of the table takes: the key, the bounds, and the map's control byte.
+const ENTRY_BYTES: usize = std::mem::size_of::<((Bits, Bits), Bounds)>() + 1;
+
+/// The table for at most `bytes`: allocated once, at the largest power-of-two number of
+/// slots that fits, and filled to the map's load limit (7/8) so it never grows: growing
+/// would hold the old and the new allocation at once, past the bound.
+fn table_within(bytes: usize) -> (BitsMap<(Bits, Bits), Bounds>, usize) {
+    let slots = (bytes / ENTRY_BYTES).max(16);
+    let slots = 1_usize << (usize::BITS - 1 - slots.leading_zeros());
+    let capacity = slots / 8 * 7;
+    (
+        BitsMap::with_capacity_and_hasher(capacity, Default::default()),
+        capacity,
+    )
+}
 
 /// How a proof may run, and how it reports while it does.
 #[derive(Debug, Clone, Copy)]
 pub struct ProofLimits<'a> {
-    /// The most bytes the transposition table may take.
+    /// The most bytes the transposition table may take; it is allocated once.
     pub table_bytes: usize,
     /// Set from outside to stop the proof early.
     pub stop: &'a AtomicBool,
     /// Where the proof keeps a running count of positions searched, for progress lines.
     pub nodes: &'a AtomicU64,
+    /// Stop, as if told to, after searching this many positions; `None` for no limit.
+    pub max_nodes: Option<u64>,
 }
 
 /// Proves the result of `position` with perfect play from both sides, within `limits`:
@@ -75,7 +94,7 @@ pub struct ProofLimits<'a> {
 /// use std::sync::atomic::{AtomicBool, AtomicU64};
 ///
 /// let (stop, nodes) = (AtomicBool::new(false), AtomicU64::new(0));
-/// let limits = ProofLimits { table_bytes: 64 << 20, stop: &stop, nodes: &nodes };
+/// let limits = ProofLimits { table_bytes: 64 << 20, stop: &stop, nodes: &nodes, max_nodes: None };
 /// let proof = prove(&Position::new(Rules::new(6, 5, 4)?, Mark::X), limits)?;
 /// assert_eq!(proof.result, GameResult::Win);
 /// # Ok::<(), Box<dyn std::error::Error>>(())
@@ -86,10 +105,11 @@ pub struct ProofLimits<'a> {
 pub fn prove(position: &Position, limits: ProofLimits<'_>) -> Result<Proof, ProofError> {
     let start = Instant::now();
     let geometry = Geometry::new(position.rules())?;
+    let (table, capacity) = table_within(limits.table_bytes);
     let mut prover = Prover {
         geometry: &geometry,
-        table: BitsMap::default(),
-        capacity: limits.table_bytes / ENTRY_BYTES,
+        table,
+        capacity,
         nodes: 0,
         limits,
         stopped: false,
@@ -103,18 +123,25 @@ pub fn prove(position: &Position, limits: ProofLimits<'_>) -> Result<Proof, Proo
         (result, None)
     } else {
         let value = prover.value(mine, theirs, -1, 1);
+        let stopped = |prover: &Prover<'_>, result| ProofError::Stopped {
+            result,
+            nodes: prover.nodes,
+            seconds: start.elapsed().as_secs_f64(),
+        };
         if prover.stopped {
-            return Err(ProofError::Stopped {
-                nodes: prover.nodes,
-                seconds: start.elapsed().as_secs_f64(),
-            });
+            return Err(stopped(&prover, None));
         }
-        let best = prover.best_move(mine, theirs, value);
         let result = match value {
             1 => GameResult::Win,
             0 => GameResult::Draw,
             _ => GameResult::Loss,
         };
+        let best = prover.best_move(mine, theirs, value);
+        // A stop while trying moves makes every value after it meaningless: the result
+        // stands, but no move was proved to keep it.
+        if prover.stopped {
+            return Err(stopped(&prover, Some(result)));
+        }
         (result, best.map(Square::new))
     };
     Ok(Proof {
@@ -141,6 +168,9 @@ impl Prover<'_> {
     /// goes on in this position.
     fn value(&mut self, mine: Bits, theirs: Bits, mut alpha: i8, mut beta: i8) -> i8 {
         self.nodes += 1;
+        if self.limits.max_nodes.is_some_and(|most| self.nodes > most) {
+            self.stopped = true;
+        }
         if self.nodes % 65_536 == 0 {
             self.limits.nodes.store(self.nodes, Ordering::Relaxed);
             if self.limits.stop.load(Ordering::Relaxed) {
@@ -222,15 +252,17 @@ impl Prover<'_> {
             } else {
                 (lower, upper) = (best, best);
             }
-            if self.table.len() < self.capacity || stored.is_some() {
-                self.table.insert(
-                    key,
-                    Bounds {
-                        lower,
-                        upper,
-                        best: best_move,
-                    },
-                );
+            let bounds = Bounds {
+                lower,
+                upper,
+                best: best_move,
+            };
+            // Overwrite in place: the map's `insert` makes room for one more first, and
+            // a full table would double.
+            if let Some(slot) = self.table.get_mut(&key) {
+                *slot = bounds;
+            } else if self.table.len() < self.capacity {
+                self.table.insert(key, bounds);
             }
         }
         best
@@ -241,6 +273,9 @@ impl Prover<'_> {
         let free = self.geometry.full() & !(mine | theirs);
         let moves = self.geometry.ordered_moves(mine, theirs, free);
         moves.into_iter().map(usize::from).find(|&square| {
+            if self.stopped {
+                return false;
+            }
             let after = mine | 1 << square;
             if self.geometry.wins_at(after, square) {
                 return value == 1;

@@ -5,7 +5,7 @@
 use std::sync::atomic::{AtomicBool, AtomicU64};
 
 use ttt_core::{Mark, Position, Rules};
-use ttt_solver::{GameResult, ProofLimits, prove};
+use ttt_solver::{GameResult, ProofError, ProofLimits, prove};
 
 /// (width, height, k, the first player's result), as published for m,n,k games.
 const KNOWN: [(usize, usize, usize, GameResult); 7] = [
@@ -27,6 +27,7 @@ fn every_known_result_is_proved() {
             table_bytes: 1 << 30,
             stop: &stop,
             nodes: &nodes,
+            max_nodes: None,
         };
         let proof = prove(&Position::new(rules, Mark::X), limits).unwrap();
         assert_eq!(proof.result, expected, "{rules}");
@@ -51,6 +52,7 @@ fn proofs_agree_with_the_exhaustive_solver_on_every_three_by_three_position() {
         table_bytes: 1 << 24,
         stop: &stop,
         nodes: &nodes,
+        max_nodes: None,
     };
     let mut solver = ttt_solver::Solver::new();
     let mut seen = std::collections::HashSet::new();
@@ -82,10 +84,91 @@ fn a_stop_request_ends_the_proof_without_a_result() {
         table_bytes: 1 << 24,
         stop: &stop,
         nodes: &nodes,
+        max_nodes: None,
     };
     let rules = Rules::new(6, 6, 5).unwrap();
     assert!(matches!(
         prove(&Position::new(rules, Mark::X), limits),
         Err(ttt_solver::ProofError::Stopped { .. })
     ));
+}
+
+/// `prove` with at most `max_nodes` positions searched.
+fn prove_within(
+    position: &Position,
+    max_nodes: Option<u64>,
+) -> Result<ttt_solver::Proof, ProofError> {
+    let (stop, nodes) = (AtomicBool::new(false), AtomicU64::new(0));
+    let limits = ProofLimits {
+        table_bytes: 1 << 24,
+        stop: &stop,
+        nodes: &nodes,
+        max_nodes,
+    };
+    prove(position, limits)
+}
+
+#[test]
+fn a_proof_stopped_at_any_moment_reports_only_what_it_proved() {
+    // Small proofs, stopped after every possible number of positions.
+    for (width, height, k) in [(3, 3, 3), (4, 3, 3), (4, 4, 3)] {
+        let rules = Rules::new(width, height, k).unwrap();
+        let empty = Position::new(rules, Mark::X);
+        let full = prove_within(&empty, None).unwrap();
+        let mut value_without_move = 0;
+        let mut value_proved_at = None;
+        for budget in 0..=full.nodes {
+            match prove_within(&empty, Some(budget)) {
+                Ok(proof) => {
+                    let elapsed = proof.elapsed;
+                    assert_eq!(
+                        proof,
+                        ttt_solver::Proof {
+                            elapsed,
+                            ..full.clone()
+                        },
+                        "{rules}"
+                    );
+                }
+                Err(ProofError::Stopped {
+                    result: Some(result),
+                    ..
+                }) => {
+                    assert_eq!(result, full.result, "{rules} stopped at {budget}");
+                    value_proved_at.get_or_insert(budget);
+                    value_without_move += 1;
+                }
+                Err(ProofError::Stopped { result: None, .. }) => {
+                    assert!(
+                        value_proved_at.is_none(),
+                        "{rules}: stopped at {budget} without the value proved at {value_proved_at:?}"
+                    );
+                }
+                Err(error) => panic!("{error}"),
+            }
+        }
+        assert!(
+            value_without_move > 0,
+            "{rules}: some stops fall while the best move is searched"
+        );
+    }
+}
+
+#[test]
+fn boards_with_long_lines_are_searched_without_overflow() {
+    // Debug builds (as `cargo test` makes) check every addition and shift.
+    for (width, height, k) in [
+        (3, 19, 19),
+        (19, 3, 19),
+        (3, 17, 17),
+        (3, 18, 18),
+        (4, 16, 16),
+    ] {
+        let rules = Rules::new(width, height, k).unwrap();
+        let result = prove_within(&Position::new(rules, Mark::X), Some(200_000));
+        assert!(
+            matches!(result, Ok(_) | Err(ProofError::Stopped { .. })),
+            "{rules}: {result:?}"
+        );
+    }
 }

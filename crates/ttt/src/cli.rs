@@ -4,6 +4,7 @@ use std::time::Duration;
 
 use clap::{Args, Parser, Subcommand};
 use ttt_core::{BoardSize, Rules, SquareNaming};
+use ttt_players::Limits;
 
 use crate::commands::analyze::AnalyzeArgs;
 use crate::commands::choose::MoveArgs;
@@ -115,19 +116,83 @@ pub struct PlayArgs {
     #[arg(long)]
     pub plain: bool,
 
-    /// The most the search player may take per move, in seconds.
-    #[arg(long, value_name = "SECONDS", default_value = "1", value_parser = parse_think)]
-    pub think: Duration,
+    /// What a thinking computer may spend per move.
+    #[command(flatten)]
+    pub limits: LimitArgs,
 }
 
-/// A thinking time: seconds, more than 0 and at most an hour.
-pub fn parse_think(text: &str) -> Result<Duration, String> {
-    match text.trim().parse::<f64>() {
-        Ok(seconds) if seconds > 0.0 && seconds <= 3600.0 => Ok(Duration::from_secs_f64(seconds)),
-        _ => {
-            Err("the thinking time must be a number of seconds above 0 and at most 3600".to_owned())
-        }
+/// What a thinking computer (search, mcts) may spend on each move.
+#[derive(Debug, Clone, Copy, Args)]
+pub struct LimitArgs {
+    /// The most a thinking computer (search, mcts) may take per move, in seconds: 0.0001 to 600.
+    #[arg(long, value_name = "SECONDS", default_value = "1", value_parser = parse_think)]
+    pub think: Duration,
+
+    /// The most memory a thinking computer's table or tree may take, in megabytes: 1 up to the machine's memory.
+    #[arg(long, value_name = "MB", default_value_t = Limits::DEFAULT_MEMORY >> 20, value_parser = parse_megabytes)]
+    pub hash: usize,
+}
+
+impl LimitArgs {
+    /// The players' limits these flags set, checked against this machine's memory.
+    pub fn limits(&self) -> Result<Limits, BadInput> {
+        Ok(Limits {
+            think: self.think,
+            memory: memory_bound(self.hash)?,
+        })
     }
+}
+
+/// A thinking time: seconds within [`Limits::MIN_THINK`]..=[`Limits::MAX_THINK`].
+fn parse_think(text: &str) -> Result<Duration, String> {
+    let (low, high) = (Limits::MIN_THINK, Limits::MAX_THINK);
+    let range = format!(
+        "the thinking time must be a number of seconds from {} to {}",
+        low.as_secs_f64(),
+        high.as_secs_f64()
+    );
+    match text.trim().parse::<f64>() {
+        Ok(seconds) if seconds.is_finite() => {
+            let think = Duration::try_from_secs_f64(seconds).map_err(|_| range.clone())?;
+            if (low..=high).contains(&think) {
+                Ok(think)
+            } else {
+                Err(range)
+            }
+        }
+        _ => Err(range),
+    }
+}
+
+/// A memory bound in whole megabytes, from 1 up to [`Limits::MAX_MEMORY`].
+pub fn parse_megabytes(text: &str) -> Result<usize, String> {
+    let most = Limits::MAX_MEMORY >> 20;
+    match text.trim().parse::<usize>() {
+        Ok(megabytes) if (1..=most).contains(&megabytes) => Ok(megabytes),
+        _ => Err(format!(
+            "the memory bound must be a whole number of megabytes from 1 to {most}"
+        )),
+    }
+}
+
+/// `megabytes` in bytes, refused when it is more than this machine's memory.
+pub fn memory_bound(megabytes: usize) -> Result<usize, BadInput> {
+    let bytes = megabytes.saturating_mul(1 << 20);
+    match machine_memory() {
+        Some(total) if bytes > total => Err(BadInput(format!(
+            "--hash {megabytes} is more memory than this machine has ({} MB)",
+            total >> 20
+        ))),
+        _ => Ok(bytes),
+    }
+}
+
+/// The machine's memory in bytes, where the system says (`MemTotal` on Linux).
+fn machine_memory() -> Option<usize> {
+    let meminfo = std::fs::read_to_string("/proc/meminfo").ok()?;
+    let line = meminfo.lines().find(|line| line.starts_with("MemTotal:"))?;
+    let kilobytes: usize = line.split_whitespace().nth(1)?.parse().ok()?;
+    kilobytes.checked_mul(1024)
 }
 
 /// A number of games: a whole number from 1 up.

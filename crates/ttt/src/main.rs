@@ -80,7 +80,7 @@ fn play(args: &PlayArgs, rules: Rules, out: &mut impl Write) -> anyhow::Result<E
         first: args.first,
         open_centre: args.open_centre,
         seed: args.seed,
-        think: args.think,
+        limits: args.limits.limits()?,
     };
     if !args.plain && full_screen_possible() {
         let interrupts = Interrupts::watch()?;

@@ -4,7 +4,6 @@
 
 use std::fmt;
 use std::str::FromStr;
-use std::time::Duration;
 
 use rand::rngs::StdRng;
 use rand::{RngExt, SeedableRng};
@@ -12,7 +11,7 @@ use rand::{RngExt, SeedableRng};
 /// A computer player the session can lend to another thread.
 type Computer = Box<dyn Player + Send>;
 use ttt_core::{Mark, Outcome, PlayError, Position, Rules, Square};
-use ttt_players::{Player, PlayerError, Strength};
+use ttt_players::{Limits, Player, PlayerError, Strength};
 
 /// Who sits at one side of the board.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -150,8 +149,8 @@ pub struct SessionConfig {
     pub open_centre: bool,
     /// Seed for every random choice, or `None` for a fresh one.
     pub seed: Option<u64>,
-    /// The most a searching computer takes per move.
-    pub think: Duration,
+    /// What a thinking computer may spend per move.
+    pub limits: Limits,
 }
 
 /// What an undo took back.
@@ -185,9 +184,9 @@ impl Session {
         let player = |seat| match seat {
             Seat::Human => None,
             Seat::Computer(strength) if config.open_centre => {
-                Some(strength.player_opening_centre(config.think))
+                Some(strength.player_opening_centre(config.limits))
             }
-            Seat::Computer(strength) => Some(strength.player(config.think)),
+            Seat::Computer(strength) => Some(strength.player(config.limits)),
         };
         Session {
             players: [player(config.x), player(config.o)],
@@ -404,7 +403,7 @@ mod tests {
             first,
             open_centre: false,
             seed: Some(1),
-            think: Strength::DEFAULT_THINK,
+            limits: Limits::default(),
         }
     }
 

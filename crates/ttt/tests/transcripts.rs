@@ -115,6 +115,10 @@ transcripts! {
     bad_size: "play --size 2x40", "";
     bad_k: "count --k 25", "";
     bad_think: "move --player search --think 0", "";
+    think_above_the_range: "move --player mcts --think 601", "";
+    think_not_a_number: "move --player mcts --think NaN", "";
+    hash_of_zero: "move --player search --hash 0", "";
+    hash_beyond_any_machine: "play --x search --o search --hash 60000000", "";
     // Flags that make no sense.
     bad_player_flag: "play --x alien", "";
     bad_games_flag: "play --x random --o random --games 0", "";
@@ -251,6 +255,34 @@ fn solve_and_analyze_describe_a_finished_game_alike() {
         assert_eq!(solve["status"], status, "{position}");
         assert!(solve["to_move"].is_null() && solve["result"].is_null());
         assert!(solve["best_move"].is_null(), "{position}");
+    }
+}
+
+#[test]
+fn a_memory_bound_beyond_the_machine_is_refused() {
+    let meminfo = std::fs::read_to_string("/proc/meminfo").unwrap_or_default();
+    let total_kb: u64 = meminfo
+        .lines()
+        .find_map(|line| line.strip_prefix("MemTotal:"))
+        .and_then(|rest| rest.split_whitespace().next()?.parse().ok())
+        .unwrap_or(0);
+    if total_kb == 0 || total_kb >= 64 << 20 {
+        eprintln!("this machine's memory is unknown or 64 GiB or more: nothing to refuse");
+        return;
+    }
+    for args in [
+        "solve --hash 65536",
+        "move --player search --hash 65536",
+        "play --x mcts --o mcts --hash 65536",
+    ] {
+        let output = ttt().args(args.split(' ')).output().unwrap();
+        let stderr = String::from_utf8_lossy(&output.stderr);
+        assert_eq!(output.status.code(), Some(2), "{args}");
+        assert!(
+            stderr.starts_with("ttt: --hash 65536 is more memory than this machine has (")
+                && stderr.lines().count() == 1,
+            "{args}: {stderr}"
+        );
     }
 }
 

@@ -6,6 +6,8 @@ use std::sync::Arc;
 
 use ttt_core::{Mark, Position, Rules, Square, windows};
 
+use super::WIN;
+
 /// The shape of a board, shared by all boards of the same rules.
 #[derive(Debug)]
 pub(crate) struct Shape {
@@ -43,9 +45,7 @@ impl Shape {
         let keys = (0..rules.square_count())
             .map(|_| [next(), next()])
             .collect();
-        let weights = (0..=rules.k())
-            .map(|count| if count == 0 { 0 } else { 1_i64 << (3 * count) })
-            .collect();
+        let weights = window_weights(rules.k(), windows.len());
         Shape {
             rules,
             windows,
@@ -54,6 +54,31 @@ impl Shape {
             weights,
         }
     }
+}
+
+/// The value of a live window holding 0..=k marks of one side: `base^count`, with the
+/// base as large as 8 while a side's whole evaluation (every window at its most) stays
+/// below a quarter of a win, so that no heuristic value ever outweighs a win. With long
+/// lines (k up to 19) the base shrinks toward 2.
+fn window_weights(k: usize, windows: usize) -> Vec<i64> {
+    let ceiling = i128::from(WIN / 4);
+    let power = |base: i128| base.checked_pow(u32::try_from(k).unwrap_or(u32::MAX));
+    let fits = |base: i128| {
+        power(base)
+            .and_then(|top| top.checked_mul(windows as i128))
+            .is_some_and(|total| total < ceiling)
+    };
+    let base = (2..=8_i128).rev().find(|&base| fits(base)).unwrap_or(2);
+    (0..=k)
+        .map(|count| {
+            let weight = if count == 0 {
+                0
+            } else {
+                base.pow(count as u32)
+            };
+            i64::try_from(weight).unwrap_or(i64::MAX)
+        })
+        .collect()
 }
 
 /// The shape of the board last played on, kept between moves.
@@ -320,6 +345,26 @@ mod tests {
             board.undo();
         }
         assert_eq!((board.hash, board.evaluate(), board.open), fresh);
+    }
+
+    #[test]
+    fn no_heuristic_value_reaches_a_win_on_any_board() {
+        // For each k the most windows are on the largest board, 19x19.
+        for k in 3..=19 {
+            for (width, height) in [(19, 19), (19, 3), (3, 19), (k.max(3), k.max(3))] {
+                let Ok(rules) = Rules::new(width, height, k) else {
+                    continue;
+                };
+                let shape = Shape::new(rules);
+                let top = shape.weights[k];
+                let most = i128::from(top) * shape.windows.len() as i128;
+                assert!(most < i128::from(WIN / 4), "{rules}: {most} against {WIN}");
+                assert!(
+                    shape.weights.windows(2).all(|pair| pair[0] < pair[1]),
+                    "{rules}: more marks weigh more"
+                );
+            }
+        }
     }
 
     #[test]

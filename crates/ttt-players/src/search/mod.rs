@@ -1,23 +1,23 @@
 //! A strong player for any board: iterative-deepening alpha-beta within a time bound.
 
 pub(crate) mod board;
+mod table;
 
-use std::collections::HashMap;
 use std::sync::Arc;
-use std::time::{Duration, Instant};
+use std::time::Instant;
 
 use rand::Rng;
 use ttt_core::{Position, Rules, Square};
 
-use crate::{Player, PlayerError, pick};
+use crate::{Limits, Player, PlayerError, pick};
 use board::{SearchBoard, Shape, ShapeCache};
+use table::{Bound, Entry, Table};
 
-/// A won game's score; wins sooner score higher.
-const WIN: i64 = 1 << 40;
+/// A won game's score; wins sooner score higher. Every heuristic value stays below it on
+/// every board (see [`board::Shape`]'s weights).
+pub(crate) const WIN: i64 = 1 << 60;
 /// Moves searched at each node below the root, best first by a quick estimate.
 const WIDTH: usize = 12;
-/// The most entries the transposition table keeps before it is cleared.
-const TABLE_LIMIT: usize = 1 << 20;
 
 /// Plays strongly on any board within a time bound per move.
 ///
@@ -25,48 +25,40 @@ const TABLE_LIMIT: usize = 1 << 20;
 /// positions in a transposition table and trying the most promising squares first. It
 /// knows threats: it takes a win when it has one, answers a line one short of winning
 /// (which must be blocked), and sees that two such lines at once cannot both be blocked.
-/// It stops in time: never later than the bound it is given.
+/// It stops in time: never later than the bound it is given. Its table is allocated once
+/// within the memory bound and never grows.
 #[derive(Debug)]
 pub struct Search {
-    think: Duration,
+    limits: Limits,
     shapes: ShapeCache,
-    table: HashMap<u64, Entry>,
-}
-
-#[derive(Debug, Clone, Copy)]
-struct Entry {
-    depth: u32,
-    score: i64,
-    bound: Bound,
-    best: Option<u16>,
-}
-
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-enum Bound {
-    Exact,
-    Lower,
-    Upper,
+    table: Table,
 }
 
 /// The search ran out of time.
 struct OutOfTime;
 
 impl Search {
-    /// A search player allowed `think` per move.
+    /// A search player within `limits` on every move.
     #[must_use]
-    pub fn new(think: Duration) -> Search {
+    pub fn new(limits: Limits) -> Search {
         Search {
-            think,
+            limits,
             shapes: ShapeCache::default(),
-            table: HashMap::new(),
+            table: Table::new(limits.memory),
         }
+    }
+
+    /// The bytes its transposition table takes: at most [`Limits::memory`].
+    #[must_use]
+    pub fn table_bytes(&self) -> usize {
+        self.table.bytes()
     }
 
     fn shape(&mut self, rules: Rules) -> Arc<Shape> {
         let (shape, new) = self.shapes.get(rules);
         if new {
-            // Positions of another board are no use.
-            self.table.clear();
+            // Positions of another board are no use: a fresh table, untouched pages.
+            self.table = Table::new(self.limits.memory);
         }
         shape
     }
@@ -78,8 +70,9 @@ impl Search {
         rng: &mut dyn Rng,
     ) -> Result<(Square, u32), PlayerError> {
         let start = Instant::now();
+        let think = self.limits.think;
         // Leave room for the last check and the answer itself.
-        let deadline = start + self.think.mul_f64(0.9);
+        let deadline = start + think.mul_f64(0.9);
         let legal = position.legal_moves();
         if legal.is_empty() {
             return Err(PlayerError::NoMove);
@@ -104,9 +97,6 @@ impl Search {
         if moves.is_empty() {
             return pick(&legal, rng).map(|square| (square, 0));
         }
-        if self.table.len() > TABLE_LIMIT {
-            self.table.clear();
-        }
         let mut best = moves[0];
         let mut finished = 0;
         let mut searcher = Searcher {
@@ -130,7 +120,7 @@ impl Search {
                 Err(OutOfTime) => break,
             }
             // A deeper iteration takes longer than all before it: don't start what can't end.
-            if start.elapsed() * 3 > self.think {
+            if start.elapsed() * 3 > think {
                 break;
             }
         }
@@ -152,7 +142,7 @@ pub(crate) fn forced(board: &SearchBoard) -> Option<usize> {
 }
 
 struct Searcher<'a> {
-    table: &'a mut HashMap<u64, Entry>,
+    table: &'a mut Table,
     deadline: Instant,
     nodes: u64,
 }
@@ -210,7 +200,7 @@ impl Searcher<'_> {
             return Ok(board.evaluate());
         }
         let original_alpha = alpha;
-        let entry = self.table.get(&board.hash).copied();
+        let entry = self.table.get(board.hash);
         if let Some(entry) = entry.filter(|e| e.depth >= depth) {
             match entry.bound {
                 Bound::Exact => return Ok(entry.score),

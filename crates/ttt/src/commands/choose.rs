@@ -1,15 +1,15 @@
 //! `ttt move`: the square a computer player would choose, and nothing else.
 
 use std::io::Write;
-use std::time::Duration;
 
 use clap::Args;
 use rand::SeedableRng;
 use rand::rngs::StdRng;
 use ttt_core::{Position, Rules, Square};
-use ttt_players::{PlayerError, Strength};
+use ttt_players::{Limits, PlayerError, Strength};
 
 use super::PositionArgs;
+use crate::cli::LimitArgs;
 use crate::failure::BadInput;
 
 /// Arguments of `ttt move`.
@@ -26,9 +26,9 @@ pub struct MoveArgs {
     #[arg(long, value_name = "N")]
     pub seed: Option<u64>,
 
-    /// The most the search player may take, in seconds.
-    #[arg(long, value_name = "SECONDS", default_value = "1", value_parser = crate::cli::parse_think)]
-    pub think: Duration,
+    /// What a thinking computer may spend on the move.
+    #[command(flatten)]
+    pub limits: LimitArgs,
 }
 
 /// The square `strength` chooses in `position`.
@@ -36,20 +36,21 @@ pub fn choose(
     position: &Position,
     strength: Strength,
     seed: Option<u64>,
-    think: Duration,
+    limits: Limits,
 ) -> Result<Square, PlayerError> {
     let mut rng = match seed {
         Some(seed) => StdRng::seed_from_u64(seed),
         None => rand::make_rng(),
     };
-    strength.player(think).choose(position, &mut rng)
+    strength.player(limits).choose(position, &mut rng)
 }
 
 /// Runs `ttt move`.
 pub fn run(args: &MoveArgs, rules: Rules, out: &mut impl Write) -> anyhow::Result<()> {
     let position = args.position.position(rules)?;
+    let limits = args.limits.limits()?;
     let square =
-        choose(&position, args.player, args.seed, args.think).map_err(|error| match error {
+        choose(&position, args.player, args.seed, limits).map_err(|error| match error {
             PlayerError::NoMove => BadInput(format!(
                 "the game in '{position}' is over: there is no move to choose"
             )),
@@ -81,13 +82,8 @@ mod tests {
             let analysis = Analysis::of(&mut solver, &position).unwrap();
             let best = analysis.moves[0].value;
             for seed in 0..3 {
-                let chosen = choose(
-                    &position,
-                    Strength::Perfect,
-                    Some(seed),
-                    Strength::DEFAULT_THINK,
-                )
-                .unwrap();
+                let chosen =
+                    choose(&position, Strength::Perfect, Some(seed), Limits::default()).unwrap();
                 let rated = analysis.moves.iter().find(|m| m.square == chosen).unwrap();
                 assert_eq!(rated.value, best, "{position}: {chosen:?}");
             }

@@ -13,6 +13,7 @@ use ttt_core::{Outcome, Position, Rules, SquareNaming};
 use ttt_solver::{GameResult, Proof, ProofError, ProofLimits, prove};
 
 use super::{PositionArgs, ending, mark_name, status};
+use crate::cli::{memory_bound, parse_megabytes};
 use crate::failure::BadInput;
 use crate::signals::{Interrupts, Signal};
 
@@ -26,9 +27,9 @@ pub struct SolveArgs {
     #[arg(long)]
     pub json: bool,
 
-    /// The most memory the transposition table may take, in megabytes.
-    #[arg(long, value_name = "MB", default_value_t = 256, value_parser = clap::value_parser!(u64).range(1..=65_536))]
-    pub hash: u64,
+    /// The most memory the transposition table may take, in megabytes: 1 up to the machine's memory.
+    #[arg(long, value_name = "MB", default_value_t = 256, value_parser = parse_megabytes)]
+    pub hash: usize,
 }
 
 /// What `solve --json` prints: the fields `analyze --json` shares have the same meaning.
@@ -43,8 +44,37 @@ struct ProofJson {
     best_move_name: Option<String>,
     nodes: u64,
     seconds: f64,
-    table_entries: usize,
-    memory_bytes: usize,
+    /// `None` when interrupted.
+    table_entries: Option<usize>,
+    /// `None` when interrupted.
+    memory_bytes: Option<usize>,
+    /// Stopped by Ctrl-C or another signal: only `result` may be known, never the move.
+    interrupted: bool,
+}
+
+impl ProofJson {
+    /// The fields every answer about `position` shares, with nothing proved yet.
+    fn about(position: &Position) -> ProofJson {
+        ProofJson {
+            position: position.to_string(),
+            to_move: (!position.is_over()).then(|| mark_name(position.to_move())),
+            status: status(position),
+            result: None,
+            best_move: None,
+            best_move_name: None,
+            nodes: 0,
+            seconds: 0.0,
+            table_entries: None,
+            memory_bytes: None,
+            interrupted: false,
+        }
+    }
+
+    fn write(&self, out: &mut impl Write) -> anyhow::Result<()> {
+        serde_json::to_writer(&mut *out, self)?;
+        writeln!(out)?;
+        Ok(())
+    }
 }
 
 /// Runs `ttt solve`; Ctrl-C or another ending signal stops the proof, which reports how
@@ -54,6 +84,7 @@ pub fn run(args: &SolveArgs, rules: Rules, out: &mut impl Write) -> anyhow::Resu
     if let Some(outcome) = position.outcome() {
         return finished(&position, outcome, args.json, out).map(|()| ExitCode::SUCCESS);
     }
+    let table_bytes = memory_bound(args.hash)?;
     let stop = Arc::new(AtomicBool::new(false));
     let interrupts = Interrupts::watch()?;
     let handler_stop = Arc::clone(&stop);
@@ -61,9 +92,10 @@ pub fn run(args: &SolveArgs, rules: Rules, out: &mut impl Write) -> anyhow::Resu
     let nodes = Arc::new(AtomicU64::new(0));
     let progress = Spinner::start(&nodes);
     let limits = ProofLimits {
-        table_bytes: usize::try_from(args.hash << 20).unwrap_or(usize::MAX),
+        table_bytes,
         stop: &stop,
         nodes: &nodes,
+        max_nodes: None,
     };
     let proof = prove(&position, limits);
     drop(progress);
@@ -78,10 +110,26 @@ pub fn run(args: &SolveArgs, rules: Rules, out: &mut impl Write) -> anyhow::Resu
             );
             return Err(BadInput(message).into());
         }
-        Err(ProofError::Stopped { nodes, seconds }) => {
+        Err(ProofError::Stopped {
+            result,
+            nodes,
+            seconds,
+        }) => {
             if args.json {
-                let json = serde_json::json!({"result": null, "interrupted": true, "nodes": nodes, "seconds": seconds});
-                writeln!(out, "{json}")?;
+                ProofJson {
+                    result: result.map(GameResult::as_str),
+                    nodes,
+                    seconds,
+                    interrupted: true,
+                    ..ProofJson::about(&position)
+                }
+                .write(out)?;
+            } else if let Some(result) = result {
+                writeln!(
+                    out,
+                    "Interrupted after {nodes} positions and {seconds:.1} s: the result is proved ({}), the best move is not.",
+                    verdict(result, &position)
+                )?;
             } else {
                 writeln!(
                     out,
@@ -93,20 +141,17 @@ pub fn run(args: &SolveArgs, rules: Rules, out: &mut impl Write) -> anyhow::Resu
     };
     let naming = SquareNaming::Numbers.on_board(rules);
     if args.json {
-        let json = ProofJson {
-            position: position.to_string(),
-            to_move: Some(mark_name(position.to_move())),
-            status: status(&position),
+        ProofJson {
             result: Some(proof.result.as_str()),
             best_move: proof.best_move.map(|square| square.index() + 1),
             best_move_name: proof.best_move.map(|square| naming.label(square, rules)),
             nodes: proof.nodes,
             seconds: proof.elapsed.as_secs_f64(),
-            table_entries: proof.table_entries,
-            memory_bytes: proof.table_bytes,
-        };
-        serde_json::to_writer(&mut *out, &json)?;
-        writeln!(out)?;
+            table_entries: Some(proof.table_entries),
+            memory_bytes: Some(proof.table_bytes),
+            ..ProofJson::about(&position)
+        }
+        .write(out)?;
         return Ok(ExitCode::SUCCESS);
     }
     for line in text(&proof, &position, naming) {
@@ -123,20 +168,7 @@ fn finished(
     out: &mut impl Write,
 ) -> anyhow::Result<()> {
     if json {
-        let json = ProofJson {
-            position: position.to_string(),
-            to_move: None,
-            status: status(position),
-            result: None,
-            best_move: None,
-            best_move_name: None,
-            nodes: 0,
-            seconds: 0.0,
-            table_entries: 0,
-            memory_bytes: 0,
-        };
-        serde_json::to_writer(&mut *out, &json)?;
-        writeln!(out)?;
+        ProofJson::about(position).write(out)?;
     } else {
         writeln!(out, "{}, position {position}", position.rules())?;
         writeln!(out, "Result: the game is already over: {}", ending(outcome))?;
@@ -144,19 +176,26 @@ fn finished(
     Ok(())
 }
 
-fn text(proof: &Proof, position: &Position, naming: SquareNaming) -> Vec<String> {
-    let rules = position.rules();
+/// The result in words: who wins, or a draw.
+fn verdict(result: GameResult, position: &Position) -> String {
     let empty = position.ply() == 0;
-    let verdict = match (proof.result, empty, position.to_move()) {
+    match (result, empty, position.to_move()) {
         (GameResult::Win, true, _) => "first player wins".to_owned(),
         (GameResult::Loss, true, _) => "second player wins".to_owned(),
         (GameResult::Draw, _, _) => "draw".to_owned(),
         (GameResult::Win, false, mark) => format!("{mark} (to move) wins"),
         (GameResult::Loss, false, mark) => format!("{} wins ({mark} to move loses)", !mark),
-    };
+    }
+}
+
+fn text(proof: &Proof, position: &Position, naming: SquareNaming) -> Vec<String> {
+    let rules = position.rules();
     let mut lines = vec![
         format!("{rules}, position {position}"),
-        format!("Result: {verdict}, with perfect play from both sides"),
+        format!(
+            "Result: {}, with perfect play from both sides",
+            verdict(proof.result, position)
+        ),
     ];
     if let Some(square) = proof.best_move {
         let how = match proof.result {

@@ -29,7 +29,7 @@ fn launch(seats: Option<(Seat, Seat)>, first: FirstPolicy, theme: Theme) -> Laun
             first,
             open_centre: false,
             seed: Some(4),
-            think: Strength::DEFAULT_THINK,
+            limits: ttt_players::Limits::default(),
         },
         choices: Choices {
             opponent: Opponent::Computer(Strength::Rules),

@@ -1,0 +1,60 @@
+//! What a thinking player may spend on one move: time, and memory for what it remembers.
+
+use std::time::Duration;
+
+/// The time per move and the memory bound of the players that think ([`Search`] and
+/// [`Mcts`]); the others answer at once and keep nothing.
+///
+/// Any think time in [`MIN_THINK`](Limits::MIN_THINK)..=[`MAX_THINK`](Limits::MAX_THINK)
+/// still gives a legal move: a player out of time plays the best move it has looked at,
+/// or its first choice before any search. The memory bound covers the search's
+/// transposition table and the tree search's tree, which stop growing at the bound
+/// (the search replaces old entries; the tree stops adding nodes and goes on refining
+/// the ones it has).
+///
+/// ```
+/// use std::time::Duration;
+/// use ttt_players::Limits;
+///
+/// let quick = Limits { think: Duration::from_millis(100), ..Limits::default() };
+/// assert_eq!(quick.memory, Limits::DEFAULT_MEMORY);
+/// ```
+///
+/// [`Search`]: crate::Search
+/// [`Mcts`]: crate::Mcts
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Limits {
+    /// The most time a move may take.
+    pub think: Duration,
+    /// The most bytes the player's tables may take.
+    pub memory: usize,
+}
+
+impl Limits {
+    /// The think time unless told otherwise.
+    pub const DEFAULT_THINK: Duration = Duration::from_secs(1);
+    /// The shortest think time accepted: a tenth of a millisecond.
+    pub const MIN_THINK: Duration = Duration::from_micros(100);
+    /// The longest think time accepted: ten minutes.
+    pub const MAX_THINK: Duration = Duration::from_secs(600);
+    /// The memory bound unless told otherwise: 64 MiB.
+    pub const DEFAULT_MEMORY: usize = 64 << 20;
+    /// The smallest memory bound accepted: 1 MiB.
+    pub const MIN_MEMORY: usize = 1 << 20;
+    /// The largest memory bound accepted: 64 GiB, or what the address space allows (a
+    /// machine may have less; the program checks its own).
+    pub const MAX_MEMORY: usize = if usize::BITS > 36 {
+        1 << 36
+    } else {
+        usize::MAX
+    };
+}
+
+impl Default for Limits {
+    fn default() -> Limits {
+        Limits {
+            think: Limits::DEFAULT_THINK,
+            memory: Limits::DEFAULT_MEMORY,
+        }
+    }
+}
