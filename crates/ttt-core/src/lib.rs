@@ -34,6 +34,7 @@ mod naming;
 mod outcome;
 mod position;
 mod rules;
+mod shown;
 mod square;
 
 pub use board::Board;
@@ -43,4 +44,5 @@ pub use naming::{ParseNamingError, SquareError, SquareNaming, column_letter};
 pub use outcome::Outcome;
 pub use position::{PlayError, Position, PositionError};
 pub use rules::{BoardSize, Rules, RulesError};
+pub use shown::Shown;
 pub use square::Square;

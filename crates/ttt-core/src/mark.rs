@@ -69,7 +69,7 @@ impl fmt::Display for Mark {
 
 /// The text was neither `x` nor `o`.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
-#[error("'{0}' is not a mark: type X or O")]
+#[error("'{}' is not a mark: type X or O", crate::Shown(.0))]
 pub struct ParseMarkError(pub String);
 
 impl FromStr for Mark {

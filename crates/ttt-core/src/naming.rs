@@ -3,7 +3,7 @@
 use std::fmt;
 use std::str::FromStr;
 
-use crate::{Rules, Square};
+use crate::{Rules, Shown, Square};
 
 /// How a person names a square.
 ///
@@ -41,7 +41,7 @@ pub enum SquareError {
         expected: String,
     },
     /// A scheme of numbers was given something else.
-    #[error("'{text}' is not a number: type {expected}")]
+    #[error("'{}' is not a number: type {expected}", Shown(.text))]
     NotANumber {
         /// What was typed.
         text: String,
@@ -49,7 +49,7 @@ pub enum SquareError {
         expected: String,
     },
     /// The text is not in the form of a square name.
-    #[error("'{text}' is not a square: type {expected}")]
+    #[error("'{}' is not a square: type {expected}", Shown(.text))]
     NotASquare {
         /// What was typed.
         text: String,
@@ -57,7 +57,7 @@ pub enum SquareError {
         expected: String,
     },
     /// The text is a well-formed name, but of a square off this board.
-    #[error("{text} is not on the board: type {expected}")]
+    #[error("{} is not on the board: type {expected}", Shown(.text))]
     OffBoard {
         /// What was typed.
         text: String,
@@ -218,7 +218,17 @@ impl SquareNaming {
                     text: text.to_owned(),
                     expected: expected(),
                 };
-                let number: u64 = text.parse().map_err(|_| not_a_number())?;
+                // A whole number off the board (negative or too large) is off the board; a
+                // number that is not whole is no square's name; anything else is no number.
+                let number: u64 = text.parse().map_err(|_| {
+                    if text.parse::<i128>().is_ok() {
+                        off_board()
+                    } else if text.parse::<f64>().is_ok_and(f64::is_finite) {
+                        not_a_square()
+                    } else {
+                        not_a_number()
+                    }
+                })?;
                 let number = usize::try_from(number).map_err(|_| off_board())?;
                 if number == 0 || number > rules.square_count() {
                     return Err(off_board());
@@ -290,7 +300,7 @@ impl fmt::Display for SquareNaming {
 
 /// The name is not one of `numbers`, `keypad`, `coords`, `letters`.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
-#[error("'{0}' is not a way of naming squares: use numbers, keypad, coords or letters")]
+#[error("'{}' is not a way of naming squares: use numbers, keypad, coords or letters", Shown(.0))]
 pub struct ParseNamingError(pub String);
 
 impl FromStr for SquareNaming {

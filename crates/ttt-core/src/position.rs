@@ -76,7 +76,7 @@ pub enum PositionError {
         found: usize,
     },
     /// A cell is not `x`, `o` or `.`.
-    #[error("unknown character '{character}' in row {row}, column {column}: use x, o or .")]
+    #[error("unknown character '{}' in row {row}, column {column}: use x, o or .", .character.escape_debug())]
     Character {
         /// The character found.
         character: char,

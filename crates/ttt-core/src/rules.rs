@@ -54,7 +54,7 @@ pub enum RulesError {
         longest: usize,
     },
     /// A size written as text is not `WxH`.
-    #[error("'{0}' is not a board size: write it as WIDTHxHEIGHT, e.g. 3x3 or 15x15")]
+    #[error("'{}' is not a board size: write it as WIDTHxHEIGHT, e.g. 3x3 or 15x15", crate::Shown(.0))]
     SizeSyntax(String),
 }
 

@@ -92,7 +92,8 @@ impl fmt::Display for Strength {
 /// The name is not a computer player.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 #[error(
-    "'{0}' is not a computer player: use random (easy), rules (medium) or perfect (impossible)"
+    "'{}' is not a computer player: use random (easy), rules (medium) or perfect (impossible)",
+    ttt_core::Shown(.0)
 )]
 pub struct ParseStrengthError(pub String);
 

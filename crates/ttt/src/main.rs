@@ -106,9 +106,23 @@ fn play(args: &PlayArgs, rules: Rules, out: &mut impl Write) -> anyhow::Result<E
         echo_input: !io::stdin().is_terminal(),
         review: !args.no_review,
     };
-    Ok(match line::run(io::stdin().lock(), out, setup, options)? {
+    let interrupts = Interrupts::watch()?;
+    let ending = line::run(
+        io::BufReader::new(io::stdin()),
+        out,
+        setup,
+        options,
+        &interrupts,
+    );
+    // A signal decides the exit code even when it also broke the input or output (SIGHUP
+    // arrives with a terminal that no longer reads or writes).
+    if let Some(signal) = interrupts.received() {
+        return Ok(signal.exit_code());
+    }
+    Ok(match ending? {
         Ending::Finished => ExitCode::SUCCESS,
         Ending::CutShort => ExitCode::FAILURE,
+        Ending::Signalled(signal) => signal.exit_code(),
     })
 }
 

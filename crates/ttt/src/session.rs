@@ -10,7 +10,7 @@ use rand::{RngExt, SeedableRng};
 
 /// A computer player the session can lend to another thread.
 type Computer = Box<dyn Player + Send>;
-use ttt_core::{Mark, Outcome, PlayError, Position, Rules, Square};
+use ttt_core::{Mark, Outcome, PlayError, Position, Rules, Shown, Square};
 use ttt_players::{Limits, Player, PlayerError, Strength};
 
 /// Who sits at one side of the board.
@@ -47,7 +47,7 @@ impl fmt::Display for ParseSeatError {
         write!(
             f,
             "'{}' is not a player: use human, random (easy), rules (medium), search (hard), mcts or perfect (impossible)",
-            self.0
+            Shown(&self.0)
         )
     }
 }
@@ -91,7 +91,8 @@ impl FromStr for FirstPolicy {
             "random" => Ok(FirstPolicy::Random),
             "alternate" => Ok(FirstPolicy::Alternate),
             _ => Err(format!(
-                "'{text}' is not a first-player policy: use x, o, random or alternate"
+                "'{}' is not a first-player policy: use x, o, random or alternate",
+                Shown(text)
             )),
         }
     }

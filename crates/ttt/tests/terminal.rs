@@ -318,3 +318,22 @@ fn closing_the_terminal_ends_the_game() {
     }
     let _ = std::fs::remove_file(&pid_file);
 }
+
+#[test]
+fn ctrl_c_ends_the_line_mode_with_the_tally() {
+    let Some(tmux) = Tmux::start("plain-ctrl-c") else {
+        return;
+    };
+    tmux.keys(&[
+        &ttt_command("--plain --x human --o human --first x"),
+        "Enter",
+    ]);
+    tmux.wait_for("X to move:");
+    tmux.keys(&["C-c"]);
+    let screen = tmux.wait_for("EXIT=130");
+    assert!(
+        screen.contains("X wins: 0, O wins: 0, draws: 0"),
+        "the tally after Ctrl-C:\n{screen}"
+    );
+    tmux.assert_restored();
+}

@@ -318,3 +318,211 @@ fn solve_json_has_every_field() {
         (Some("x"), Some("win"))
     );
 }
+
+/// `ttt ARGS` running with its input and output piped, its output gathered as it comes.
+struct Running {
+    child: std::process::Child,
+    output: std::sync::Arc<std::sync::Mutex<Vec<u8>>>,
+}
+
+impl Running {
+    fn start(args: &str) -> Running {
+        let mut child = ttt()
+            .args(args.split_whitespace())
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .spawn()
+            .unwrap();
+        let output = std::sync::Arc::new(std::sync::Mutex::new(Vec::new()));
+        let (mut stdout, gathered) = (child.stdout.take().unwrap(), output.clone());
+        std::thread::spawn(move || {
+            let mut buffer = [0; 4096];
+            while let Ok(read @ 1..) = stdout.read(&mut buffer) {
+                gathered.lock().unwrap().extend_from_slice(&buffer[..read]);
+            }
+        });
+        Running { child, output }
+    }
+
+    fn output(&self) -> String {
+        String::from_utf8_lossy(&self.output.lock().unwrap()).into_owned()
+    }
+
+    /// Waits until the output holds `text` `times` times.
+    fn wait_for(&self, text: &str, times: usize) {
+        let deadline = std::time::Instant::now() + std::time::Duration::from_secs(20);
+        while self.output().matches(text).count() < times {
+            assert!(
+                std::time::Instant::now() < deadline,
+                "waited for {text:?}; the output is:\n{}",
+                self.output()
+            );
+            std::thread::sleep(std::time::Duration::from_millis(20));
+        }
+    }
+
+    fn send(&mut self, bytes: &[u8]) {
+        use std::io::Write;
+        self.child.stdin.as_mut().unwrap().write_all(bytes).unwrap();
+    }
+
+    /// The peak resident memory of the process so far, in KiB (Linux).
+    fn peak_kib(&self) -> Option<u64> {
+        let status = std::fs::read_to_string(format!("/proc/{}/status", self.child.id())).ok()?;
+        let line = status.lines().find(|line| line.starts_with("VmHWM:"))?;
+        line.split_whitespace().nth(1)?.parse().ok()
+    }
+
+    /// Closes its input and waits for it to end.
+    fn finish(mut self) -> (Option<i32>, String) {
+        drop(self.child.stdin.take());
+        self.wait()
+    }
+
+    /// Waits for it to end, its input still open (`Child::wait` would close it).
+    fn wait(mut self) -> (Option<i32>, String) {
+        let _input = self.child.stdin.take();
+        let status = self.child.wait().unwrap();
+        // Let the gathering thread see the end of the output.
+        std::thread::sleep(std::time::Duration::from_millis(100));
+        (status.code(), self.output())
+    }
+}
+
+const TWO_PEOPLE: &str = "play --plain --x human --o human --first x";
+
+#[test]
+fn a_stray_byte_is_one_more_bad_input() {
+    let output = assert_cmd::Command::from_std(ttt())
+        .args(TWO_PEOPLE.split(' '))
+        .write_stdin(&b"5\n\xff\n1\n"[..])
+        .output()
+        .unwrap();
+    let stdout = String::from_utf8_lossy(&output.stdout);
+    assert_eq!(
+        stdout
+            .matches("That line is not text (not UTF-8): type it again.")
+            .count(),
+        1,
+        "{stdout}"
+    );
+    assert!(
+        stdout.contains("O to move: 1\n"),
+        "the same prompt comes back:\n{stdout}"
+    );
+    assert!(
+        output.stderr.is_empty(),
+        "{}",
+        String::from_utf8_lossy(&output.stderr)
+    );
+    assert_eq!(
+        output.status.code(),
+        Some(1),
+        "the game was cut short by the end of input"
+    );
+}
+
+#[test]
+fn an_endless_line_gets_one_message_in_flat_memory() {
+    let mut running = Running::start(TWO_PEOPLE);
+    running.wait_for("X to move:", 1);
+    let chunk = vec![b'9'; 1 << 20];
+    for _ in 0..64 {
+        running.send(&chunk);
+    }
+    running.send(b"\n5\n");
+    running.wait_for("O to move:", 1);
+    let peak = running.peak_kib();
+    let (code, stdout) = running.finish();
+    assert_eq!(
+        stdout
+            .matches("That line is longer than 4096 bytes: it was skipped.")
+            .count(),
+        1,
+        "{stdout}"
+    );
+    assert!(!stdout.contains("9999"), "the line is not echoed back");
+    assert_eq!(code, Some(1));
+    if let Some(peak) = peak {
+        assert!(peak < 32 << 10, "64 MiB of input took {peak} KiB");
+    }
+}
+
+#[test]
+fn what_was_typed_comes_back_escaped_and_as_typed() {
+    let output = ttt()
+        .args(TWO_PEOPLE.split(' '))
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .spawn()
+        .and_then(|mut child| {
+            use std::io::Write;
+            child
+                .stdin
+                .take()
+                .unwrap()
+                .write_all(b"\x1b[31mred\nJUMP\nSaut\xc3\xa9\n\xe2\x80\xaeevil\nquit\n")?;
+            child.wait_with_output()
+        })
+        .unwrap();
+    let stdout = String::from_utf8_lossy(&output.stdout);
+    assert!(
+        !stdout.contains('\u{1b}') && !stdout.contains('\u{202e}'),
+        "{stdout:?}"
+    );
+    for shown in [
+        "'\\u{1b}[31mred' is not a number",
+        "Unknown command 'JUMP'",
+        "Unknown command 'Sauté'",
+        "\\u{202e}evil",
+    ] {
+        assert!(stdout.contains(shown), "{shown:?} in {stdout}");
+    }
+    let bad = ttt()
+        .args(["analyze", "x\u{1b}[2J\no/..."])
+        .output()
+        .unwrap();
+    let stderr = String::from_utf8_lossy(&bad.stderr);
+    assert_eq!(stderr.lines().count(), 1, "{stderr}");
+    assert!(stderr.contains("'x\\u{1b}[2J\\no/...'"), "{stderr}");
+}
+
+#[test]
+fn a_signal_ends_the_line_mode_with_the_tally() {
+    for (signal, code) in [("TERM", 143), ("HUP", 129), ("INT", 130), ("QUIT", 131)] {
+        let mut running = Running::start(TWO_PEOPLE);
+        running.wait_for("X to move:", 1);
+        for line in ["1\n", "4\n", "2\n", "5\n", "3\n", "yes\n"] {
+            running.send(line.as_bytes());
+        }
+        running.wait_for("X to move:", 4);
+        let status = Command::new("kill")
+            .args([&format!("-{signal}"), &running.child.id().to_string()])
+            .status()
+            .unwrap();
+        assert!(status.success());
+        let (exit, stdout) = running.wait();
+        assert_eq!(exit, Some(code), "SIG{signal}:\n{stdout}");
+        assert!(
+            stdout.ends_with("X to move: \nX wins: 1, O wins: 0, draws: 0\n"),
+            "SIG{signal}: the prompt's line is finished, then the tally:\n{stdout}"
+        );
+    }
+}
+
+#[test]
+fn a_signal_ends_a_run_of_computer_games() {
+    let running = Running::start("play --x search --o search --games 1000 --think 0.2 --gomoku");
+    std::thread::sleep(std::time::Duration::from_millis(300));
+    let status = Command::new("kill")
+        .args(["-TERM", &running.child.id().to_string()])
+        .status()
+        .unwrap();
+    assert!(status.success());
+    let (exit, stdout) = running.finish();
+    assert_eq!(exit, Some(143), "{stdout}");
+    assert!(
+        stdout.ends_with("X wins: 0, O wins: 0, draws: 0\n"),
+        "{stdout}"
+    );
+}

@@ -6,7 +6,7 @@ pub mod count;
 pub mod solve;
 
 use clap::Args;
-use ttt_core::{Mark, Outcome, Position, Rules, SquareNaming};
+use ttt_core::{Mark, Outcome, Position, Rules, Shown, SquareNaming};
 
 use crate::failure::BadInput;
 
@@ -31,7 +31,7 @@ impl PositionArgs {
     pub fn position(&self, rules: Rules) -> Result<Position, BadInput> {
         if let Some(text) = &self.position {
             return Position::parse(text, rules, self.first)
-                .map_err(|error| BadInput(format!("bad position '{text}': {error}")));
+                .map_err(|error| BadInput(format!("bad position '{}': {error}", Shown(text))));
         }
         let Some(list) = &self.moves else {
             return Ok(Position::new(rules, self.first));
@@ -49,9 +49,9 @@ impl PositionArgs {
                 naming.parse(part, rules)
             })
             .collect::<Result<Vec<_>, _>>()
-            .map_err(|error| BadInput(format!("bad move list '{list}': {error}")))?;
+            .map_err(|error| BadInput(format!("bad move list '{}': {error}", Shown(list))))?;
         Position::from_moves(rules, self.first, &squares)
-            .map_err(|error| BadInput(format!("bad move list '{list}': {error}")))
+            .map_err(|error| BadInput(format!("bad move list '{}': {error}", Shown(list))))
     }
 }
 

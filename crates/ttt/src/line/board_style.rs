@@ -4,7 +4,7 @@ use std::collections::BTreeMap;
 use std::fmt;
 use std::str::FromStr;
 
-use ttt_core::{Position, Rules, Square, SquareNaming, column_letter};
+use ttt_core::{Position, Rules, Shown, Square, SquareNaming, column_letter};
 
 use super::palette::Palette;
 
@@ -63,7 +63,10 @@ impl FromStr for BoardStyle {
             .into_iter()
             .find(|style| style.to_string().eq_ignore_ascii_case(text.trim()))
             .ok_or_else(|| {
-                format!("'{text}' is not a board style: use numbered, plain, boxes or compact")
+                format!(
+                    "'{}' is not a board style: use numbered, plain, boxes or compact",
+                    Shown(text)
+                )
             })
     }
 }

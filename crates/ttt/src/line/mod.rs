@@ -2,10 +2,13 @@
 //! classic tutorials play it. Works the same on a terminal and through pipes.
 
 mod board_style;
+mod input;
 mod palette;
 mod typed;
 
 use std::io::{self, BufRead, Write};
+use std::sync::mpsc;
+use std::time::Duration;
 
 use std::collections::BTreeMap;
 
@@ -18,7 +21,10 @@ pub use board_style::{BoardStyle, draw};
 pub use palette::{Palette, no_color};
 
 use crate::session::{FirstPolicy, Seat, Session, SessionConfig, Undo};
+use crate::signals::{Interrupts, Signal};
 use crate::words;
+use input::{Input, Interruption, Line, MAX_LINE};
+use ttt_core::Shown;
 use typed::Typed;
 
 /// How the line mode looks and how long it goes on.
@@ -57,6 +63,8 @@ pub enum Ending {
     Finished,
     /// Input ended in the middle of a game.
     CutShort,
+    /// A signal (Ctrl-C among them) ended it.
+    Signalled(Signal),
 }
 
 /// Why the line mode stops early.
@@ -64,8 +72,12 @@ pub enum Ending {
 enum Stop {
     EndOfInput,
     Quit,
+    Signal(Signal),
     Io(io::Error),
 }
+
+/// How often a wait for the computer's move looks for a signal.
+const LOOK: Duration = Duration::from_millis(50);
 
 impl From<io::Error> for Stop {
     fn from(error: io::Error) -> Stop {
@@ -73,18 +85,21 @@ impl From<io::Error> for Stop {
     }
 }
 
-/// Plays the line mode on `input` and `output` until the games end.
+/// Plays the line mode on `input` and `output` until the games end, or until a signal in
+/// `interrupts` arrives: then the current line is finished and the tally printed.
 ///
 /// # Errors
 /// Only errors writing output or reading input (a closed pipe among them).
 pub fn run(
-    input: impl BufRead,
+    input: impl BufRead + Send + 'static,
     output: impl Write,
     setup: Setup,
     options: LineOptions,
+    interrupts: &Interrupts,
 ) -> io::Result<Ending> {
     let mut game = LineGame {
-        input,
+        input: Input::spawn(input, interrupts),
+        interrupts: interrupts.clone(),
         output,
         options: LineOptions {
             naming: options.naming.on_board(setup.config.rules),
@@ -104,6 +119,11 @@ pub fn run(
             game.say("Goodbye.")?;
             return Ok(Ending::Finished);
         }
+        Err(Stop::Signal(signal)) => {
+            game.say(&crate::session::Score::default().to_string())?;
+            game.output.flush()?;
+            return Ok(Ending::Signalled(signal));
+        }
     };
     let mut session = Session::new(SessionConfig {
         x,
@@ -112,6 +132,7 @@ pub fn run(
     });
     let ending = match game.play_session(&mut session) {
         Ok(()) => Ending::Finished,
+        Err(Stop::Signal(signal)) => Ending::Signalled(signal),
         Err(Stop::Io(error)) => return Err(error),
         Err(Stop::Quit) => {
             if session.in_progress() {
@@ -133,8 +154,9 @@ pub fn run(
     Ok(ending)
 }
 
-struct LineGame<R, W> {
-    input: R,
+struct LineGame<W> {
+    input: Input,
+    interrupts: Interrupts,
     output: W,
     options: LineOptions,
     /// For hints and reviews; its table lasts the whole session.
@@ -143,26 +165,76 @@ struct LineGame<R, W> {
     rules: Rules,
 }
 
-impl<R: BufRead, W: Write> LineGame<R, W> {
+impl<W: Write> LineGame<W> {
     fn say(&mut self, line: &str) -> io::Result<()> {
         writeln!(self.output, "{line}")
     }
 
-    /// Prints `prompt` and reads one line; `None` at end of input.
+    /// Prints `prompt` and reads one line of text, trimmed; a line that is not text or is
+    /// too long gets a message and the prompt again.
     fn read(&mut self, prompt: &str) -> Result<String, Stop> {
-        write!(self.output, "{prompt}")?;
-        self.output.flush()?;
-        let mut line = String::new();
-        if self.input.read_line(&mut line)? == 0 {
-            // The prompt's line was never ended by the person's Enter.
-            writeln!(self.output)?;
-            return Err(Stop::EndOfInput);
+        loop {
+            write!(self.output, "{prompt}")?;
+            self.output.flush()?;
+            let line = match self.input.next() {
+                Ok(line) => line,
+                Err(Interruption::Signal(signal)) => {
+                    // The prompt's line is finished before the tally.
+                    writeln!(self.output)?;
+                    return Err(Stop::Signal(signal));
+                }
+                Err(Interruption::Io(error)) => return Err(Stop::Io(error)),
+            };
+            let refusal = match line {
+                Line::Text(text) => {
+                    let text = text.trim().to_owned();
+                    if self.options.echo_input {
+                        writeln!(self.output, "{}", Shown(&text))?;
+                    }
+                    return Ok(text);
+                }
+                Line::End => {
+                    // The prompt's line was never ended by the person's Enter.
+                    writeln!(self.output)?;
+                    return Err(Stop::EndOfInput);
+                }
+                Line::TooLong => {
+                    format!("That line is longer than {MAX_LINE} bytes: it was skipped.")
+                }
+                Line::NotText => "That line is not text (not UTF-8): type it again.".to_owned(),
+            };
+            if self.options.echo_input {
+                writeln!(self.output)?;
+            }
+            self.say(&refusal)?;
         }
-        let line = line.trim().to_owned();
-        if self.options.echo_input {
-            writeln!(self.output, "{line}")?;
+    }
+
+    /// Lets the computer to move think on a thread of its own, watching for signals.
+    fn computer_move(&mut self, session: &mut Session) -> Result<Square, Stop> {
+        let thinking = session
+            .begin_computer_turn()
+            .ok_or_else(|| Stop::Io(io::Error::other(ttt_players::PlayerError::NoMove)))?;
+        let (sender, thought) = mpsc::channel();
+        std::thread::spawn(move || {
+            let _ = sender.send(thinking.think());
+        });
+        loop {
+            if let Some(signal) = self.interrupts.received() {
+                return Err(Stop::Signal(signal));
+            }
+            match thought.recv_timeout(LOOK) {
+                Ok(thought) => {
+                    return session
+                        .conclude(thought)
+                        .map_err(|error| Stop::Io(io::Error::other(error)));
+                }
+                Err(mpsc::RecvTimeoutError::Timeout) => {}
+                Err(mpsc::RecvTimeoutError::Disconnected) => {
+                    return Err(Stop::Io(io::Error::other("the computer stopped thinking")));
+                }
+            }
         }
-        Ok(line)
     }
 
     /// Asks `question` until the answer is one of `answers`; Enter alone takes `default`.
@@ -187,7 +259,8 @@ impl<R: BufRead, W: Write> LineGame<R, W> {
             match parse(&lower) {
                 Some(value) => return Ok(value),
                 None => self.say(&format!(
-                    "'{answer}' is not an answer here: type {answers}, or quit."
+                    "'{}' is not an answer here: type {answers}, or quit.",
+                    Shown(&answer)
                 ))?,
             }
         }
@@ -300,9 +373,7 @@ impl<R: BufRead, W: Write> LineGame<R, W> {
             match session.seat(mark) {
                 Seat::Human => self.human_turn(session)?,
                 Seat::Computer(_) => {
-                    let square = session
-                        .play_computer()
-                        .map_err(|error| Stop::Io(io::Error::other(error)))?;
+                    let square = self.computer_move(session)?;
                     if watching {
                         let who = self.mover_name(session, mark);
                         let label = self.label(session, square);

@@ -1,6 +1,6 @@
 //! What a person types at the move prompt: a square or a command.
 
-use ttt_core::{Rules, Square, SquareError, SquareNaming};
+use ttt_core::{Rules, Shown, Square, SquareError, SquareNaming};
 
 /// One line typed during a game, understood.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -32,7 +32,8 @@ impl std::fmt::Display for TypedError {
             TypedError::UnknownCommand(word) => {
                 write!(
                     f,
-                    "Unknown command '{word}': type a square, or help, hint, undo or quit."
+                    "Unknown command '{}': type a square, or help, hint, undo or quit.",
+                    Shown(word)
                 )
             }
             // Only the message in the game's own words is capitalised; the others start
@@ -46,24 +47,26 @@ impl std::fmt::Display for TypedError {
 }
 
 /// Reads a line typed at the move prompt.
+///
+/// The rule: a line of letters alone (of any alphabet, in any case) is a command word,
+/// known or not, since no square's name is only letters; `?` is help; anything else is
+/// a square attempt, and a wrong one says what squares look like.
 pub fn parse(text: &str, naming: SquareNaming, rules: Rules) -> Result<Typed, TypedError> {
-    let word = text.trim().to_ascii_lowercase();
-    match word.as_str() {
+    let typed = text.trim();
+    match typed.to_lowercase().as_str() {
         "help" | "?" | "h" => return Ok(Typed::Help),
         "hint" => return Ok(Typed::Hint),
         "undo" | "u" => return Ok(Typed::Undo),
         "quit" | "q" | "exit" => return Ok(Typed::Quit),
         _ => {}
     }
-    match naming.read(&word, rules) {
-        Ok(square) => Ok(Typed::Square(square)),
-        Err(SquareError::NotANumber { .. } | SquareError::NotASquare { .. })
-            if word.len() > 1 && word.chars().all(|c| c.is_ascii_alphabetic()) =>
-        {
-            Err(TypedError::UnknownCommand(text.trim().to_owned()))
-        }
-        Err(error) => Err(TypedError::Square(error)),
+    if !typed.is_empty() && typed.chars().all(char::is_alphabetic) {
+        return Err(TypedError::UnknownCommand(typed.to_owned()));
     }
+    naming
+        .read(typed, rules)
+        .map(Typed::Square)
+        .map_err(TypedError::Square)
 }
 
 #[cfg(test)]
@@ -85,10 +88,10 @@ mod tests {
             parse("jump", numbers, rules),
             Err(TypedError::UnknownCommand("jump".to_owned()))
         );
-        assert!(matches!(
+        assert_eq!(
             parse("x", numbers, rules),
-            Err(TypedError::Square(SquareError::NotANumber { .. }))
-        ));
+            Err(TypedError::UnknownCommand("x".to_owned()))
+        );
         assert!(matches!(
             parse("5x", numbers, rules),
             Err(TypedError::Square(SquareError::NotANumber { .. }))
@@ -101,5 +104,65 @@ mod tests {
             parse("b3", SquareNaming::Letters, rules),
             Ok(Typed::Square(Square::new(7)))
         );
+    }
+
+    /// What kind of answer each line gets: a command, a square, or which mistake.
+    #[test]
+    fn one_rule_for_words_and_squares() {
+        #[derive(Debug, PartialEq)]
+        enum Kind {
+            Command,
+            Square,
+            UnknownCommand,
+            Empty,
+            NotANumber,
+            NotASquare,
+            OffBoard,
+        }
+        let kind = |text: &str, naming: SquareNaming, rules: Rules| match parse(text, naming, rules)
+        {
+            Ok(Typed::Square(_)) => Kind::Square,
+            Ok(_) => Kind::Command,
+            Err(TypedError::UnknownCommand(_)) => Kind::UnknownCommand,
+            Err(TypedError::Square(SquareError::Empty { .. })) => Kind::Empty,
+            Err(TypedError::Square(SquareError::NotANumber { .. })) => Kind::NotANumber,
+            Err(TypedError::Square(SquareError::NotASquare { .. })) => Kind::NotASquare,
+            Err(TypedError::Square(SquareError::OffBoard { .. })) => Kind::OffBoard,
+        };
+        let three = Rules::default();
+        let four = Rules::new(4, 4, 4).unwrap();
+        let numbers = SquareNaming::Numbers;
+        let table = [
+            ("5", numbers, three, Kind::Square),
+            ("Hint", numbers, three, Kind::Command),
+            ("QUIT", numbers, three, Kind::Command),
+            ("?", numbers, three, Kind::Command),
+            ("abc", numbers, three, Kind::UnknownCommand),
+            ("x", numbers, three, Kind::UnknownCommand),
+            ("héllo", numbers, three, Kind::UnknownCommand),
+            ("Ünknown", numbers, three, Kind::UnknownCommand),
+            ("jump", numbers, four, Kind::UnknownCommand),
+            ("", numbers, three, Kind::Empty),
+            ("   ", numbers, three, Kind::Empty),
+            ("-1", numbers, three, Kind::OffBoard),
+            ("0", numbers, three, Kind::OffBoard),
+            ("10", numbers, three, Kind::OffBoard),
+            ("99999999999999999999999", numbers, three, Kind::OffBoard),
+            ("1.5", numbers, three, Kind::NotASquare),
+            ("5x", numbers, three, Kind::NotANumber),
+            ("x5", numbers, three, Kind::NotANumber),
+            ("\u{1b}[31m", numbers, three, Kind::NotANumber),
+            ("b2", SquareNaming::Letters, three, Kind::Square),
+            ("b9", SquareNaming::Letters, three, Kind::OffBoard),
+            ("2 2", SquareNaming::Coords, three, Kind::Square),
+            ("a1", numbers, four, Kind::Square),
+            ("e1", numbers, four, Kind::OffBoard),
+            ("abc", numbers, four, Kind::UnknownCommand),
+            ("-1", numbers, four, Kind::OffBoard),
+            ("1.5", numbers, four, Kind::NotASquare),
+        ];
+        for (text, naming, rules, expected) in table {
+            assert_eq!(kind(text, naming, rules), expected, "{text:?} on {rules}");
+        }
     }
 }

@@ -1,0 +1,68 @@
+//! Text a person typed, as a message shows it back to them.
+
+use std::fmt;
+
+/// Text a person gave, as a message repeats it: on one line, with control characters
+/// (and the invisible ones that reorder or hide text) written as escapes, cut to
+/// [`Shown::MAX_CHARS`] characters with an ellipsis, and otherwise exactly as typed.
+///
+/// ```
+/// use ttt_core::Shown;
+///
+/// assert_eq!(Shown("Héllo").to_string(), "Héllo");
+/// assert_eq!(Shown("\u{1b}[31mred\n").to_string(), "\\u{1b}[31mred\\n");
+/// assert_eq!(Shown(&"9".repeat(100)).to_string(), format!("{}…", "9".repeat(40)));
+/// ```
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Shown<'a>(pub &'a str);
+
+impl Shown<'_> {
+    /// The most characters shown; longer text ends in `…`.
+    pub const MAX_CHARS: usize = 40;
+}
+
+/// Whether `c` would act on the terminal or hide itself rather than show.
+fn invisible(c: char) -> bool {
+    c.is_control()
+        || matches!(c, '\u{200b}'..='\u{200f}' | '\u{202a}'..='\u{202e}' | '\u{2066}'..='\u{2069}' | '\u{feff}')
+}
+
+impl fmt::Display for Shown<'_> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        for (count, c) in self.0.chars().enumerate() {
+            if count == Shown::MAX_CHARS {
+                return f.write_str("…");
+            }
+            if invisible(c) {
+                write!(f, "{}", c.escape_default())?;
+            } else {
+                write!(f, "{c}")?;
+            }
+        }
+        Ok(())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn nothing_shown_acts_on_the_terminal_or_breaks_the_line() {
+        for text in [
+            "a\nb",
+            "\r",
+            "\u{7}",
+            "\u{9b}31m",
+            "\u{202e}evil",
+            "tab\there",
+            "\0",
+        ] {
+            let shown = Shown(text).to_string();
+            assert!(!shown.chars().any(invisible), "{text:?} shown as {shown:?}");
+        }
+        assert_eq!(Shown("a\nb").to_string(), "a\\nb");
+        assert_eq!(Shown("").to_string(), "");
+        assert_eq!(Shown(&"é".repeat(40)).to_string(), "é".repeat(40));
+    }
+}
