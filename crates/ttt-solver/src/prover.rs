@@ -58,23 +58,25 @@ struct Bounds {
 /// The bytes one slot of the table takes: the key, the bounds, and the map's control byte.
 const ENTRY_BYTES: usize = std::mem::size_of::<((Bits, Bits), Bounds)>() + 1;
 
-/// The table for at most `bytes`: allocated once, at the largest power-of-two number of
-/// slots that fits, and filled to the map's load limit (7/8) so it never grows: growing
-/// would hold the old and the new allocation at once, past the bound.
-fn table_within(bytes: usize) -> (BitsMap<(Bits, Bits), Bounds>, usize) {
-    let slots = (bytes / ENTRY_BYTES).max(16);
-    let slots = 1_usize << (usize::BITS - 1 - slots.leading_zeros());
-    let capacity = slots / 8 * 7;
-    (
-        BitsMap::with_capacity_and_hasher(capacity, Default::default()),
-        capacity,
-    )
+/// Whether `table` may take one more entry within `bound` bytes. A full map doubles its
+/// slots when it grows, holding the old and the new ones at once (three times the old)
+/// until the move is done: it grows only while that peak fits, and stays at its size
+/// after. Growing as needed keeps small proofs small (and their memory compact, which
+/// is faster than one large table touched all over).
+fn has_room(table: &BitsMap<(Bits, Bits), Bounds>, bound: usize) -> bool {
+    let capacity = table.capacity();
+    if table.len() < capacity {
+        return true;
+    }
+    // The map keeps its slots at most 7/8 full, in a power-of-two number of them.
+    let slots = (capacity / 7 * 8).max(4).next_power_of_two();
+    slots.saturating_mul(3).saturating_mul(ENTRY_BYTES) <= bound
 }
 
 /// How a proof may run, and how it reports while it does.
 #[derive(Debug, Clone, Copy)]
 pub struct ProofLimits<'a> {
-    /// The most bytes the transposition table may take; it is allocated once.
+    /// The most bytes the transposition table may take, while it grows as well.
     pub table_bytes: usize,
     /// Set from outside to stop the proof early.
     pub stop: &'a AtomicBool,
@@ -105,11 +107,9 @@ pub struct ProofLimits<'a> {
 pub fn prove(position: &Position, limits: ProofLimits<'_>) -> Result<Proof, ProofError> {
     let start = Instant::now();
     let geometry = Geometry::new(position.rules())?;
-    let (table, capacity) = table_within(limits.table_bytes);
     let mut prover = Prover {
         geometry: &geometry,
-        table,
-        capacity,
+        table: BitsMap::default(),
         nodes: 0,
         limits,
         stopped: false,
@@ -157,7 +157,6 @@ pub fn prove(position: &Position, limits: ProofLimits<'_>) -> Result<Proof, Proo
 struct Prover<'a> {
     geometry: &'a Geometry,
     table: BitsMap<(Bits, Bits), Bounds>,
-    capacity: usize,
     nodes: u64,
     limits: ProofLimits<'a>,
     stopped: bool,
@@ -261,7 +260,7 @@ impl Prover<'_> {
             // a full table would double.
             if let Some(slot) = self.table.get_mut(&key) {
                 *slot = bounds;
-            } else if self.table.len() < self.capacity {
+            } else if has_room(&self.table, self.limits.table_bytes) {
                 self.table.insert(key, bounds);
             }
         }
