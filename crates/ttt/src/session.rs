@@ -124,6 +124,18 @@ impl Score {
     }
 }
 
+impl std::ops::Add for Score {
+    type Output = Score;
+
+    fn add(self, other: Score) -> Score {
+        Score {
+            x_wins: self.x_wins + other.x_wins,
+            o_wins: self.o_wins + other.o_wins,
+            draws: self.draws + other.draws,
+        }
+    }
+}
+
 impl fmt::Display for Score {
     /// `X wins: 2, O wins: 0, draws: 1`.
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {

@@ -11,6 +11,7 @@ use ttt_core::{Mark, Position, Rules, Square, SquareNaming};
 use ttt_players::Strength;
 use ttt_solver::{MoveValue, Solver};
 
+use super::job::{Answer, Done, Job, Purpose};
 use super::layout;
 use super::theme::Theme;
 use crate::session::{FirstPolicy, Score, Seat, Session, SessionConfig, Thinking, Thought, Undo};
@@ -53,13 +54,22 @@ pub enum Opponent {
 }
 
 impl Opponent {
-    const ALL: [Opponent; 5] = [
+    /// Every opponent, in the start screen's order.
+    pub const ALL: [Opponent; 5] = [
         Opponent::Friend,
         Opponent::Computer(Strength::Random),
         Opponent::Computer(Strength::Rules),
         Opponent::Computer(Strength::Search),
         Opponent::Computer(Strength::Perfect),
     ];
+
+    /// Whether this opponent can play on a board of `rules`.
+    fn plays_on(self, rules: Rules) -> bool {
+        match self {
+            Opponent::Friend => true,
+            Opponent::Computer(strength) => strength.check(rules).is_ok(),
+        }
+    }
 
     fn describe(self) -> String {
         match self {
@@ -127,7 +137,7 @@ const NAMINGS: [SquareNaming; 3] = [
 
 /// The boards offered on the start screen (besides one given on the command line):
 /// (width, height, k).
-const BOARDS: [(usize, usize, usize); 7] = [
+pub const BOARDS: [(usize, usize, usize); 7] = [
     (3, 3, 3),
     (4, 4, 4),
     (5, 5, 4),
@@ -166,14 +176,21 @@ impl Choices {
     }
 
     /// Changes a line's value by `step` places; `given` is the board from the command line,
-    /// offered with the usual ones.
-    fn change(&mut self, line: StartLine, step: isize, given: Rules) {
+    /// offered with the usual ones. Only opponents that can play on the board are offered;
+    /// a board too big for the chosen one changes it, and the note returned says so.
+    fn change(&mut self, line: StartLine, step: isize, given: Rules) -> Option<String> {
         fn cycle<T: Copy + PartialEq>(all: &[T], current: T, step: isize) -> T {
             let index = all.iter().position(|&item| item == current).unwrap_or(0) as isize;
             all[(index + step).rem_euclid(all.len() as isize) as usize]
         }
         match line {
-            StartLine::Opponent => self.opponent = cycle(&Opponent::ALL, self.opponent, step),
+            StartLine::Opponent => {
+                let offered: Vec<Opponent> = Opponent::ALL
+                    .into_iter()
+                    .filter(|opponent| opponent.plays_on(self.rules) || *opponent == self.opponent)
+                    .collect();
+                self.opponent = cycle(&offered, self.opponent, step);
+            }
             StartLine::Letter => self.letter = !self.letter,
             StartLine::First => self.first = cycle(&FIRSTS, self.first, step),
             StartLine::Naming => self.naming = cycle(&NAMINGS, self.naming, step),
@@ -186,9 +203,18 @@ impl Choices {
                     boards.insert(0, given);
                 }
                 self.rules = cycle(&boards, self.rules, step);
+                if !self.opponent.plays_on(self.rules) {
+                    self.opponent = Opponent::Computer(Strength::Search);
+                    return Some(format!(
+                        "The impossible computer plays boards of up to {} squares: now {}.",
+                        ttt_solver::MAX_SOLVED_SQUARES,
+                        self.opponent.describe()
+                    ));
+                }
             }
             StartLine::Start => {}
         }
+        None
     }
 
     fn seats(&self) -> (Seat, Seat) {
@@ -213,6 +239,16 @@ pub struct Launch {
     pub games: Option<u32>,
     /// Colours or not.
     pub theme: Theme,
+}
+
+/// Where the slow work stands.
+enum JobState {
+    /// Nothing to do.
+    Idle,
+    /// Work to hand out, with the solver in it.
+    Ready(Box<Job>),
+    /// Handed out: the solver is with it.
+    Running(Purpose),
 }
 
 /// Everything the full-screen mode knows.
@@ -244,6 +280,10 @@ pub struct App {
     computer_due: Option<Instant>,
     next_game_due: Option<Instant>,
     pending_column: Option<usize>,
+    /// The games of sessions before this one (the start screen starts a new session).
+    past: Score,
+    /// Slow work (a hint, a review) handed out, or ready to be.
+    job: JobState,
     quit: bool,
     interrupted: Option<Signal>,
 }
@@ -268,6 +308,8 @@ impl App {
             computer_due: None,
             next_game_due: None,
             pending_column: None,
+            past: Score::default(),
+            job: JobState::Idle,
             quit: false,
             interrupted: None,
         };
@@ -292,8 +334,13 @@ impl App {
         self.interrupted.get_or_insert(signal);
     }
 
-    /// The score so far.
+    /// The score of every game of the run.
     pub fn score(&self) -> Score {
+        self.past + self.session_score()
+    }
+
+    /// The score of the games since the last start.
+    fn session_score(&self) -> Score {
         self.session
             .as_ref()
             .map(Session::score)
@@ -310,7 +357,7 @@ impl App {
         self.choices.naming.on_board(self.rules())
     }
 
-    /// Whether `--games` has been reached.
+    /// Whether `--games` has been reached (counting every game of the run).
     pub fn games_done(&self) -> bool {
         self.launch
             .games
@@ -344,9 +391,12 @@ impl App {
             self.interrupt(Signal::INTERRUPT);
             return;
         }
-        if self.too_small(self.area) && matches!(key.code, KeyCode::Char('q') | KeyCode::Esc) {
-            // Nothing can be shown to confirm; the screen says q quits.
-            self.quit = true;
+        if self.too_small(self.area) {
+            // Nothing can be shown: only quitting acts (nothing could confirm it, and the
+            // screen says q quits).
+            if matches!(key.code, KeyCode::Char('q') | KeyCode::Esc) {
+                self.quit = true;
+            }
             return;
         }
         if let Some(overlay) = &self.overlay {
@@ -366,7 +416,7 @@ impl App {
 
     /// Handles one mouse event: a left click picks a menu line or places a mark.
     pub fn handle_mouse(&mut self, mouse: MouseEvent, now: Instant) {
-        if mouse.kind != MouseEventKind::Down(MouseButton::Left) {
+        if mouse.kind != MouseEventKind::Down(MouseButton::Left) || self.too_small(self.area) {
             return;
         }
         if self.overlay.is_some() {
@@ -384,7 +434,7 @@ impl App {
                     self.start_line = index;
                     match StartLine::ALL[index] {
                         StartLine::Start => self.start(now),
-                        line => self.choices.change(line, 1, self.launch.config.rules),
+                        line => self.change_choice(line, 1),
                     }
                 }
             }
@@ -409,19 +459,20 @@ impl App {
             KeyCode::Down | KeyCode::Char('j' | 's') | KeyCode::Tab => {
                 self.start_line = (self.start_line + 1).min(StartLine::ALL.len() - 1);
             }
-            KeyCode::Left | KeyCode::Char('h' | 'a') => {
-                self.choices.change(line, -1, self.launch.config.rules)
-            }
-            KeyCode::Right | KeyCode::Char('l' | 'd') => {
-                self.choices.change(line, 1, self.launch.config.rules)
-            }
-            KeyCode::Char(' ') if line != StartLine::Start => {
-                self.choices.change(line, 1, self.launch.config.rules)
-            }
+            KeyCode::Left | KeyCode::Char('h' | 'a') => self.change_choice(line, -1),
+            KeyCode::Right | KeyCode::Char('l' | 'd') => self.change_choice(line, 1),
+            KeyCode::Char(' ') if line != StartLine::Start => self.change_choice(line, 1),
             KeyCode::Enter | KeyCode::Char(' ') => self.start(now),
             KeyCode::Char('?') => self.overlay = Some(Overlay::Help),
             KeyCode::Char('q') | KeyCode::Esc => self.quit = true,
             _ => {}
+        }
+    }
+
+    /// Changes a start-screen line, saying why when the change moved another line too.
+    fn change_choice(&mut self, line: StartLine, step: isize) {
+        if let Some(note) = self.choices.change(line, step, self.launch.config.rules) {
+            self.say(note);
         }
     }
 
@@ -444,7 +495,9 @@ impl App {
             rules: self.choices.rules,
             ..self.launch.config
         };
+        self.past = self.score();
         self.session = Some(Session::new(config));
+        self.job = JobState::Idle;
         self.mode = Mode::Game;
         self.new_game(now);
     }
@@ -456,13 +509,12 @@ impl App {
         if session.is_thinking() {
             return self.refuse("Wait for the computer to move.");
         }
-        if self
-            .launch
-            .games
-            .is_some_and(|games| session.score().games() >= games)
-        {
+        if self.games_done() {
             return self.refuse("That was the last game: press q to quit.");
         }
+        let Some(session) = self.session.as_mut() else {
+            return;
+        };
         let first = session.start_game();
         self.cursor = centre(self.rules());
         self.hints = None;
@@ -585,14 +637,72 @@ impl App {
         if session.position().is_over() {
             return self.refuse("The game is over: press r for its review.");
         }
-        match self.solver.move_values(session.position()) {
-            Ok(moves) => {
+        self.ask_for(Purpose::Hint);
+    }
+
+    /// Prepares slow work on the current position, unless some is already under way.
+    fn ask_for(&mut self, purpose: Purpose) {
+        let working = match &self.job {
+            JobState::Idle => None,
+            JobState::Ready(_) => Some(purpose),
+            JobState::Running(running) => Some(*running),
+        };
+        if let Some(running) = working {
+            let what = match running {
+                Purpose::Hint => "the hint",
+                Purpose::Review => "the review",
+            };
+            return self.refuse(&format!("Still working out {what}…"));
+        }
+        let solver = std::mem::take(&mut self.solver);
+        let job = Job::new(purpose, self.position(), self.naming(), solver);
+        self.job = JobState::Ready(Box::new(job));
+        self.say(match purpose {
+            Purpose::Hint => "Working out the hint…".to_owned(),
+            Purpose::Review => "Working out the review…".to_owned(),
+        });
+    }
+
+    /// Slow work to do on another thread, if there is some: hand the result back to
+    /// [`finish_job`](App::finish_job).
+    pub fn take_job(&mut self) -> Option<Job> {
+        match std::mem::replace(&mut self.job, JobState::Idle) {
+            JobState::Ready(job) => {
+                self.job = JobState::Running(job.purpose());
+                Some(*job)
+            }
+            other => {
+                self.job = other;
+                None
+            }
+        }
+    }
+
+    /// Takes finished work back: shows it if the position is still the one it is about.
+    pub fn finish_job(&mut self, done: Done) {
+        let Done {
+            position,
+            solver,
+            answer,
+            ..
+        } = done;
+        self.solver = solver;
+        self.job = JobState::Idle;
+        if self.mode != Mode::Game || position != self.position() {
+            return;
+        }
+        match answer {
+            Ok(Answer::Hint(moves)) => {
                 let (naming, rules) = (self.naming(), self.rules());
                 let summary = words::hint_summary(&moves, |square| naming.label(square, rules));
                 self.hints = Some(moves);
                 self.say(format!("Hint: {summary}"));
             }
-            Err(error) => self.refuse(&format!("No hint here: {error}.")),
+            Ok(Answer::Review(lines)) => {
+                self.say("The review of the game:".to_owned());
+                self.overlay = Some(Overlay::Review(lines));
+            }
+            Err(message) => self.refuse(&message),
         }
     }
 
@@ -618,20 +728,10 @@ impl App {
         let Some(session) = &self.session else {
             return;
         };
-        let position = session.position();
-        if !position.is_over() {
+        if !session.position().is_over() {
             return self.refuse("The review comes when the game is over.");
         }
-        let (naming, rules) = (self.naming(), self.rules());
-        let lines = match ttt_solver::review(
-            &mut self.solver,
-            &words::start_of(position),
-            position.history(),
-        ) {
-            Ok(mistakes) => words::review(&mistakes, |square| naming.label(square, rules)),
-            Err(error) => vec![format!("No review here: {error}.")],
-        };
-        self.overlay = Some(Overlay::Review(lines));
+        self.ask_for(Purpose::Review);
     }
 
     fn menu(&mut self) {
@@ -640,7 +740,7 @@ impl App {
         }
         self.mode = Mode::Start;
         self.start_line = StartLine::ALL.len() - 1;
-        self.say("Choose, then Start: the score starts again with new players.".to_owned());
+        self.say("Choose, then Start: the score goes on.".to_owned());
     }
 
     /// After any change of position: clear the hint, report the end, and schedule the
@@ -677,6 +777,10 @@ impl App {
     /// and hands out a computer's turn once its pause is over, to be thought through on
     /// another thread and returned with [`receive`](App::receive).
     pub fn tick(&mut self, now: Instant) -> Option<Thinking> {
+        if self.too_small(self.area) {
+            // Nothing happens unseen: the game waits for a window it can be shown in.
+            return None;
+        }
         if self.mode == Mode::Game && self.next_game_due.is_some_and(|due| now >= due) {
             self.next_game_due = None;
             self.new_game(now);

@@ -5,6 +5,7 @@
 //! (SIGTERM, SIGHUP, SIGQUIT, SIGINT from `kill`), an error or a panic.
 
 mod app;
+mod job;
 mod layout;
 mod theme;
 mod ui;
@@ -86,6 +87,7 @@ fn event_loop(
         Instant::now(),
     );
     let (sender, thoughts) = mpsc::channel::<Thought>();
+    let (job_sender, finished_jobs) = mpsc::channel::<job::Done>();
     loop {
         watchdog.record(app.score());
         if let Some(signal) = interrupts.received() {
@@ -108,6 +110,13 @@ fn event_loop(
                 let _ = sender.send(thinking.think());
             });
         }
+        // Hints and reviews too: the screen, keys and Ctrl-C stay live while they work.
+        if let Some(job) = app.take_job() {
+            let sender = job_sender.clone();
+            std::thread::spawn(move || {
+                let _ = sender.send(job.run());
+            });
+        }
         if event::poll(TICK)? {
             let now = Instant::now();
             match event::read()? {
@@ -119,6 +128,9 @@ fn event_loop(
         }
         while let Ok(thought) = thoughts.try_recv() {
             app.receive(thought, Instant::now());
+        }
+        while let Ok(done) = finished_jobs.try_recv() {
+            app.finish_job(done);
         }
     }
 }

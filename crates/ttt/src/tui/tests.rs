@@ -14,7 +14,7 @@ use ratatui::style::{Color, Modifier};
 use ttt_core::{Mark, Rules, Square, SquareNaming};
 use ttt_players::Strength;
 
-use super::app::{App, COMPUTER_PAUSE, Mode, NEXT_GAME_PAUSE, Overlay};
+use super::app::{App, BOARDS, COMPUTER_PAUSE, Mode, NEXT_GAME_PAUSE, Overlay, StartLine};
 use super::layout;
 use super::{Choices, Launch, Opponent, Theme};
 use crate::session::{FirstPolicy, Seat, SessionConfig};
@@ -60,6 +60,13 @@ fn two_people() -> App {
 
 fn key(app: &mut App, code: KeyCode) {
     app.handle_key(KeyEvent::new(code, KeyModifiers::NONE), Instant::now());
+}
+
+/// Does the slow work the app handed out, as the event loop's thread would.
+fn work(app: &mut App) {
+    if let Some(job) = app.take_job() {
+        app.finish_job(job.run());
+    }
 }
 
 fn click(app: &mut App, column: u16, row: u16) {
@@ -239,6 +246,7 @@ fn the_computer_moves_after_its_pause_and_undo_takes_back_both_moves() {
 fn a_hint_lasts_until_the_next_move() {
     let mut app = two_people();
     key(&mut app, KeyCode::Char('H'));
+    work(&mut app);
     assert_eq!(app.hints.as_ref().map(Vec::len), Some(9));
     key(&mut app, KeyCode::Enter);
     assert!(app.hints.is_none());
@@ -279,6 +287,7 @@ fn a_finished_game_offers_its_review_and_a_new_game() {
         key(&mut app, KeyCode::Char(digit));
     }
     key(&mut app, KeyCode::Char('r'));
+    work(&mut app);
     let Some(Overlay::Review(lines)) = &app.overlay else {
         panic!("the review opens")
     };
@@ -359,6 +368,7 @@ fn screen_hint_shown() {
         key(&mut app, KeyCode::Char(digit));
     }
     key(&mut app, KeyCode::Char('H'));
+    work(&mut app);
     insta::assert_snapshot!(screen_text(&app));
 }
 
@@ -531,5 +541,157 @@ fn screen_gomoku_with_axes_and_the_last_move_underlined() {
     assert!(
         !buffer[(x, y)].modifier.contains(Modifier::UNDERLINED),
         "the earlier X does not"
+    );
+}
+
+#[test]
+fn nothing_but_quitting_acts_while_the_window_is_too_small() {
+    let mut app = two_people();
+    app.resize(40, 12);
+    for digit in ['5', '3'] {
+        key(&mut app, KeyCode::Char(digit));
+    }
+    key(&mut app, KeyCode::Enter);
+    click(&mut app, 10, 5);
+    app.resize(AREA.width, AREA.height);
+    assert!(
+        app.position().history().is_empty(),
+        "no move was played unseen"
+    );
+
+    let mut start = App::new(
+        launch(None, FirstPolicy::X, Theme::monochrome()),
+        AREA,
+        Instant::now(),
+    );
+    start.resize(40, 12);
+    key(&mut start, KeyCode::Enter);
+    key(&mut start, KeyCode::Right);
+    click(&mut start, 10, 5);
+    start.resize(AREA.width, AREA.height);
+    assert_eq!(start.mode, Mode::Start, "no game was started unseen");
+    assert_eq!(start.choices.opponent, Opponent::Computer(Strength::Rules));
+
+    // Nor does the computer move while its move cannot be seen.
+    let begin = Instant::now();
+    let seats = Some((Seat::Computer(Strength::Rules), Seat::Human));
+    let mut computer = App::new(
+        launch(seats, FirstPolicy::X, Theme::monochrome()),
+        AREA,
+        begin,
+    );
+    computer.resize(40, 12);
+    assert!(computer.tick(begin + COMPUTER_PAUSE * 2).is_none());
+    computer.resize(AREA.width, AREA.height);
+    assert!(computer.tick(begin + COMPUTER_PAUSE * 2).is_some());
+}
+
+#[test]
+fn the_start_screen_offers_only_what_the_board_allows_and_never_refuses_in_silence() {
+    let mut app = App::new(
+        launch(None, FirstPolicy::X, Theme::monochrome()),
+        AREA,
+        Instant::now(),
+    );
+    for _ in 0..BOARDS.len() {
+        for _ in 0..Opponent::ALL.len() {
+            let rules = app.choices.rules;
+            if let Opponent::Computer(strength) = app.choices.opponent {
+                assert!(
+                    strength.check(rules).is_ok(),
+                    "{strength} offered on {rules}"
+                );
+            }
+            let mut started = App::new(
+                Launch {
+                    choices: app.choices,
+                    ..launch(None, FirstPolicy::X, Theme::monochrome())
+                },
+                AREA,
+                Instant::now(),
+            );
+            started.start_line = StartLine::ALL.len() - 1;
+            key(&mut started, KeyCode::Enter);
+            assert_eq!(
+                started.mode,
+                Mode::Game,
+                "{:?} on {rules}",
+                app.choices.opponent
+            );
+            app.start_line = 0;
+            key(&mut app, KeyCode::Right);
+        }
+        app.start_line = 4;
+        key(&mut app, KeyCode::Right);
+    }
+    // Perfect play chosen on 3x3, then a board too big for it: the opponent follows,
+    // and the screen says so.
+    let mut app = App::new(
+        launch(None, FirstPolicy::X, Theme::monochrome()),
+        AREA,
+        Instant::now(),
+    );
+    app.choices.opponent = Opponent::Computer(Strength::Perfect);
+    app.start_line = 4;
+    while app.choices.rules.square_count() <= 16 {
+        key(&mut app, KeyCode::Right);
+    }
+    assert_eq!(app.choices.opponent, Opponent::Computer(Strength::Search));
+    assert!(app.status.contains("impossible"), "{}", app.status);
+}
+
+#[test]
+fn the_tally_covers_every_game_of_the_run() {
+    let mut app = two_people();
+    for digit in ['1', '4', '2', '5', '3'] {
+        key(&mut app, KeyCode::Char(digit));
+    }
+    assert_eq!(app.score().x_wins, 1);
+    key(&mut app, KeyCode::Char('m'));
+    app.start_line = StartLine::ALL.len() - 1;
+    key(&mut app, KeyCode::Enter);
+    assert_eq!(app.mode, Mode::Game);
+    assert_eq!(
+        app.score().games(),
+        1,
+        "the game before the start screen still counts"
+    );
+    assert!(screen_text(&app).contains("X 1"), "{}", screen_text(&app));
+}
+
+#[test]
+fn a_slow_hint_is_worked_out_off_the_interface_thread() {
+    let mut four = launch(
+        Some((Seat::Human, Seat::Human)),
+        FirstPolicy::X,
+        Theme::monochrome(),
+    );
+    four.choices.rules = Rules::new(4, 4, 4).unwrap();
+    let mut app = App::new(four, AREA, Instant::now());
+    app.place(Square::new(5), Instant::now());
+    key(&mut app, KeyCode::Char('H'));
+    assert!(
+        app.hints.is_none(),
+        "nothing is worked out on the key press"
+    );
+    assert!(app.status.contains("Working out"), "{}", app.status);
+    let job = app.take_job().unwrap();
+    assert!(app.take_job().is_none(), "one job at a time");
+    // Keys still act while it works: a move makes its answer stale.
+    key(&mut app, KeyCode::Char('H'));
+    assert!(app.status.contains("Still working"), "{}", app.status);
+    let done = std::thread::spawn(move || job.run()).join().unwrap();
+    app.finish_job(done);
+    assert_eq!(app.hints.as_ref().map(Vec::len), Some(15));
+
+    key(&mut app, KeyCode::Char('H'));
+    let job = app.take_job().unwrap();
+    key(&mut app, KeyCode::Char('1'));
+    key(&mut app, KeyCode::Char('2'));
+    let done = job.run();
+    app.finish_job(done);
+    assert!(
+        app.hints.is_none(),
+        "a hint for a position left behind is dropped"
     );
 }

@@ -1,0 +1,91 @@
+//! Slow work for the full-screen mode, done on another thread as a computer's move is:
+//! a hint or a review with the exact solver, which takes seconds on 4x4.
+
+use ttt_core::{Position, SquareNaming};
+use ttt_solver::{MoveValue, Solver};
+
+use crate::words;
+
+/// What the work is for.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Purpose {
+    /// The value of every free square.
+    Hint,
+    /// The moves of a finished game that changed its value.
+    Review,
+}
+
+/// Work handed out with everything it needs, the solver (and its table) among it.
+pub struct Job {
+    purpose: Purpose,
+    position: Position,
+    naming: SquareNaming,
+    solver: Solver,
+}
+
+/// Finished work, to be handed back to the app.
+pub struct Done {
+    /// What it was for.
+    pub purpose: Purpose,
+    /// The position it is about: an answer for a position since left is dropped.
+    pub position: Position,
+    /// The solver, back for the next job.
+    pub solver: Solver,
+    /// The answer, or why there is none, in words.
+    pub answer: Result<Answer, String>,
+}
+
+/// What the work found.
+pub enum Answer {
+    /// Every free square's value, best first.
+    Hint(Vec<MoveValue>),
+    /// The review, a line at a time.
+    Review(Vec<String>),
+}
+
+impl Job {
+    /// Work on `position` for `purpose`, with `solver`.
+    pub fn new(purpose: Purpose, position: Position, naming: SquareNaming, solver: Solver) -> Job {
+        Job {
+            purpose,
+            position,
+            naming,
+            solver,
+        }
+    }
+
+    /// What the work is for.
+    pub fn purpose(&self) -> Purpose {
+        self.purpose
+    }
+
+    /// Does the work (this is where the time goes).
+    pub fn run(mut self) -> Done {
+        let rules = self.position.rules();
+        let naming = self.naming;
+        let answer = match self.purpose {
+            Purpose::Hint => self
+                .solver
+                .move_values(&self.position)
+                .map(Answer::Hint)
+                .map_err(|error| format!("No hint here: {error}.")),
+            Purpose::Review => ttt_solver::review(
+                &mut self.solver,
+                &words::start_of(&self.position),
+                self.position.history(),
+            )
+            .map(|mistakes| {
+                Answer::Review(words::review(&mistakes, |square| {
+                    naming.label(square, rules)
+                }))
+            })
+            .map_err(|error| format!("No review here: {error}.")),
+        };
+        Done {
+            purpose: self.purpose,
+            position: self.position,
+            solver: self.solver,
+            answer,
+        }
+    }
+}
