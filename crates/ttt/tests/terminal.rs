@@ -337,3 +337,33 @@ fn ctrl_c_ends_the_line_mode_with_the_tally() {
     );
     tmux.assert_restored();
 }
+
+#[test]
+fn keys_act_while_a_slow_hint_is_worked_out() {
+    let Some(tmux) = Tmux::start("slow-hint") else {
+        return;
+    };
+    tmux.keys(&[
+        &ttt_command("--size 4x4 --k 4 --x human --o human --first x"),
+        "Enter",
+    ]);
+    tmux.wait_for("X to move");
+    // After a corner, the exact hint on 4x4 takes seconds; the screen answers meanwhile.
+    tmux.keys(&["1", "1"]);
+    tmux.wait_for("O to move");
+    tmux.keys(&["H"]);
+    tmux.wait_for("Working out the hint");
+    tmux.keys(&["?"]);
+    tmux.wait_for("Press any key to close.");
+    tmux.keys(&["Escape"]);
+    sleep(Duration::from_millis(200));
+    tmux.keys(&["q"]);
+    let screen = tmux.wait_for("Quit anyway?");
+    assert!(
+        !screen.contains("Hint:"),
+        "the hint was still being worked out:\n{screen}"
+    );
+    tmux.keys(&["y"]);
+    tmux.wait_for("EXIT=0");
+    tmux.assert_restored();
+}

@@ -4,10 +4,12 @@
 use ratatui::layout::{Constraint, Layout, Rect};
 use ttt_core::{Rules, Square};
 
-/// The smallest window the game draws in.
-pub const MIN_WIDTH: u16 = 60;
-/// The smallest window the game draws in.
-pub const MIN_HEIGHT: u16 = 20;
+/// The smallest window the game draws in: the classic terminal's 80x24, where every
+/// board up to 19x19, the key list, the help and every message fit whole (the tests
+/// render every screen at this size to check).
+pub const MIN_WIDTH: u16 = 80;
+/// The smallest window the game draws in (see [`MIN_WIDTH`]).
+pub const MIN_HEIGHT: u16 = 24;
 
 /// The width of the side panel.
 const PANEL_WIDTH: u16 = 32;
@@ -222,16 +224,19 @@ mod tests {
         assert!(geometry.outer().right() <= screen.board.right());
         assert!(geometry.outer().bottom() <= screen.board.bottom());
         let small = super::screen(Rect::new(0, 0, MIN_WIDTH, MIN_HEIGHT)).unwrap();
-        assert!(
-            BoardGeometry::fit(small.board, rules).is_none(),
-            "60x20 is too small for 19x19"
-        );
+        for side in Rules::MIN_SIDE..=Rules::MAX_SIDE {
+            let rules = Rules::new(side, side, 3).unwrap();
+            assert!(
+                BoardGeometry::fit(small.board, rules).is_some(),
+                "the smallest window fits {rules}"
+            );
+        }
     }
 
     #[test]
     fn too_small_a_window_has_no_screen() {
         assert!(screen(Rect::new(0, 0, 80, 24)).is_some());
-        assert!(screen(Rect::new(0, 0, 59, 24)).is_none());
-        assert!(screen(Rect::new(0, 0, 80, 19)).is_none());
+        assert!(screen(Rect::new(0, 0, 79, 24)).is_none());
+        assert!(screen(Rect::new(0, 0, 80, 23)).is_none());
     }
 }

@@ -419,9 +419,9 @@ fn screen_redraws_larger_on_resize() {
     app.resize(120, 40);
     let large = render(&app, 120, 40);
     assert!(text(&large).contains("Players"));
-    app.resize(60, 20);
+    app.resize(layout::MIN_WIDTH, layout::MIN_HEIGHT);
     assert!(
-        text(&render(&app, 60, 20)).contains("Players"),
+        text(&render(&app, layout::MIN_WIDTH, layout::MIN_HEIGHT)).contains("Players"),
         "the smallest size still draws"
     );
 }
@@ -694,4 +694,131 @@ fn a_slow_hint_is_worked_out_off_the_interface_thread() {
         app.hints.is_none(),
         "a hint for a position left behind is dropped"
     );
+}
+
+/// `text` without whitespace or box lines: what a wrapped or centred drawing must still
+/// hold, in order, when nothing is cut off.
+fn squashed(text: &str) -> String {
+    text.chars()
+        .filter(|c| !c.is_whitespace() && !('\u{2500}'..='\u{257f}').contains(c))
+        .collect()
+}
+
+/// The text drawn in `area` of `buffer`, a line per row.
+fn text_in(buffer: &Buffer, area: Rect) -> String {
+    (area.top()..area.bottom())
+        .map(|y| {
+            (area.left()..area.right())
+                .map(|x| buffer[(x, y)].symbol())
+                .collect::<String>()
+        })
+        .collect::<Vec<_>>()
+        .join("\n")
+}
+
+/// Asserts that each of `needles` is drawn whole at the smallest size: in the side
+/// panel for a game's status, anywhere on the screen otherwise.
+fn assert_shows(app: &App, needles: &[&str], what: &str) {
+    let (width, height) = (layout::MIN_WIDTH, layout::MIN_HEIGHT);
+    let buffer = render(app, width, height);
+    let screen = if what.contains("status") && app.mode == Mode::Game {
+        let panel = layout::screen(buffer.area).unwrap().panel;
+        text_in(&buffer, panel)
+    } else {
+        text(&buffer)
+    };
+    for needle in needles {
+        assert!(
+            squashed(&screen).contains(&squashed(needle)),
+            "{what} on {}: {needle:?} is not whole at {width}x{height}:\n{screen}",
+            app.rules()
+        );
+    }
+}
+
+#[test]
+fn every_text_fits_whole_at_the_smallest_size_on_every_board() {
+    let (width, height) = (layout::MIN_WIDTH, layout::MIN_HEIGHT);
+    let messages = [
+        "The impossible computer plays boards of up to 16 squares: now the computer, hard.",
+        "On a board this size, place with the arrows and Enter, or the mouse.",
+        "X wins. That was the last game: r for its review, q to quit.",
+        "Computer (impossible) is thinking…",
+        "Choose, then Start: the score goes on.",
+        "Still working out the review…",
+        "The computer could not move: the game is over: there is no move to choose.",
+    ];
+    for &(columns, rows, k) in &BOARDS {
+        let rules = Rules::new(columns, rows, k).unwrap();
+        let mut setup = launch(None, FirstPolicy::X, Theme::monochrome());
+        setup.choices.rules = rules;
+        let mut start = App::new(setup, Rect::new(0, 0, width, height), Instant::now());
+        assert_shows(
+            &start,
+            &[
+                "↑↓ choose · ←→ or click: change · Enter: start · ?: help · q: quit",
+                "Play against",
+                "[ Start ]",
+            ],
+            "the start screen",
+        );
+        for message in messages {
+            start.status = message.to_owned();
+            assert_shows(&start, &[message], "the start screen's status");
+        }
+        start.overlay = Some(Overlay::Help);
+        assert_shows(&start, &["Press any key to close.", "Ctrl-C"], "the help");
+
+        setup.seats = Some((Seat::Human, Seat::Human));
+        let mut game = App::new(setup, Rect::new(0, 0, width, height), Instant::now());
+        assert_shows(
+            &game,
+            &["←↑↓→ move · Enter place · H hint · u undo · n new · r review · ? help · q quit"],
+            "the game screen",
+        );
+        // The hint's words, or why there is none (4x4's exact hint takes seconds here).
+        if rules.square_count() != 16 {
+            key(&mut game, KeyCode::Char('H'));
+            work(&mut game);
+            let hint = game.status.clone();
+            assert!(
+                hint.starts_with("Hint") || hint.starts_with("No hint"),
+                "{hint}"
+            );
+            assert_shows(&game, &[&hint], "the hint in the status");
+        }
+        for message in messages {
+            game.status = message.to_owned();
+            assert_shows(&game, &[message], "the game's status");
+        }
+        game.overlay = Some(Overlay::Help);
+        let help: Vec<String> = [
+            "arrows, hjkl, wasd move the cursor",
+            "square keys place directly (1-9; coords: column then row)",
+            "q, Esc quit (asks during a game)",
+            "Press any key to close.",
+        ]
+        .map(str::to_owned)
+        .to_vec();
+        assert_shows(
+            &game,
+            &help.iter().map(String::as_str).collect::<Vec<_>>(),
+            "the help",
+        );
+        game.overlay = Some(Overlay::ConfirmQuit);
+        assert_shows(
+            &game,
+            &[
+                "A game is in progress. Quit anyway?",
+                "y: quit · any other key: keep playing",
+            ],
+            "the question before quitting",
+        );
+        let review = [
+            "Review of the moves that changed the value of the game:",
+            "  move 2, O at 4: a draw became a loss; 5 held the draw.",
+        ];
+        game.overlay = Some(Overlay::Review(review.map(str::to_owned).to_vec()));
+        assert_shows(&game, &review, "the review");
+    }
 }

@@ -42,7 +42,10 @@ fn too_small(area: Rect, buf: &mut Buffer, board: &str) {
                 area.width, area.height
             )
         } else {
-            format!("need 80x24 or more, have {}x{}", area.width, area.height)
+            format!(
+                "need more than {}x{}, have {}x{}",
+                area.width, area.height, area.width, area.height
+            )
         }),
         Line::from("enlarge it, or press q to quit"),
     ];
@@ -98,6 +101,51 @@ fn start_screen(app: &App, area: Rect, buf: &mut Buffer) {
     Line::from(Span::styled(keys, app.theme.quiet()))
         .alignment(Alignment::Center)
         .render(below, buf);
+    // What the last change did, under the key list.
+    let status_top = below.bottom();
+    let status = Rect::new(
+        start.frame.x,
+        status_top,
+        start.frame.width,
+        area.bottom().saturating_sub(status_top).min(2),
+    );
+    Paragraph::new(Span::styled(app.status.clone(), status_style(app)))
+        .alignment(Alignment::Center)
+        .wrap(Wrap { trim: true })
+        .render(status, buf);
+}
+
+fn status_style(app: &App) -> Style {
+    if app.warning {
+        app.theme.warning()
+    } else {
+        Style::new()
+    }
+}
+
+/// How many lines `text` takes wrapped at word boundaries to `width` columns.
+fn wrapped_height(text: &str, width: u16) -> usize {
+    let width = usize::from(width.max(1));
+    let mut lines = 0;
+    let mut used = 0;
+    for word in text.split_whitespace() {
+        let length = word.chars().count();
+        if used == 0 {
+            lines += 1;
+            used = length;
+        } else if used + 1 + length <= width {
+            used += 1 + length;
+        } else {
+            lines += 1;
+            used = length;
+        }
+        // A word longer than the line is broken over as many lines as it takes.
+        while used > width {
+            lines += 1;
+            used -= width;
+        }
+    }
+    lines
 }
 
 fn game_screen(app: &App, area: Rect, buf: &mut Buffer) {
@@ -315,7 +363,9 @@ fn panel(app: &App, position: &Position, area: Rect, buf: &mut Buffer) {
     lines.push(Line::from(""));
     lines.push(Line::from(Span::styled("Moves", theme.accent())));
     let moves = move_lines(app, position);
-    let status_height = 3;
+    let status_height = wrapped_height(&app.status, inner.width)
+        .max(3)
+        .min(usize::from(inner.height).saturating_sub(lines.len()));
     let room = usize::from(inner.height).saturating_sub(lines.len() + status_height);
     lines.extend(
         moves
@@ -331,12 +381,7 @@ fn panel(app: &App, position: &Position, area: Rect, buf: &mut Buffer) {
         inner.width,
         status_height as u16,
     );
-    let style = if app.warning {
-        theme.warning()
-    } else {
-        Style::new()
-    };
-    Paragraph::new(Span::styled(app.status.clone(), style))
+    Paragraph::new(Span::styled(app.status.clone(), status_style(app)))
         .wrap(Wrap { trim: true })
         .render(status_area, buf);
 }
