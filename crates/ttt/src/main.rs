@@ -5,12 +5,9 @@
 
 mod cli;
 mod commands;
-mod failure;
-mod line;
-mod session;
-mod signals;
 mod tui;
-mod words;
+
+use ttt::{failure, line, session, signals, words};
 
 use std::io::{self, ErrorKind, IsTerminal, Write};
 use std::process::ExitCode;

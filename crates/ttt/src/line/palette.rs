@@ -26,7 +26,6 @@ impl Palette {
     }
 
     /// No colours.
-    #[cfg(test)]
     pub const fn plain() -> Palette {
         Palette { colour: false }
     }

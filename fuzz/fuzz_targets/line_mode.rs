@@ -1,0 +1,71 @@
+//! The line mode's whole input loop on arbitrary bytes: it never panics, always ends
+//! with the tally, and never writes a control character (input is shown escaped).
+
+#![no_main]
+
+use std::io::Cursor;
+
+use libfuzzer_sys::fuzz_target;
+use ttt::line::{self, BoardStyle, LineOptions, Palette, Setup};
+use ttt::session::{FirstPolicy, Seat, SessionConfig};
+use ttt::signals::Interrupts;
+use ttt_core::{Rules, SquareNaming};
+use ttt_players::{Limits, Strength};
+
+fuzz_target!(|data: &[u8]| {
+    // The first byte picks the board, the naming and the opponent; the rest is typed.
+    let (&choice, input) = data.split_first().unwrap_or((&0, &[]));
+    let rules = match choice % 3 {
+        0 => Rules::default(),
+        1 => Rules::new(4, 4, 4).unwrap(),
+        _ => Rules::new(7, 6, 4).unwrap(),
+    };
+    let naming = SquareNaming::ALL[usize::from(choice / 3) % SquareNaming::ALL.len()];
+    let o = if choice & 0x80 == 0 {
+        Seat::Human
+    } else {
+        Seat::Computer(Strength::Rules)
+    };
+    let setup = Setup {
+        config: SessionConfig {
+            rules,
+            x: Seat::Human,
+            o,
+            first: FirstPolicy::Alternate,
+            open_centre: false,
+            seed: Some(1),
+            limits: Limits::default(),
+        },
+        x: Some(Seat::Human),
+        o: Some(o),
+    };
+    let options = LineOptions {
+        style: BoardStyle::for_board(rules),
+        naming,
+        palette: Palette::plain(),
+        games: None,
+        echo_input: true,
+        review: false,
+    };
+    let mut output = Vec::new();
+    line::run(
+        Cursor::new(input.to_vec()),
+        &mut output,
+        setup,
+        options,
+        &Interrupts::unwatched(),
+    )
+    .expect("writing to memory cannot fail");
+    let output = String::from_utf8(output).expect("the line mode writes UTF-8");
+    assert!(
+        output
+            .lines()
+            .last()
+            .unwrap_or_default()
+            .starts_with("X wins: ")
+    );
+    assert!(
+        !output.chars().any(|c| c.is_control() && c != '\n'),
+        "{output:?}"
+    );
+});
