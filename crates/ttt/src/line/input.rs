@@ -32,11 +32,14 @@ pub enum Line {
 
 /// Reads one line from `input`, keeping at most [`MAX_LINE`] bytes of it.
 ///
+/// A line found too long is reported at once, before its end has come (it may never
+/// come: `/dev/zero`); `skipping` is then set, and the next call first skips the rest of
+/// that line.
+///
 /// # Errors
 /// Errors reading `input`, other than interruptions.
-pub fn read_line(input: &mut impl BufRead) -> io::Result<Line> {
+pub fn read_line(input: &mut impl BufRead, skipping: &mut bool) -> io::Result<Line> {
     let mut kept = Vec::new();
-    let mut too_long = false;
     let mut any = false;
     loop {
         let buffer = match input.fill_buf() {
@@ -47,20 +50,23 @@ pub fn read_line(input: &mut impl BufRead) -> io::Result<Line> {
         if buffer.is_empty() {
             break;
         }
-        any = true;
         let (part, ended) = match buffer.iter().position(|&byte| byte == b'\n') {
             Some(at) => (&buffer[..at], true),
             None => (buffer, false),
         };
-        if !too_long {
-            if kept.len() + part.len() > MAX_LINE {
-                too_long = true;
-                kept = Vec::new();
-            } else {
-                kept.extend_from_slice(part);
-            }
-        }
         let used = part.len() + usize::from(ended);
+        if *skipping {
+            *skipping = !ended;
+            input.consume(used);
+            continue;
+        }
+        any = true;
+        if kept.len() + part.len() > MAX_LINE {
+            *skipping = !ended;
+            input.consume(used);
+            return Ok(Line::TooLong);
+        }
+        kept.extend_from_slice(part);
         input.consume(used);
         if ended {
             break;
@@ -68,9 +74,6 @@ pub fn read_line(input: &mut impl BufRead) -> io::Result<Line> {
     }
     if !any {
         return Ok(Line::End);
-    }
-    if too_long {
-        return Ok(Line::TooLong);
     }
     if kept.last() == Some(&b'\r') {
         kept.pop();
@@ -91,8 +94,9 @@ impl Input {
         // One line read ahead at most: a fast pipe cannot fill memory.
         let (sender, lines) = mpsc::sync_channel(0);
         std::thread::spawn(move || {
+            let mut skipping = false;
             loop {
-                let line = read_line(&mut input);
+                let line = read_line(&mut input, &mut skipping);
                 let last = !matches!(line, Ok(Line::Text(_) | Line::TooLong | Line::NotText));
                 if sender.send(line).is_err() || last {
                     return;
@@ -150,8 +154,9 @@ mod tests {
     fn lines(bytes: &[u8]) -> Vec<Line> {
         let mut input = io::BufReader::with_capacity(7, bytes);
         let mut lines = Vec::new();
+        let mut skipping = false;
         loop {
-            let line = read_line(&mut input).unwrap_or(Line::End);
+            let line = read_line(&mut input, &mut skipping).unwrap_or(Line::End);
             lines.push(line.clone());
             if line == Line::End {
                 return lines;
@@ -188,6 +193,14 @@ mod tests {
         let exact = [vec![b'9'; MAX_LINE], b"\n".to_vec()].concat();
         assert_eq!(lines(&exact), [text(&"9".repeat(MAX_LINE)), Line::End]);
         assert_eq!(lines(&vec![0; 3 * MAX_LINE]), [Line::TooLong, Line::End]);
+    }
+
+    #[test]
+    fn an_endless_line_is_refused_before_its_end() {
+        let mut zeros = io::BufReader::new(io::repeat(0));
+        let mut skipping = false;
+        assert_eq!(read_line(&mut zeros, &mut skipping).unwrap(), Line::TooLong);
+        assert!(skipping, "the rest of it is skipped next");
     }
 
     #[test]
