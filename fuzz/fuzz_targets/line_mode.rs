@@ -17,7 +17,8 @@ fuzz_target!(|data: &[u8]| {
     let (&choice, input) = data.split_first().unwrap_or((&0, &[]));
     let rules = match choice % 3 {
         0 => Rules::default(),
-        1 => Rules::new(4, 4, 4).unwrap(),
+        // Not 4x4: its exact hint takes seconds, which the fuzzer reports as slow.
+        1 => Rules::new(5, 4, 4).unwrap(),
         _ => Rules::new(7, 6, 4).unwrap(),
     };
     let naming = SquareNaming::ALL[usize::from(choice / 3) % SquareNaming::ALL.len()];
