@@ -25,8 +25,6 @@ pub struct Job {
 
 /// Finished work, to be handed back to the app.
 pub struct Done {
-    /// What it was for.
-    pub purpose: Purpose,
     /// The position it is about: an answer for a position since left is dropped.
     pub position: Position,
     /// The solver, back for the next job.
@@ -82,7 +80,6 @@ impl Job {
             .map_err(|error| format!("No review here: {error}.")),
         };
         Done {
-            purpose: self.purpose,
             position: self.position,
             solver: self.solver,
             answer,
