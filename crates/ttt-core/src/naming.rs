@@ -220,8 +220,9 @@ impl SquareNaming {
                 };
                 // A whole number off the board (negative or too large) is off the board; a
                 // number that is not whole is no square's name; anything else is no number.
+                let whole = text.strip_prefix(['-', '+']).unwrap_or(text);
                 let number: u64 = text.parse().map_err(|_| {
-                    if text.parse::<i128>().is_ok() {
+                    if !whole.is_empty() && whole.bytes().all(|byte| byte.is_ascii_digit()) {
                         off_board()
                     } else if text.parse::<f64>().is_ok_and(f64::is_finite) {
                         not_a_square()
@@ -390,9 +391,14 @@ mod tests {
             numbers.parse("five", rules),
             Err(SquareError::NotANumber { .. })
         ));
+        // A whole number is a number, off the board or not; 1.5 is a number but no square.
         assert!(matches!(
             numbers.parse("-1", rules),
-            Err(SquareError::NotANumber { .. })
+            Err(SquareError::OffBoard { .. })
+        ));
+        assert!(matches!(
+            numbers.parse("1.5", rules),
+            Err(SquareError::NotASquare { .. })
         ));
         assert!(matches!(
             numbers.parse("0", rules),
@@ -403,8 +409,8 @@ mod tests {
             Err(SquareError::OffBoard { .. })
         ));
         assert!(matches!(
-            numbers.parse("99999999999999999999999", rules),
-            Err(SquareError::NotANumber { .. })
+            numbers.parse(&"9".repeat(50), rules),
+            Err(SquareError::OffBoard { .. })
         ));
         let coords = SquareNaming::Coords;
         assert!(matches!(
