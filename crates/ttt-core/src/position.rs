@@ -182,10 +182,10 @@ impl Position {
             (true, false) => (Some(Outcome::Win(Mark::O)), o_lines),
             (true, true) => (board.is_full().then_some(Outcome::Draw), Vec::new()),
         };
-        if let Some(Outcome::Win(winner)) = outcome {
-            if to_move == winner || !won_on_last_move(&board, winner) {
-                return Err(PositionError::PlayAfterWin { winner });
-            }
+        if let Some(Outcome::Win(winner)) = outcome
+            && (to_move == winner || !won_on_last_move(&board, winner))
+        {
+            return Err(PositionError::PlayAfterWin { winner });
         }
         Ok(Position {
             board,

@@ -140,25 +140,26 @@ fn iterate(tree: &mut Vec<Node>, limit: usize, board: &mut SearchBoard, rng: &mu
             break;
         }
     }
-    if !ended && tree.len() < limit {
-        if let Some(square) = tree[node].untried.pop() {
-            board.play(usize::from(square));
-            let untried = if board.won || board.is_full() {
-                Vec::new()
-            } else {
-                expansions(board)
-            };
-            tree.push(Node {
-                square,
-                children: Vec::new(),
-                untried,
-                visits: 0,
-                score: 0.0,
-            });
-            let child = tree.len() - 1;
-            tree[node].children.push(child as u32);
-            path.push(child);
-        }
+    if !ended
+        && tree.len() < limit
+        && let Some(square) = tree[node].untried.pop()
+    {
+        board.play(usize::from(square));
+        let untried = if board.won || board.is_full() {
+            Vec::new()
+        } else {
+            expansions(board)
+        };
+        tree.push(Node {
+            square,
+            children: Vec::new(),
+            untried,
+            visits: 0,
+            score: 0.0,
+        });
+        let child = tree.len() - 1;
+        tree[node].children.push(child as u32);
+        path.push(child);
     }
     let depth = board.played.len();
     let winner = playout(board, rng);
@@ -225,10 +226,10 @@ fn near_a_mark(board: &SearchBoard, rng: &mut dyn Rng) -> usize {
             isize::from(rng.random_range(-1..=1_i8)),
             isize::from(rng.random_range(-1..=1_i8)),
         );
-        if let Some(square) = rules.square_signed(column + dx, row + dy) {
-            if board.is_free(square.index()) {
-                return square.index();
-            }
+        if let Some(square) = rules.square_signed(column + dx, row + dy)
+            && board.is_free(square.index())
+        {
+            return square.index();
         }
     }
     let free: Vec<usize> = (0..rules.square_count())

@@ -132,7 +132,11 @@ const fn with_move(x: Bits, o: Bits, mark: Mark, square: usize) -> (Bits, Bits) 
 
 /// The mark that moves at `ply` when X moves first.
 const fn mark_at(ply: usize) -> Mark {
-    if ply % 2 == 0 { Mark::X } else { Mark::O }
+    if ply.is_multiple_of(2) {
+        Mark::X
+    } else {
+        Mark::O
+    }
 }
 
 /// A position of at most 32 squares (X's bits low, O's high) as one word, so that the

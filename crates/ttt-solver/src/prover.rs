@@ -170,7 +170,7 @@ impl Prover<'_> {
         if self.limits.max_nodes.is_some_and(|most| self.nodes > most) {
             self.stopped = true;
         }
-        if self.nodes % 65_536 == 0 {
+        if self.nodes.is_multiple_of(65_536) {
             self.limits.nodes.store(self.nodes, Ordering::Relaxed);
             if self.limits.stop.load(Ordering::Relaxed) {
                 self.stopped = true;
@@ -223,10 +223,10 @@ impl Prover<'_> {
         };
         // The move that decided last time first: but the table holds one symmetric image of
         // this position, so its move is only known good when no symmetry was applied.
-        if let Some(best) = stored.filter(|_| key == (mine, theirs)).map(|b| b.best) {
-            if let Some(index) = moves.iter().position(|&m| m == best) {
-                moves[..=index].rotate_right(1);
-            }
+        if let Some(best) = stored.filter(|_| key == (mine, theirs)).map(|b| b.best)
+            && let Some(index) = moves.iter().position(|&m| m == best)
+        {
+            moves[..=index].rotate_right(1);
         }
         let mut best = i8::MIN;
         let mut best_move = moves[0];

@@ -59,21 +59,21 @@ pub fn review(
             .iter()
             .find(|m| m.square == square)
             .map(|m| m.value.result);
-        if let (Some(before), Some(after)) = (before, after) {
-            if before != after {
-                mistakes.push(Mistake {
-                    number: index + 1,
-                    mark: position.to_move(),
-                    square,
-                    before,
-                    after,
-                    better: values
-                        .iter()
-                        .filter(|m| m.value.result == before)
-                        .map(|m| m.square)
-                        .collect(),
-                });
-            }
+        if let (Some(before), Some(after)) = (before, after)
+            && before != after
+        {
+            mistakes.push(Mistake {
+                number: index + 1,
+                mark: position.to_move(),
+                square,
+                before,
+                after,
+                better: values
+                    .iter()
+                    .filter(|m| m.value.result == before)
+                    .map(|m| m.square)
+                    .collect(),
+            });
         }
         position.play_unchecked(square);
     }

@@ -181,7 +181,7 @@ impl Searcher<'_> {
         ply: i64,
     ) -> Result<i64, OutOfTime> {
         self.nodes += 1;
-        if self.nodes % 512 == 0 && Instant::now() >= self.deadline {
+        if self.nodes.is_multiple_of(512) && Instant::now() >= self.deadline {
             return Err(OutOfTime);
         }
         let me = board.to_move;
@@ -216,10 +216,10 @@ impl Searcher<'_> {
         } else {
             forced
         };
-        if let Some(best) = entry.and_then(|e| e.best).map(usize::from) {
-            if let Some(index) = moves.iter().position(|&m| m == best) {
-                moves.swap(0, index);
-            }
+        if let Some(best) = entry.and_then(|e| e.best).map(usize::from)
+            && let Some(index) = moves.iter().position(|&m| m == best)
+        {
+            moves.swap(0, index);
         }
         let mut best_score = -WIN * 2;
         let mut best_move = None;

@@ -261,7 +261,7 @@ impl Drawing<'_> {
             header.push_str(&" ".repeat(cell - gap));
         }
         let rows_at = |index: usize| match style {
-            BoardStyle::Numbered => (index % 2 == 0).then_some(index / 2),
+            BoardStyle::Numbered => index.is_multiple_of(2).then_some(index / 2),
             BoardStyle::Boxes => (index % 2 == 1).then_some(index / 2),
             _ => Some(index),
         };

@@ -295,8 +295,8 @@ fn grid(geometry: &BoardGeometry, style: Style, buf: &mut Buffer) {
     let (step_x, step_y) = (geometry.cell_width + 1, geometry.cell_height + 1);
     for y in outer.top()..outer.bottom() {
         for x in outer.left()..outer.right() {
-            let on_row = (y - outer.y) % step_y == 0;
-            let on_column = (x - outer.x) % step_x == 0;
+            let on_row = (y - outer.y).is_multiple_of(step_y);
+            let on_column = (x - outer.x).is_multiple_of(step_x);
             let symbol = match (on_row, on_column) {
                 (false, false) => continue,
                 (true, false) => "─",
