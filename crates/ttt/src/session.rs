@@ -98,6 +98,31 @@ impl FromStr for FirstPolicy {
     }
 }
 
+/// Why a person's move was not played.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, thiserror::Error)]
+pub enum Refusal {
+    /// The game is over.
+    #[error("the game is over")]
+    GameOver,
+    /// A computer is to move.
+    #[error("it is the computer's turn")]
+    ComputersTurn,
+    /// The square holds a mark already.
+    #[error("square {square} is taken by {mark}")]
+    Occupied {
+        /// The square asked for.
+        square: Square,
+        /// The mark on it.
+        mark: Mark,
+    },
+    /// The square is not on this board.
+    #[error("square {square} is not on the board")]
+    OffBoard {
+        /// The square asked for.
+        square: Square,
+    },
+}
+
 /// Games won by each mark and drawn.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
 pub struct Score {
@@ -274,12 +299,24 @@ impl Session {
         self.last_first.is_some() && !self.position.is_over()
     }
 
-    /// Plays a square chosen by a person.
+    /// Plays a square chosen by the person to move: the one place the rules of play are
+    /// checked for people, whatever the interface.
     ///
     /// # Errors
-    /// [`PlayError`] when the square cannot be played; nothing changes then.
-    pub fn play(&mut self, square: Square) -> Result<(), PlayError> {
-        self.position.play(square)?;
+    /// [`Refusal`] when the game is over, a computer is to move, or the square is not
+    /// free; nothing changes then.
+    pub fn play_human(&mut self, square: Square) -> Result<(), Refusal> {
+        if self.position.is_over() {
+            return Err(Refusal::GameOver);
+        }
+        if !self.seat(self.position.to_move()).is_human() {
+            return Err(Refusal::ComputersTurn);
+        }
+        self.position.play(square).map_err(|error| match error {
+            PlayError::Occupied { mark, .. } => Refusal::Occupied { square, mark },
+            PlayError::GameOver => Refusal::GameOver,
+            PlayError::OffBoard(_) => Refusal::OffBoard { square },
+        })?;
         self.record_if_over();
         Ok(())
     }
@@ -349,7 +386,13 @@ impl Session {
         // Back to and including the last move a person made: then that person is to move.
         let history = self.position.history();
         let first = self.position.first();
-        let mover = |index: usize| if index % 2 == 0 { first } else { !first };
+        let mover = |index: usize| {
+            if index.is_multiple_of(2) {
+                first
+            } else {
+                !first
+            }
+        };
         let Some(last_human) = (0..history.len())
             .rev()
             .find(|&index| self.seat(mover(index)).is_human())
@@ -421,6 +464,49 @@ mod tests {
     }
 
     #[test]
+    fn a_person_plays_only_on_their_turn_in_a_game_going_on_on_a_free_square() {
+        let mut session = Session::new(config(
+            Seat::Human,
+            Seat::Computer(Strength::Perfect),
+            FirstPolicy::X,
+        ));
+        session.start_game();
+        session.play_human(Square::new(4)).unwrap();
+        assert_eq!(
+            session.play_human(Square::new(0)),
+            Err(Refusal::ComputersTurn),
+            "O is the computer's"
+        );
+        let reply = session.play_computer().unwrap();
+        assert_eq!(
+            session.play_human(reply),
+            Err(Refusal::Occupied {
+                square: reply,
+                mark: Mark::O
+            })
+        );
+        assert_eq!(
+            session.play_human(Square::new(9)),
+            Err(Refusal::OffBoard {
+                square: Square::new(9)
+            })
+        );
+        assert_eq!(
+            session.position().ply(),
+            2,
+            "nothing refused changed the game"
+        );
+
+        let mut friends = Session::new(config(Seat::Human, Seat::Human, FirstPolicy::X));
+        friends.start_game();
+        for square in [0, 3, 1, 4, 2] {
+            friends.play_human(Square::new(square)).unwrap();
+        }
+        assert_eq!(friends.play_human(Square::new(8)), Err(Refusal::GameOver));
+        assert_eq!(friends.score().x_wins, 1);
+    }
+
+    #[test]
     fn undo_against_the_computer_takes_back_both_moves() {
         let mut session = Session::new(config(
             Seat::Human,
@@ -429,7 +515,7 @@ mod tests {
         ));
         session.start_game();
         assert_eq!(session.undo(), Undo::Nothing);
-        session.play(Square::new(0)).unwrap();
+        session.play_human(Square::new(0)).unwrap();
         let reply = session.play_computer().unwrap();
         assert_eq!(session.undo(), Undo::TookBack(vec![reply, Square::new(0)]));
         assert_eq!(session.position().ply(), 0);
@@ -447,7 +533,7 @@ mod tests {
         let opening = session.play_computer().unwrap();
         assert_eq!(session.undo(), Undo::Nothing);
         session
-            .play(if opening.index() == 4 {
+            .play_human(if opening.index() == 4 {
                 Square::new(0)
             } else {
                 Square::new(4)
@@ -465,8 +551,8 @@ mod tests {
     fn undo_between_two_people_takes_back_one_move() {
         let mut session = Session::new(config(Seat::Human, Seat::Human, FirstPolicy::O));
         assert_eq!(session.start_game(), Mark::O);
-        session.play(Square::new(4)).unwrap();
-        session.play(Square::new(0)).unwrap();
+        session.play_human(Square::new(4)).unwrap();
+        session.play_human(Square::new(0)).unwrap();
         assert_eq!(session.undo(), Undo::TookBack(vec![Square::new(0)]));
         assert_eq!(session.position().to_move(), Mark::X);
     }
@@ -517,7 +603,7 @@ mod tests {
         assert!(!session.is_thinking());
         // A thought about a position that has since changed is dropped, its player kept.
         session
-            .play(if square.index() == 4 {
+            .play_human(if square.index() == 4 {
                 Square::new(0)
             } else {
                 Square::new(4)
@@ -528,7 +614,7 @@ mod tests {
         assert_eq!(session.conclude(stale), Err(PlayerError::NoMove));
         assert_eq!(session.position().history(), &[square]);
         let reply = session.position().legal_moves()[0];
-        session.play(reply).unwrap();
+        session.play_human(reply).unwrap();
         assert!(
             session.begin_computer_turn().is_some(),
             "the player came back"

@@ -20,7 +20,7 @@ pub use board_style::{BoardStyle, draw};
 
 pub use palette::{Palette, no_color};
 
-use crate::session::{FirstPolicy, Seat, Session, SessionConfig, Undo};
+use crate::session::{FirstPolicy, Refusal, Seat, Session, SessionConfig, Undo};
 use crate::signals::{Interrupts, Signal};
 use crate::words;
 use input::{Input, Interruption, Line, MAX_LINE};
@@ -403,15 +403,15 @@ impl<W: Write> LineGame<W> {
         loop {
             let line = self.read(&prompt)?;
             match typed::parse(&line, self.options.naming, rules) {
-                Ok(Typed::Square(square)) => match session.play(square) {
+                Ok(Typed::Square(square)) => match session.play_human(square) {
                     Ok(()) => return Ok(()),
-                    Err(ttt_core::PlayError::Occupied { mark, .. }) => {
+                    Err(Refusal::Occupied { mark, .. }) => {
                         let label = self.label(session, square);
                         self.say(&format!(
                             "Square {label} is taken by {mark}: choose a free square."
                         ))?;
                     }
-                    Err(error) => self.say(&format!("That move cannot be played: {error}."))?,
+                    Err(refusal) => self.say(&format!("That move cannot be played: {refusal}."))?,
                 },
                 Ok(Typed::Help) => self.help(session)?,
                 Ok(Typed::Hint) => self.hint(session)?,

@@ -14,7 +14,9 @@ use ttt_solver::{MoveValue, Solver};
 use super::job::{Answer, Done, Job, Purpose};
 use super::layout;
 use super::theme::Theme;
-use crate::session::{FirstPolicy, Score, Seat, Session, SessionConfig, Thinking, Thought, Undo};
+use crate::session::{
+    FirstPolicy, Refusal, Score, Seat, Session, SessionConfig, Thinking, Thought, Undo,
+};
 use crate::signals::Signal;
 use crate::words;
 
@@ -478,10 +480,10 @@ impl App {
 
     /// Leaves the start screen for a new session with the chosen seats.
     fn start(&mut self, now: Instant) {
-        if let Opponent::Computer(strength) = self.choices.opponent {
-            if let Err(error) = strength.check(self.rules()) {
-                return self.refuse(&format!("{}.", words::capitalised(&error.to_string())));
-            }
+        if let Opponent::Computer(strength) = self.choices.opponent
+            && let Err(error) = strength.check(self.rules())
+        {
+            return self.refuse(&format!("{}.", words::capitalised(&error.to_string())));
         }
         let (x, o) = self.choices.seats();
         self.begin_session(x, o, now);
@@ -609,24 +611,19 @@ impl App {
         let Some(session) = self.session.as_mut() else {
             return;
         };
-        let position = session.position();
-        if position.is_over() {
-            return self.refuse("The game is over: press n for a new game.");
-        }
-        if !session.seat(position.to_move()).is_human() {
-            return self.refuse("It is the computer's turn.");
-        }
         let label = naming.label(square, rules);
-        match session.play(square) {
+        match session.play_human(square) {
             Ok(()) => {
                 let mark = !session.position().to_move();
                 self.say(format!("{mark} played {label}."));
                 self.after_move(now);
             }
-            Err(ttt_core::PlayError::Occupied { mark, .. }) => {
+            Err(Refusal::GameOver) => self.refuse("The game is over: press n for a new game."),
+            Err(Refusal::ComputersTurn) => self.refuse("It is the computer's turn."),
+            Err(Refusal::Occupied { mark, .. }) => {
                 self.refuse(&format!("Square {label} is taken by {mark}."));
             }
-            Err(error) => self.refuse(&format!("That move cannot be played: {error}.")),
+            Err(refusal) => self.refuse(&format!("That move cannot be played: {refusal}.")),
         }
     }
 
