@@ -154,7 +154,10 @@ impl Choices {
     pub fn line(&self, line: StartLine) -> (&'static str, String) {
         match line {
             StartLine::Opponent => ("Play against", self.opponent.describe()),
-            StartLine::Letter => ("You play", self.letter.to_string()),
+            StartLine::Letter => match self.opponent {
+                Opponent::Friend => ("You play", "X and O, taking turns".to_owned()),
+                Opponent::Computer(_) => ("You play", self.letter.to_string()),
+            },
             StartLine::First => (
                 "First move",
                 match self.first {
@@ -164,16 +167,26 @@ impl Choices {
                     FirstPolicy::Alternate => "alternate each game".to_owned(),
                 },
             ),
-            StartLine::Naming => (
-                "Square keys",
-                match self.naming {
-                    SquareNaming::Numbers => "1-9 row by row".to_owned(),
-                    SquareNaming::Keypad => "1-9 as a keypad".to_owned(),
-                    _ => "column then row".to_owned(),
-                },
-            ),
+            StartLine::Naming => ("Square keys", self.square_keys().to_owned()),
             StartLine::Board => ("Board", self.rules.to_string()),
             StartLine::Start => ("", "Start".to_owned()),
+        }
+    }
+
+    /// How squares are typed on the chosen board: the chosen scheme on 3x3; column then
+    /// row digits where both fit a digit; else the arrows and the mouse only.
+    fn square_keys(&self) -> &'static str {
+        if !self.rules.is_tic_tac_toe() {
+            return if self.rules.width() > 9 || self.rules.height() > 9 {
+                "arrows and Enter, or click"
+            } else {
+                "column then row, as 3 2"
+            };
+        }
+        match self.naming {
+            SquareNaming::Numbers => "1-9 row by row",
+            SquareNaming::Keypad => "1-9 as a keypad",
+            _ => "column then row",
         }
     }
 
@@ -193,7 +206,17 @@ impl Choices {
                     .collect();
                 self.opponent = cycle(&offered, self.opponent, step);
             }
+            StartLine::Letter if self.opponent == Opponent::Friend => {
+                return Some("Against a friend, you take turns with X and O.".to_owned());
+            }
             StartLine::Letter => self.letter = !self.letter,
+            StartLine::Naming if !self.rules.is_tic_tac_toe() => {
+                return Some(format!(
+                    "On {}, squares are chosen by {}.",
+                    self.rules,
+                    self.square_keys()
+                ));
+            }
             StartLine::First => self.first = cycle(&FIRSTS, self.first, step),
             StartLine::Naming => self.naming = cycle(&NAMINGS, self.naming, step),
             StartLine::Board => {

@@ -822,3 +822,41 @@ fn every_text_fits_whole_at_the_smallest_size_on_every_board() {
         assert_shows(&game, &review, "the review");
     }
 }
+
+#[test]
+fn the_start_screen_says_what_holds_for_the_chosen_opponent_and_board() {
+    let mut app = App::new(
+        launch(None, FirstPolicy::X, Theme::monochrome()),
+        AREA,
+        Instant::now(),
+    );
+    app.choices.opponent = Opponent::Friend;
+    assert_eq!(
+        app.choices.line(StartLine::Letter).1,
+        "X and O, taking turns"
+    );
+    app.start_line = 1;
+    key(&mut app, KeyCode::Right);
+    assert_eq!(app.choices.letter, Mark::X);
+    assert!(app.status.contains("take turns"), "{}", app.status);
+
+    let keys = |rules: Rules| {
+        let mut choices = app.choices;
+        choices.rules = rules;
+        choices.line(StartLine::Naming).1
+    };
+    assert_eq!(keys(Rules::default()), "1-9 row by row");
+    assert_eq!(
+        keys(Rules::new(7, 6, 4).unwrap()),
+        "column then row, as 3 2"
+    );
+    assert_eq!(
+        keys(Rules::new(15, 15, 5).unwrap()),
+        "arrows and Enter, or click"
+    );
+    app.choices.rules = Rules::new(15, 15, 5).unwrap();
+    app.start_line = 3;
+    key(&mut app, KeyCode::Right);
+    assert_eq!(app.choices.naming, SquareNaming::Numbers);
+    assert!(app.status.contains("arrows and Enter"), "{}", app.status);
+}
