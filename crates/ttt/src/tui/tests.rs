@@ -771,11 +771,7 @@ fn every_text_fits_whole_at_the_smallest_size_on_every_board() {
 
         setup.seats = Some((Seat::Human, Seat::Human));
         let mut game = App::new(setup, Rect::new(0, 0, width, height), Instant::now());
-        assert_shows(
-            &game,
-            &["←↑↓→ move · Enter place · H hint · u undo · n new · r review · ? help · q quit"],
-            "the game screen",
-        );
+        assert_shows(&game, &[super::ui::footer(rules)], "the game screen");
         // The hint's words, or why there is none (4x4's exact hint takes seconds here).
         if rules.square_count() != 16 {
             key(&mut game, KeyCode::Char('H'));
@@ -859,4 +855,34 @@ fn the_start_screen_says_what_holds_for_the_chosen_opponent_and_board() {
     key(&mut app, KeyCode::Right);
     assert_eq!(app.choices.naming, SquareNaming::Numbers);
     assert!(app.status.contains("arrows and Enter"), "{}", app.status);
+}
+
+#[test]
+fn big_boards_list_moves_in_columns_and_offer_no_hint_in_the_footer() {
+    let mut gomoku = launch(
+        Some((Seat::Human, Seat::Human)),
+        FirstPolicy::X,
+        Theme::monochrome(),
+    );
+    gomoku.choices.rules = Rules::new(15, 15, 5).unwrap();
+    let mut app = App::new(gomoku, AREA, Instant::now());
+    let rules = app.rules();
+    // h8, then a square with a three-character name, then two more.
+    for (column, row) in [(7, 7), (0, 14), (1, 1), (7, 8)] {
+        app.place(rules.square(column, row).unwrap(), Instant::now());
+    }
+    let screen = screen_text(&app);
+    let moves: Vec<&str> = screen
+        .lines()
+        .filter_map(|line| line.split('│').nth(1))
+        .filter(|panel| panel.trim_start().starts_with(['1', '2']) && panel.contains(". X"))
+        .collect();
+    assert_eq!(moves.len(), 2, "{screen}");
+    let column_of_o = |line: &str| line.find(" O ").unwrap();
+    assert_eq!(column_of_o(moves[0]), column_of_o(moves[1]), "{moves:?}");
+    assert!(
+        !screen.contains("H hint") && !screen.contains("r review"),
+        "{screen}"
+    );
+    assert!(screen.contains("? help · q quit"));
 }

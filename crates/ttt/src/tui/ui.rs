@@ -5,7 +5,7 @@ use ratatui::layout::{Alignment, Rect};
 use ratatui::style::Style;
 use ratatui::text::{Line, Span};
 use ratatui::widgets::{Block, Borders, Clear, Padding, Paragraph, Widget, Wrap};
-use ttt_core::{Mark, Position, Square};
+use ttt_core::{Mark, Position, Rules, Square};
 use ttt_solver::MoveValue;
 
 use super::app::{App, Mode, Overlay, StartLine};
@@ -163,8 +163,16 @@ fn game_screen(app: &App, area: Rect, buf: &mut Buffer) {
         board(app, &position, &geometry, buf);
     }
     panel(app, &position, screen.panel, buf);
-    let keys = "←↑↓→ move · Enter place · H hint · u undo · n new · r review · ? help · q quit";
-    Line::from(Span::styled(keys, app.theme.quiet())).render(screen.footer, buf);
+    Line::from(Span::styled(footer(rules), app.theme.quiet())).render(screen.footer, buf);
+}
+
+/// The game screen's key list: hint and review only where the exact solver reaches.
+pub fn footer(rules: Rules) -> &'static str {
+    if rules.square_count() <= ttt_solver::MAX_SOLVED_SQUARES {
+        "←↑↓→ move · Enter place · H hint · u undo · n new · r review · ? help · q quit"
+    } else {
+        "←↑↓→ move · Enter place · u undo · n new · ? help · q quit"
+    }
 }
 
 fn board(app: &App, position: &Position, geometry: &BoardGeometry, buf: &mut Buffer) {
@@ -387,18 +395,29 @@ fn panel(app: &App, position: &Position, area: Rect, buf: &mut Buffer) {
 }
 
 /// `1. X 5  O 1` for each pair of moves.
+/// `1. X 5  O 1` for each pair of moves, in columns whatever the names' lengths.
 fn move_lines(app: &App, position: &Position) -> Vec<String> {
     let (naming, rules) = (app.naming(), app.rules());
+    let name_width = rules
+        .squares()
+        .map(|square| naming.label(square, rules).chars().count())
+        .max()
+        .unwrap_or(1);
+    let number_width = (rules.square_count().div_ceil(2)).to_string().len().max(2);
     let mut mark = position.first();
     let mut entries = Vec::new();
     for &square in position.history() {
-        entries.push(format!("{mark} {}", naming.label(square, rules)));
+        let label = naming.label(square, rules);
+        entries.push(format!("{mark} {label:<name_width$}"));
         mark = !mark;
     }
     entries
         .chunks(2)
         .enumerate()
-        .map(|(index, pair)| format!(" {:>2}. {}", index + 1, pair.join("   ")))
+        .map(|(index, pair)| {
+            let line = format!(" {:>number_width$}. {}", index + 1, pair.join("   "));
+            line.trim_end().to_owned()
+        })
         .collect()
 }
 
