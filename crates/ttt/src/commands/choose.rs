@@ -5,7 +5,7 @@ use std::io::Write;
 use clap::Args;
 use rand::SeedableRng;
 use rand::rngs::StdRng;
-use ttt_core::{Position, Rules, Square};
+use ttt_core::{Position, Rules, Square, SquareNaming};
 use ttt_players::{Limits, PlayerError, Strength};
 
 use super::PositionArgs;
@@ -56,7 +56,12 @@ pub fn run(args: &MoveArgs, rules: Rules, out: &mut impl Write) -> anyhow::Resul
             )),
             PlayerError::Solver(error) => BadInput(error.to_string()),
         })?;
-    writeln!(out, "{}", square.index() + 1)?;
+    // Named as every other output names squares: a number on 3x3, letter and row beyond.
+    writeln!(
+        out,
+        "{}",
+        SquareNaming::Numbers.on_board(rules).label(square, rules)
+    )?;
     Ok(())
 }
 
