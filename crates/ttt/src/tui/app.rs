@@ -42,8 +42,19 @@ pub enum Overlay {
     Help,
     /// The review of the finished game.
     Review(Vec<String>),
-    /// "Quit the game in progress?"
-    ConfirmQuit,
+    /// "Leave the game in progress?", before quitting, a new game or the start screen.
+    Confirm(Leave),
+}
+
+/// A way out of a game in progress, which asks first.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Leave {
+    /// Quit the program.
+    Quit,
+    /// Start a new game.
+    NewGame,
+    /// Go back to the start screen.
+    Menu,
 }
 
 /// Who the person plays against, as offered on the start screen.
@@ -424,12 +435,15 @@ impl App {
             }
             return;
         }
-        if let Some(overlay) = &self.overlay {
-            match (overlay, key.code) {
-                (Overlay::ConfirmQuit, KeyCode::Char('y' | 'Y') | KeyCode::Enter) => {
-                    self.quit = true
+        if let Some(overlay) = self.overlay.take() {
+            if let (Overlay::Confirm(leave), KeyCode::Char('y' | 'Y') | KeyCode::Enter) =
+                (overlay, key.code)
+            {
+                match leave {
+                    Leave::Quit => self.quit = true,
+                    Leave::NewGame => self.new_game(now),
+                    Leave::Menu => self.menu(),
                 }
-                _ => self.overlay = None,
             }
             return;
         }
@@ -558,18 +572,26 @@ impl App {
             KeyCode::Char(digit @ '0'..='9') => self.digit(digit, now),
             KeyCode::Char('H') => self.hint(),
             KeyCode::Char('u') => self.undo(now),
-            KeyCode::Char('n') => self.new_game(now),
-            KeyCode::Char('m') => self.menu(),
+            KeyCode::Char('n') => self.leave(Leave::NewGame, now),
+            KeyCode::Char('m') => self.leave(Leave::Menu, now),
             KeyCode::Char('r') => self.review(),
             KeyCode::Char('?') => self.overlay = Some(Overlay::Help),
-            KeyCode::Char('q') | KeyCode::Esc => {
-                if self.in_progress() {
-                    self.overlay = Some(Overlay::ConfirmQuit);
-                } else {
-                    self.quit = true;
-                }
-            }
+            KeyCode::Char('q') | KeyCode::Esc => self.leave(Leave::Quit, now),
             _ => {}
+        }
+    }
+
+    /// Leaves the game as asked, asking first while one is in progress: a game is not
+    /// thrown away by one key.
+    fn leave(&mut self, leave: Leave, now: Instant) {
+        if self.in_progress() {
+            self.overlay = Some(Overlay::Confirm(leave));
+            return;
+        }
+        match leave {
+            Leave::Quit => self.quit = true,
+            Leave::NewGame => self.new_game(now),
+            Leave::Menu => self.menu(),
         }
     }
 

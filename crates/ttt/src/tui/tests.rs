@@ -14,7 +14,7 @@ use ratatui::style::{Color, Modifier};
 use ttt_core::{Mark, Rules, Square, SquareNaming};
 use ttt_players::Strength;
 
-use super::app::{App, BOARDS, COMPUTER_PAUSE, Mode, NEXT_GAME_PAUSE, Overlay, StartLine};
+use super::app::{App, BOARDS, COMPUTER_PAUSE, Leave, Mode, NEXT_GAME_PAUSE, Overlay, StartLine};
 use super::layout;
 use super::{Choices, Launch, Opponent, Theme};
 use crate::session::{FirstPolicy, Seat, SessionConfig};
@@ -257,7 +257,7 @@ fn quitting_asks_during_a_game_and_ctrl_c_always_quits() {
     let mut app = two_people();
     key(&mut app, KeyCode::Enter);
     key(&mut app, KeyCode::Char('q'));
-    assert_eq!(app.overlay, Some(Overlay::ConfirmQuit));
+    assert_eq!(app.overlay, Some(Overlay::Confirm(Leave::Quit)));
     key(&mut app, KeyCode::Char('n'));
     assert!(app.overlay.is_none() && !app.should_quit());
     key(&mut app, KeyCode::Esc);
@@ -801,7 +801,7 @@ fn every_text_fits_whole_at_the_smallest_size_on_every_board() {
             &help.iter().map(String::as_str).collect::<Vec<_>>(),
             "the help",
         );
-        game.overlay = Some(Overlay::ConfirmQuit);
+        game.overlay = Some(Overlay::Confirm(Leave::Quit));
         assert_shows(
             &game,
             &[
@@ -885,4 +885,37 @@ fn big_boards_list_moves_in_columns_and_offer_no_hint_in_the_footer() {
         "{screen}"
     );
     assert!(screen.contains("? help · q quit"));
+}
+
+#[test]
+fn new_game_and_start_screen_ask_before_throwing_a_game_away() {
+    let mut app = two_people();
+    key(&mut app, KeyCode::Char('5'));
+    key(&mut app, KeyCode::Char('n'));
+    assert_eq!(app.overlay, Some(Overlay::Confirm(Leave::NewGame)));
+    key(&mut app, KeyCode::Char('x'));
+    assert!(app.overlay.is_none());
+    assert_eq!(
+        app.position().history().len(),
+        1,
+        "any other key keeps the game"
+    );
+    key(&mut app, KeyCode::Char('n'));
+    key(&mut app, KeyCode::Char('y'));
+    assert!(app.position().history().is_empty(), "y starts the new game");
+
+    key(&mut app, KeyCode::Char('5'));
+    key(&mut app, KeyCode::Char('m'));
+    assert_eq!(app.overlay, Some(Overlay::Confirm(Leave::Menu)));
+    assert_eq!(app.mode, Mode::Game);
+    key(&mut app, KeyCode::Enter);
+    assert_eq!(app.mode, Mode::Start);
+
+    // With no game under way, nothing is lost and nothing is asked.
+    let mut done = two_people();
+    for digit in ['1', '4', '2', '5', '3'] {
+        key(&mut done, KeyCode::Char(digit));
+    }
+    key(&mut done, KeyCode::Char('n'));
+    assert!(done.overlay.is_none() && done.position().history().is_empty());
 }

@@ -8,7 +8,7 @@ use ratatui::widgets::{Block, Borders, Clear, Padding, Paragraph, Widget, Wrap};
 use ttt_core::{Mark, Position, Rules, Square};
 use ttt_solver::MoveValue;
 
-use super::app::{App, Mode, Overlay, StartLine};
+use super::app::{App, Leave, Mode, Overlay, StartLine};
 use super::layout::{self, BoardGeometry, MIN_HEIGHT, MIN_WIDTH};
 
 impl Widget for &App {
@@ -425,17 +425,24 @@ fn overlay_box(app: &App, overlay: &Overlay, area: Rect, buf: &mut Buffer) {
     let (title, lines): (&str, Vec<String>) = match overlay {
         Overlay::Help => ("Keys", help_lines()),
         Overlay::Review(lines) => ("Review", lines.clone()),
-        Overlay::ConfirmQuit => (
-            "Quit?",
-            vec![
-                "A game is in progress. Quit anyway?".to_owned(),
-                String::new(),
-                "y: quit · any other key: keep playing".to_owned(),
-            ],
-        ),
+        Overlay::Confirm(leave) => {
+            let (title, question, answer) = match leave {
+                Leave::Quit => ("Quit?", "Quit anyway?", "quit"),
+                Leave::NewGame => ("New game?", "Start a new one anyway?", "new game"),
+                Leave::Menu => ("Start screen?", "Leave it for the start screen?", "leave"),
+            };
+            (
+                title,
+                vec![
+                    format!("A game is in progress. {question}"),
+                    String::new(),
+                    format!("y: {answer} · any other key: keep playing"),
+                ],
+            )
+        }
     };
     let mut lines = lines;
-    if *overlay != Overlay::ConfirmQuit {
+    if !matches!(overlay, Overlay::Confirm(_)) {
         lines.push(String::new());
         lines.push("Press any key to close.".to_owned());
     }
