@@ -127,7 +127,9 @@ fn a_whole_game_with_arrow_keys_and_enter_then_quit() {
     tmux.keys(&[&ttt_command(""), "Enter"]);
     tmux.wait_for("Play against");
     // Against the impossible computer, as X: choose on the start screen with the keys.
-    tmux.keys(&["Up", "Up", "Up", "Up", "Up", "Right", "Right", "Enter"]);
+    tmux.keys(&[
+        "Up", "Up", "Up", "Up", "Up", "Right", "Right", "Right", "Enter",
+    ]);
     tmux.wait_for("Computer (impossible)");
     assert_eq!(
         tmux.modes().split(' ').next(),

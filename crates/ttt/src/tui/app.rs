@@ -68,10 +68,11 @@ pub enum Opponent {
 
 impl Opponent {
     /// Every opponent, in the start screen's order.
-    pub const ALL: [Opponent; 5] = [
+    pub const ALL: [Opponent; 6] = [
         Opponent::Friend,
         Opponent::Computer(Strength::Random),
         Opponent::Computer(Strength::Rules),
+        Opponent::Computer(Strength::Mcts),
         Opponent::Computer(Strength::Search),
         Opponent::Computer(Strength::Perfect),
     ];
@@ -150,11 +151,12 @@ const NAMINGS: [SquareNaming; 3] = [
 
 /// The boards offered on the start screen (besides one given on the command line):
 /// (width, height, k).
-pub const BOARDS: [(usize, usize, usize); 7] = [
+pub const BOARDS: [(usize, usize, usize); 8] = [
     (3, 3, 3),
     (4, 4, 4),
     (5, 5, 4),
     (6, 5, 4),
+    (7, 6, 4),
     (7, 7, 5),
     (15, 15, 5),
     (19, 19, 5),

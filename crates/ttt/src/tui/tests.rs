@@ -124,6 +124,8 @@ fn the_start_screen_changes_choices_and_starts() {
         key(&mut app, KeyCode::Up);
     }
     key(&mut app, KeyCode::Right);
+    assert_eq!(app.choices.opponent, Opponent::Computer(Strength::Mcts));
+    key(&mut app, KeyCode::Right);
     assert_eq!(app.choices.opponent, Opponent::Computer(Strength::Search));
     key(&mut app, KeyCode::Right);
     assert_eq!(app.choices.opponent, Opponent::Computer(Strength::Perfect));
@@ -145,6 +147,8 @@ fn clicks_on_the_start_screen_change_a_line_or_start() {
         Instant::now(),
     );
     let start = layout::start(AREA, 6);
+    click(&mut app, start.lines[0].x + 20, start.lines[0].y);
+    assert_eq!(app.choices.opponent, Opponent::Computer(Strength::Mcts));
     click(&mut app, start.lines[0].x + 20, start.lines[0].y);
     assert_eq!(app.choices.opponent, Opponent::Computer(Strength::Search));
     click(&mut app, start.lines[0].x + 20, start.lines[0].y);
