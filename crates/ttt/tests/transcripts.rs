@@ -203,7 +203,7 @@ fn analyze_json_has_every_field() {
     assert_eq!(moves.len(), 5);
     assert_eq!(
         moves[0],
-        serde_json::json!({"square": 6, "result": "draw", "plies": 5})
+        serde_json::json!({"square": 6, "name": "6", "result": "draw", "plies": 5})
     );
     for rated in moves {
         assert!(
@@ -284,6 +284,23 @@ fn a_memory_bound_beyond_the_machine_is_refused() {
             "{args}: {stderr}"
         );
     }
+}
+
+#[test]
+fn analyze_json_names_squares_as_the_text_does() {
+    let output = ttt()
+        .args(["analyze", "--json", "--size", "4x3", "--moves", "b2,a1,c2"])
+        .output()
+        .unwrap();
+    let json: serde_json::Value = serde_json::from_slice(&output.stdout).unwrap();
+    let names: Vec<&str> = json["moves"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|rated| rated["name"].as_str().unwrap())
+        .collect();
+    assert!(names.contains(&"a2") && names.contains(&"d2"), "{names:?}");
+    assert!(!names.contains(&"b2"), "b2 is taken: {names:?}");
 }
 
 #[test]

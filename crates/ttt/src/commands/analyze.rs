@@ -48,6 +48,8 @@ impl Analysis {
     /// The JSON form.
     pub fn json(&self) -> AnalysisJson {
         let over = self.position.is_over();
+        let rules = self.position.rules();
+        let naming = SquareNaming::Numbers.on_board(rules);
         AnalysisJson {
             position: self.position.to_string(),
             to_move: (!over).then(|| mark_name(self.position.to_move())),
@@ -59,6 +61,7 @@ impl Analysis {
                 .iter()
                 .map(|rated| MoveJson {
                     square: rated.square.index() + 1,
+                    name: naming.label(rated.square, rules),
                     result: rated.value.result.as_str(),
                     plies: rated.value.plies,
                 })
@@ -123,6 +126,9 @@ pub struct AnalysisJson {
 pub struct MoveJson {
     /// The square, numbered from 1 row by row.
     pub square: usize,
+    /// The square's name as the text output gives it: its number on 3x3, letter and
+    /// row on bigger boards (`h8`).
+    pub name: String,
     /// `win`, `draw` or `loss` for the mover.
     pub result: &'static str,
     /// Plies until the game ends under perfect play, this move included.
