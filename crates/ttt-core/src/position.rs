@@ -3,7 +3,9 @@
 use std::fmt;
 use std::str::FromStr;
 
-use crate::{Board, Line, Mark, Outcome, Rules, Square};
+use std::hash::{Hash, Hasher};
+
+use crate::{Board, Line, Mark, Outcome, Rules, RulesError, Shown, Square};
 
 /// A board together with whose turn it is and the moves played to reach it.
 ///
@@ -23,9 +25,21 @@ use crate::{Board, Line, Mark, Outcome, Rules, Square};
 /// let won: Position = "xxx/oo./...".parse()?;
 /// assert_eq!(won.outcome(), Some(Outcome::Win(Mark::X)));
 /// assert_eq!(won.to_string(), "xxx/oo./...");
+///
+/// // Equal positions are the same board, rules and side to move, however reached.
+/// let mut other_order = Position::default();
+/// for index in [2, 6, 4, 0, 3, 5, 1, 7, 8] {
+///     other_order.play(Square::new(index))?;
+/// }
+/// assert_eq!(position, other_order);
+///
+/// // Beyond 3x3 with X first, the notation adds the side to move and k.
+/// let gomoku: Position = "x...o/...../...../...../..... x k=4".parse()?;
+/// assert_eq!(gomoku.rules().k(), 4);
+/// assert_eq!(gomoku.to_string().parse::<Position>()?, gomoku);
 /// # Ok::<(), Box<dyn std::error::Error>>(())
 /// ```
-#[derive(Debug, Clone, PartialEq, Eq, Hash)]
+#[derive(Debug, Clone)]
 pub struct Position {
     board: Board,
     first: Mark,
@@ -106,6 +120,33 @@ pub enum PositionError {
     PlayAfterWin {
         /// The mark with the line.
         winner: Mark,
+    },
+    /// A field after the rows is neither the side to move (`x`, `o`) nor `k=N`.
+    #[error("'{}' is neither the side to move (x or o) nor k=N", Shown(.text))]
+    Field {
+        /// The field as written.
+        text: String,
+    },
+    /// The side to move cannot be: it has more marks than the other side.
+    #[error("{to_move} cannot be to move with {x} X and {o} O")]
+    SideToMove {
+        /// The side written as to move.
+        to_move: Mark,
+        /// Number of X marks.
+        x: usize,
+        /// Number of O marks.
+        o: usize,
+    },
+    /// The rows and k make no board.
+    #[error("{0}")]
+    Rules(#[from] RulesError),
+    /// A board other than 3x3 needs its k written.
+    #[error("a {width}x{height} board needs its line length: add k=N after the rows")]
+    MissingK {
+        /// Columns in the text.
+        width: usize,
+        /// Rows in the text.
+        height: usize,
     },
     /// A move in a list of moves was refused.
     #[error("move {number} (square {square}): {error}")]
@@ -393,18 +434,95 @@ impl Default for Position {
     }
 }
 
+impl PartialEq for Position {
+    /// The same rules, board and side to move, whatever moves led there.
+    fn eq(&self, other: &Position) -> bool {
+        self.rules() == other.rules() && self.to_move == other.to_move && self.board == other.board
+    }
+}
+
+impl Eq for Position {}
+
+impl Hash for Position {
+    fn hash<H: Hasher>(&self, state: &mut H) {
+        self.rules().hash(state);
+        self.to_move.hash(state);
+        self.board.hash(state);
+    }
+}
+
 impl fmt::Display for Position {
-    /// The position notation: `x.o/.x./..o`.
+    /// The position notation: the rows (`x.o/.x./..o`); then, unless the board is 3x3
+    /// with k=3 and X moved first, the side to move and k (`xo../..../..../.... x k=4`).
+    /// [`FromStr`] reads it back to an equal position.
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        self.board.fmt(f)
+        self.board.fmt(f)?;
+        if self.rules() != Rules::default() || self.first != Mark::X {
+            write!(
+                f,
+                " {} k={}",
+                self.to_move.to_string().to_lowercase(),
+                self.rules().k()
+            )?;
+        }
+        Ok(())
     }
 }
 
 impl FromStr for Position {
     type Err = PositionError;
 
-    /// Reads the notation of a position with the default rules (3x3, k=3), X moving first.
+    /// Reads the notation [`Display`](fmt::Display) writes: rows separated by `/` (the
+    /// board's size is theirs), then optionally the side to move (`x` or `o`) and `k=N`.
+    /// Without them the board must be 3x3: k is 3 and X moved first.
     fn from_str(text: &str) -> Result<Position, PositionError> {
-        Position::parse(text, Rules::default(), Mark::X)
+        let mut fields = text.split_whitespace();
+        let rows = fields.next().unwrap_or("");
+        let (mut to_move, mut k) = (None, None);
+        for field in fields {
+            if let Ok(mark) = field.parse::<Mark>()
+                && to_move.is_none()
+            {
+                to_move = Some(mark);
+            } else if let Some(Ok(value)) = field
+                .strip_prefix("k=")
+                .map(str::parse::<usize>)
+                .filter(|_| k.is_none())
+            {
+                k = Some(value);
+            } else {
+                return Err(PositionError::Field {
+                    text: field.to_owned(),
+                });
+            }
+        }
+        let height = rows.split('/').count();
+        let width = rows.split('/').next().map_or(0, |row| row.chars().count());
+        let rules = match k {
+            Some(k) => Rules::new(width, height, k)?,
+            None if to_move.is_some() && (width, height) != (3, 3) => {
+                return Err(PositionError::MissingK { width, height });
+            }
+            // The short form is a 3x3 board: its errors are about that board.
+            None => Rules::default(),
+        };
+        let Some(to_move) = to_move else {
+            return Position::parse(rows, rules, Mark::X);
+        };
+        // The side to move settles who moved first: the first mover has as many marks as
+        // the other side, or one more.
+        let board = Position::parse(rows, rules, Mark::X)
+            .map(|position| position.board)
+            .or_else(|_| Position::parse(rows, rules, Mark::O).map(|position| position.board))?;
+        let (x, o) = (board.count(Mark::X), board.count(Mark::O));
+        let first = match x.cmp(&o) {
+            std::cmp::Ordering::Equal => to_move,
+            std::cmp::Ordering::Greater => Mark::X,
+            std::cmp::Ordering::Less => Mark::O,
+        };
+        if x != o && first == to_move {
+            return Err(PositionError::SideToMove { to_move, x, o });
+        }
+        Position::from_board(board, first)
     }
 }

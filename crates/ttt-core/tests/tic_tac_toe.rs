@@ -32,6 +32,42 @@ fn walk(position: &mut Position, totals: &mut [u64; 4]) {
     }
 }
 
+/// Every position reachable from `position`, by value: move orders do not count.
+fn reachable(position: &Position, seen: &mut std::collections::HashSet<Position>) {
+    if !seen.insert(position.clone()) || position.is_over() {
+        return;
+    }
+    for square in position.legal_moves() {
+        reachable(&position.after(square).unwrap(), seen);
+    }
+}
+
+#[test]
+fn positions_are_equal_by_board_and_side_to_move_not_by_history() {
+    let mut seen = std::collections::HashSet::new();
+    reachable(&Position::default(), &mut seen);
+    // The published count of legal tic-tac-toe positions, the empty board among them.
+    assert_eq!(seen.len(), 5_478);
+    let a = Position::from_moves(
+        Rules::default(),
+        Mark::X,
+        &[Square::new(0), Square::new(4), Square::new(8)],
+    )
+    .unwrap();
+    let b = Position::from_moves(
+        Rules::default(),
+        Mark::X,
+        &[Square::new(8), Square::new(4), Square::new(0)],
+    )
+    .unwrap();
+    assert_eq!(a, b);
+    assert_ne!(a.history(), b.history());
+    // The same board with the other side to move is another position.
+    let o_first = Position::parse("x../.o./...", Rules::default(), Mark::O).unwrap();
+    let x_first = Position::parse("x../.o./...", Rules::default(), Mark::X).unwrap();
+    assert_ne!(o_first, x_first);
+}
+
 #[test]
 fn every_game_of_tic_tac_toe_is_played_and_undone() {
     let mut totals = [0; 4];
@@ -122,8 +158,9 @@ fn any_rules() -> impl Strategy<Value = Rules> {
 
 proptest! {
     #[test]
-    fn random_games_stay_legal_and_undo_restores(rules in any_rules(), picks in prop::collection::vec(any::<prop::sample::Index>(), 0..80)) {
-        let mut position = Position::new(rules, Mark::X);
+    fn random_games_stay_legal_and_undo_restores(rules in any_rules(), o_first in any::<bool>(), picks in prop::collection::vec(any::<prop::sample::Index>(), 0..80)) {
+        let first = if o_first { Mark::O } else { Mark::X };
+        let mut position = Position::new(rules, first);
         let mut boards = vec![*position.board()];
         for pick in picks {
             let moves = position.legal_moves();
@@ -135,9 +172,14 @@ proptest! {
             prop_assert!(position.is_legal(square));
             position.play(square).unwrap();
             boards.push(*position.board());
-            let reread = Position::parse(&position.to_string(), rules, Mark::X).unwrap();
+            let reread = Position::parse(&position.board().to_string(), rules, first).unwrap();
             prop_assert_eq!(reread.outcome(), position.outcome());
             prop_assert_eq!(reread.to_move(), position.to_move());
+            // The notation round-trips on every board, whoever moved first.
+            let notation = position.to_string();
+            let round_trip: Position = notation.parse().unwrap();
+            prop_assert_eq!(&round_trip, &position, "{}", notation);
+            prop_assert_eq!(round_trip.to_string(), notation);
         }
         boards.pop();
         while let Some(board) = boards.pop() {

@@ -101,10 +101,11 @@ proptest! {
             let moves = position.legal_moves();
             position = position.after(moves[pick.index(moves.len())]).unwrap();
         }
-        let parsed = Position::parse(&position.to_string(), Rules::default(), first).unwrap();
-        prop_assert_eq!(parsed.board(), position.board());
-        prop_assert_eq!(parsed.to_move(), position.to_move());
+        let parsed: Position = position.to_string().parse().unwrap();
+        prop_assert_eq!(&parsed, &position);
         prop_assert_eq!(parsed.outcome(), position.outcome());
+        let rows = Position::parse(&position.board().to_string(), Rules::default(), first).unwrap();
+        prop_assert_eq!(rows, position);
     }
 
     #[test]

@@ -52,7 +52,8 @@ pub fn run(args: &MoveArgs, rules: Rules, out: &mut impl Write) -> anyhow::Resul
     let square =
         choose(&position, args.player, args.seed, limits).map_err(|error| match error {
             PlayerError::NoMove => BadInput(format!(
-                "the game in '{position}' is over: there is no move to choose"
+                "the game in '{}' is over: there is no move to choose",
+                position.board()
             )),
             PlayerError::Solver(error) => BadInput(error.to_string()),
         })?;
@@ -81,7 +82,7 @@ mod tests {
         let mut stack = vec![Position::default()];
         let mut checked = 0;
         while let Some(position) = stack.pop() {
-            if !seen.insert(position.to_string()) || position.is_over() {
+            if !seen.insert(position.clone()) || position.is_over() {
                 continue;
             }
             let analysis = Analysis::of(&mut solver, &position).unwrap();

@@ -56,7 +56,7 @@ impl ProofJson {
     /// The fields every answer about `position` shares, with nothing proved yet.
     fn about(position: &Position) -> ProofJson {
         ProofJson {
-            position: position.to_string(),
+            position: position.board().to_string(),
             to_move: (!position.is_over()).then(|| mark_name(position.to_move())),
             status: status(position),
             result: None,
@@ -170,7 +170,7 @@ fn finished(
     if json {
         ProofJson::about(position).write(out)?;
     } else {
-        writeln!(out, "{}, position {position}", position.rules())?;
+        writeln!(out, "{}, position {}", position.rules(), position.board())?;
         writeln!(out, "Result: the game is already over: {}", ending(outcome))?;
     }
     Ok(())
@@ -191,7 +191,7 @@ fn verdict(result: GameResult, position: &Position) -> String {
 fn text(proof: &Proof, position: &Position, naming: SquareNaming) -> Vec<String> {
     let rules = position.rules();
     let mut lines = vec![
-        format!("{rules}, position {position}"),
+        format!("{rules}, position {}", position.board()),
         format!(
             "Result: {}, with perfect play from both sides",
             verdict(proof.result, position)
