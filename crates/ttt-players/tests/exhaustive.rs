@@ -12,6 +12,7 @@ use rand::SeedableRng;
 use rand::rngs::StdRng;
 use ttt_core::{Mark, Outcome, Position, Rules, Square};
 use ttt_players::{CentreOpening, Perfect, Player, RuleStep, RulesPlayer};
+use ttt_reference::Minimax;
 use ttt_solver::Solver;
 
 /// The eight lines of tic-tac-toe, written out by hand.
@@ -28,55 +29,7 @@ const LINES: [[usize; 3]; 8] = [
 
 /// Every position reachable from the empty board with `first` to move, the empty one too.
 fn reachable(first: Mark) -> Vec<Position> {
-    fn visit(position: &Position, seen: &mut HashSet<String>, all: &mut Vec<Position>) {
-        if !seen.insert(position.to_string()) {
-            return;
-        }
-        all.push(position.clone());
-        for square in position.legal_moves() {
-            visit(&position.after(square).unwrap(), seen, all);
-        }
-    }
-    let mut all = Vec::new();
-    visit(
-        &Position::new(Rules::default(), first),
-        &mut HashSet::new(),
-        &mut all,
-    );
-    all
-}
-
-/// Plain minimax, independent of the solver: (score for the side to move, plies to the end),
-/// score 1 win, 0 draw, -1 loss; the winner hurries and the loser delays.
-fn minimax(position: &Position) -> (i32, u32) {
-    if position.outcome().is_some() {
-        return (
-            if position.outcome() == Some(Outcome::Draw) {
-                0
-            } else {
-                -1
-            },
-            0,
-        );
-    }
-    position
-        .legal_moves()
-        .into_iter()
-        .map(|square| {
-            let (score, plies) = minimax(&position.after(square).unwrap());
-            (-score, plies + 1)
-        })
-        .max_by_key(|&(score, plies)| {
-            (
-                score,
-                if score > 0 {
-                    -(plies as i64)
-                } else {
-                    plies as i64
-                },
-            )
-        })
-        .unwrap()
+    ttt_reference::reachable(&Position::new(Rules::default(), first))
 }
 
 /// Plays every game in which `perfect` (playing `mark`) makes any of its perfect choices and
@@ -156,17 +109,17 @@ fn centre_opening_takes_the_centre_only_on_the_empty_board() {
 fn perfect_wins_fastest_and_loses_slowest_in_every_position() {
     let mut rng = StdRng::seed_from_u64(5);
     let mut perfect = Perfect::new();
+    let mut minimax = Minimax::new();
     let mut checked = 0;
     for position in reachable(Mark::X) {
         if position.is_over() {
             continue;
         }
-        let (best, plies) = minimax(&position);
+        let best = minimax.value(&position);
         let chosen = perfect.choose(&position, &mut rng).unwrap();
-        let (score, after) = minimax(&position.after(chosen).unwrap());
         assert_eq!(
-            (-score, after + 1),
-            (best, plies),
+            minimax.move_value(&position, chosen),
+            best,
             "{position}: chose {chosen:?}"
         );
         checked += 1;

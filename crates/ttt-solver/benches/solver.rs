@@ -11,7 +11,6 @@
     reason = "benchmark harness"
 )]
 
-use std::collections::HashSet;
 use std::hint::black_box;
 use std::sync::atomic::{AtomicBool, AtomicU64};
 
@@ -20,21 +19,7 @@ use ttt_core::{Mark, Position, Rules};
 use ttt_solver::{GameResult, ProofLimits, Solver, count, prove, walk_tree};
 
 fn reachable() -> Vec<Position> {
-    let mut seen = HashSet::new();
-    let mut stack = vec![Position::default()];
-    let mut all = Vec::new();
-    while let Some(position) = stack.pop() {
-        if seen.insert(position.to_string()) {
-            stack.extend(
-                position
-                    .legal_moves()
-                    .into_iter()
-                    .map(|s| position.after(s).unwrap()),
-            );
-            all.push(position);
-        }
-    }
-    all
+    ttt_reference::reachable(&Position::default())
 }
 
 fn benches(c: &mut Criterion) {

@@ -58,7 +58,7 @@ fn proofs_agree_with_the_exhaustive_solver_on_every_three_by_three_position() {
     let mut seen = std::collections::HashSet::new();
     let mut stack = vec![Position::default()];
     while let Some(position) = stack.pop() {
-        if !seen.insert(position.to_string()) {
+        if !seen.insert(position.clone()) {
             continue;
         }
         let proof = prove(&position, limits).unwrap();

@@ -1,87 +1,37 @@
-//! The solver against a plain minimax, written here independently, on every position.
+//! The solver against the reference minimax (`ttt-reference`), on every position.
 
 #![allow(clippy::unwrap_used, reason = "a test fails by panicking")]
 
-use std::collections::{HashMap, HashSet};
-
-use ttt_core::{Mark, Outcome, Position, Rules, Square};
+use ttt_core::{Mark, Position, Rules, Square};
+use ttt_reference::{Minimax, Score, reachable};
 use ttt_solver::{GameResult, Solver, Value, review};
 
-/// (score for the side to move: 1, 0, -1; plies to the end), the winner hurrying and the
-/// loser delaying; memoised by notation.
-fn minimax(position: &Position, memo: &mut HashMap<String, (i32, u32)>) -> (i32, u32) {
-    if let Some(outcome) = position.outcome() {
-        return (if outcome == Outcome::Draw { 0 } else { -1 }, 0);
-    }
-    let key = position.to_string();
-    if let Some(&known) = memo.get(&key) {
-        return known;
-    }
-    let best = position
-        .legal_moves()
-        .into_iter()
-        .map(|square| {
-            let (score, plies) = minimax(&position.after(square).unwrap(), memo);
-            (-score, plies + 1)
-        })
-        .max_by_key(|&(score, plies)| {
-            (
-                score,
-                if score > 0 {
-                    -i64::from(plies)
-                } else {
-                    i64::from(plies)
-                },
-            )
-        })
-        .unwrap();
-    memo.insert(key, best);
-    best
-}
-
-fn as_value((score, plies): (i32, u32)) -> Value {
+/// The reference minimax's verdict as the solver's value.
+fn as_value((score, plies): (Score, u32)) -> Value {
     let result = match score {
-        1 => GameResult::Win,
-        0 => GameResult::Draw,
-        _ => GameResult::Loss,
+        Score::Win => GameResult::Win,
+        Score::Draw => GameResult::Draw,
+        Score::Loss => GameResult::Loss,
     };
     Value::new(result, plies)
 }
 
-fn reachable() -> Vec<Position> {
-    let mut seen = HashSet::new();
-    let mut stack = vec![Position::default()];
-    let mut all = Vec::new();
-    while let Some(position) = stack.pop() {
-        if !seen.insert(position.to_string()) {
-            continue;
-        }
-        for square in position.legal_moves() {
-            stack.push(position.after(square).unwrap());
-        }
-        all.push(position);
-    }
-    all
-}
-
 #[test]
 fn every_position_and_every_move_is_valued_as_minimax_values_it() {
-    let mut memo = HashMap::new();
+    let mut minimax = Minimax::new();
     let mut solver = Solver::new();
-    let positions = reachable();
+    let positions = reachable(&Position::default());
     assert_eq!(positions.len(), 5_478);
     for position in &positions {
         assert_eq!(
             solver.value(position).unwrap(),
-            as_value(minimax(position, &mut memo)),
+            as_value(minimax.value(position)),
             "{position}"
         );
         for rated in solver.move_values(position).unwrap() {
-            let after = position.after(rated.square).unwrap();
-            let (score, plies) = minimax(&after, &mut memo);
             assert_eq!(
                 rated.value,
-                as_value((-score, plies + 1)),
+                as_value(minimax.move_value(position, rated.square)),
                 "{position} then {:?}",
                 rated.square
             );

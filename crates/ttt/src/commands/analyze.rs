@@ -51,7 +51,7 @@ impl Analysis {
         let rules = self.position.rules();
         let naming = SquareNaming::Numbers.on_board(rules);
         AnalysisJson {
-            position: self.position.to_string(),
+            position: self.position.board().to_string(),
             to_move: (!over).then(|| mark_name(self.position.to_move())),
             status: status(&self.position),
             result: self.value.map(|value| value.result.as_str()),
@@ -79,7 +79,7 @@ impl Analysis {
             .map(|line| line.trim_end().to_owned())
             .collect();
         lines.push(String::new());
-        lines.push(format!("Position: {position}"));
+        lines.push(format!("Position: {}", position.board()));
         if let Some(outcome) = position.outcome() {
             lines.push(format!("Status:   game over, {}", ending(outcome)));
             return lines;
@@ -156,82 +156,52 @@ pub fn run(args: &AnalyzeArgs, rules: Rules, out: &mut impl Write) -> anyhow::Re
 
 #[cfg(test)]
 mod tests {
-    use std::collections::{HashMap, HashSet};
-
-    use ttt_core::Outcome;
+    use ttt_reference::{Minimax, Score, reachable};
 
     use super::*;
 
-    /// (1 win, 0 draw, -1 loss for the side to move; plies), the winner hurrying and the
-    /// loser delaying: a minimax written here, apart from the solver.
-    fn minimax(position: &Position, memo: &mut HashMap<String, (i32, u32)>) -> (i32, u32) {
-        if let Some(outcome) = position.outcome() {
-            return (if outcome == Outcome::Draw { 0 } else { -1 }, 0);
-        }
-        if let Some(&known) = memo.get(&position.to_string()) {
-            return known;
-        }
-        let mut best: Option<(i32, u32)> = None;
-        for square in position.legal_moves() {
-            let (score, plies) = minimax(&position.after(square).unwrap(), memo);
-            let candidate = (-score, plies + 1);
-            let key = |(s, p): (i32, u32)| (s, if s > 0 { -i64::from(p) } else { i64::from(p) });
-            if best.is_none_or(|b| key(candidate) > key(b)) {
-                best = Some(candidate);
-            }
-        }
-        let best = best.unwrap();
-        memo.insert(position.to_string(), best);
-        best
-    }
-
-    fn words((score, plies): (i32, u32)) -> (&'static str, u32) {
-        (["loss", "draw", "win"][(score + 1) as usize], plies)
+    fn words((score, plies): (Score, u32)) -> (&'static str, u32) {
+        let word = match score {
+            Score::Win => "win",
+            Score::Draw => "draw",
+            Score::Loss => "loss",
+        };
+        (word, plies)
     }
 
     #[test]
     fn analyze_agrees_with_minimax_on_every_reachable_position() {
         let mut solver = Solver::new();
-        let mut memo = HashMap::new();
-        let mut seen = HashSet::new();
-        let mut stack = vec![Position::default()];
-        while let Some(position) = stack.pop() {
-            if !seen.insert(position.to_string()) {
-                continue;
-            }
+        let mut minimax = Minimax::new();
+        let positions = reachable(&Position::default());
+        assert_eq!(positions.len(), 5_478);
+        for position in positions {
             let json = Analysis::of(&mut solver, &position).unwrap().json();
             if position.is_over() {
                 assert_eq!((json.to_move, json.result, json.plies), (None, None, None));
                 assert!(json.moves.is_empty());
-            } else {
-                let (result, plies) = words(minimax(&position, &mut memo));
+                continue;
+            }
+            let (result, plies) = words(minimax.value(&position));
+            assert_eq!(
+                (json.result, json.plies),
+                (Some(result), Some(plies)),
+                "{position}"
+            );
+            for rated in &json.moves {
+                let square = ttt_core::Square::new(rated.square - 1);
                 assert_eq!(
-                    (json.result, json.plies),
-                    (Some(result), Some(plies)),
+                    (rated.result, rated.plies),
+                    words(minimax.move_value(&position, square)),
                     "{position}"
                 );
-                for rated in &json.moves {
-                    let after = position
-                        .after(ttt_core::Square::new(rated.square - 1))
-                        .unwrap();
-                    let (score, plies) = minimax(&after, &mut memo);
-                    assert_eq!(
-                        (rated.result, rated.plies),
-                        words((-score, plies + 1)),
-                        "{position}"
-                    );
-                }
-                assert_eq!(json.moves.len(), position.legal_moves().len());
-                assert_eq!(
-                    (json.moves[0].result, json.moves[0].plies),
-                    (result, plies),
-                    "best first"
-                );
             }
-            for square in position.legal_moves() {
-                stack.push(position.after(square).unwrap());
-            }
+            assert_eq!(json.moves.len(), position.legal_moves().len());
+            assert_eq!(
+                (json.moves[0].result, json.moves[0].plies),
+                (result, plies),
+                "best first"
+            );
         }
-        assert_eq!(seen.len(), 5_478);
     }
 }
