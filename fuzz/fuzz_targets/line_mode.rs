@@ -6,11 +6,11 @@
 use std::io::Cursor;
 
 use libfuzzer_sys::fuzz_target;
-use ttt::line::{self, BoardStyle, LineOptions, Palette, Setup};
-use ttt::session::{FirstPolicy, Seat, SessionConfig};
+use ttt::line::{self, BoardStyle, LineOptions, Palette};
 use ttt::signals::Interrupts;
 use ttt_core::{Rules, SquareNaming};
-use ttt_players::{Limits, Strength};
+use ttt_play::{FirstPolicy, Seat, Seats, Settings};
+use ttt_players::Strength;
 
 fuzz_target!(|data: &[u8]| {
     // The first byte picks the board, the naming and the opponent; the rest is typed.
@@ -27,24 +27,14 @@ fuzz_target!(|data: &[u8]| {
     } else {
         Seat::Computer(Strength::Rules)
     };
-    let setup = Setup {
-        config: SessionConfig {
-            rules,
-            x: Seat::Human,
-            o,
-            first: FirstPolicy::Alternate,
-            open_centre: false,
-            seed: Some(1),
-            limits: Limits::default(),
-        },
-        x: Some(Seat::Human),
-        o: Some(o),
-    };
+    let settings = Settings::new(rules, Seats::Fixed { x: Seat::Human, o })
+        .expect("the rules player plays every board")
+        .with_first(FirstPolicy::Alternate)
+        .with_seed(Some(1))
+        .with_naming(naming);
     let options = LineOptions {
         style: BoardStyle::for_board(rules),
-        naming,
         palette: Palette::plain(),
-        games: None,
         echo_input: true,
         review: false,
     };
@@ -52,7 +42,7 @@ fuzz_target!(|data: &[u8]| {
     line::run(
         Cursor::new(input.to_vec()),
         &mut output,
-        setup,
+        settings,
         options,
         &Interrupts::unwatched(),
     )

@@ -12,7 +12,7 @@ use crate::commands::count::CountArgs;
 use crate::commands::solve::SolveArgs;
 use crate::failure::BadInput;
 use crate::line::BoardStyle;
-use crate::session::{FirstPolicy, Seat};
+use ttt_play::{FirstPolicy, Seat, Seats, Settings};
 
 /// Noughts and crosses (tic-tac-toe) in the terminal, from a friendly game to perfect play.
 #[derive(Debug, Parser)]
@@ -119,6 +119,26 @@ pub struct PlayArgs {
     /// What a thinking computer may spend per move.
     #[command(flatten)]
     pub limits: LimitArgs,
+}
+
+impl PlayArgs {
+    /// The flags as one validated value, for `rules`: the low-level flags end here.
+    pub fn settings(&self, rules: Rules) -> Result<Settings, BadInput> {
+        let seats = Seats::resolve(self.x, self.o);
+        let settings = Settings::new(rules, seats)
+            .map_err(|error| BadInput(error.to_string()))?
+            .with_first(self.first)
+            .with_open_centre(self.open_centre)
+            .with_seed(self.seed)
+            .with_limits(self.limits.limits()?)
+            .with_naming(self.squares);
+        match self.games {
+            Some(games) => settings
+                .with_games(games)
+                .map_err(|error| BadInput(error.to_string())),
+            None => Ok(settings),
+        }
+    }
 }
 
 /// What a thinking computer (search, mcts) may spend on each move.

@@ -1,10 +1,10 @@
-//! The play layer under the `ttt` program: sessions of games, the line mode, signals.
+//! The line mode and the process plumbing under the `ttt` program: signals, failures.
 //!
-//! The program itself (`main.rs`) adds the command line, the commands and the
-//! full-screen mode; this library holds what they share and what the fuzz targets drive.
+//! The rules, players and play layer live in their own crates (`ttt-core`, `ttt-players`,
+//! `ttt-solver`, `ttt-play`); the program itself (`main.rs`) adds the command line, the
+//! commands and the terminal front end of the full-screen app. This library holds what the
+//! fuzz targets drive.
 
 pub mod failure;
 pub mod line;
-pub mod session;
 pub mod signals;
-pub mod words;

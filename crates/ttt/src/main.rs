@@ -7,7 +7,7 @@ mod cli;
 mod commands;
 mod tui;
 
-use ttt::{failure, line, session, signals, words};
+use ttt::{failure, line, signals};
 
 use std::io::{self, ErrorKind, IsTerminal, Write};
 use std::process::ExitCode;
@@ -17,11 +17,9 @@ use ttt_core::Rules;
 
 use cli::{Cli, Command, PlayArgs};
 use failure::{BAD_INPUT, BadInput};
-use line::{BoardStyle, Ending, LineOptions, Palette, Setup};
-use session::{Seat, SessionConfig};
+use line::{BoardStyle, Ending, LineOptions, Palette};
 use signals::Interrupts;
-use ttt_core::Mark;
-use ttt_players::Strength;
+use ttt_play::app::Theme;
 
 fn main() -> ExitCode {
     let cli = Cli::parse();
@@ -63,25 +61,11 @@ fn run(cli: Cli) -> anyhow::Result<ExitCode> {
 }
 
 fn play(args: &PlayArgs, rules: Rules, out: &mut impl Write) -> anyhow::Result<ExitCode> {
-    for seat in [args.x, args.o].into_iter().flatten() {
-        if let Seat::Computer(strength) = seat {
-            strength
-                .check(rules)
-                .map_err(|error| BadInput(error.to_string()))?;
-        }
-    }
-    let config = SessionConfig {
-        rules,
-        x: Seat::Human,
-        o: Seat::Human,
-        first: args.first,
-        open_centre: args.open_centre,
-        seed: args.seed,
-        limits: args.limits.limits()?,
-    };
+    let settings = args.settings(rules)?;
     if !args.plain && full_screen_possible() {
         let interrupts = Interrupts::watch()?;
-        let exit = tui::run(full_screen_launch(args, config), &interrupts)?;
+        let theme = Theme::new(!line::no_color());
+        let exit = tui::run(settings, theme, &interrupts)?;
         let Some(signal) = exit.signal else {
             writeln!(out, "{}", exit.score)?;
             return Ok(ExitCode::SUCCESS);
@@ -90,16 +74,9 @@ fn play(args: &PlayArgs, rules: Rules, out: &mut impl Write) -> anyhow::Result<E
         let _ = writeln!(io::stdout(), "{}", exit.score);
         return Ok(signal.exit_code());
     }
-    let setup = Setup {
-        config,
-        x: args.x,
-        o: args.o,
-    };
     let options = LineOptions {
         style: args.style.unwrap_or(BoardStyle::for_board(rules)),
-        naming: args.squares,
         palette: Palette::detect(),
-        games: args.games,
         echo_input: !io::stdin().is_terminal(),
         review: !args.no_review,
     };
@@ -107,7 +84,7 @@ fn play(args: &PlayArgs, rules: Rules, out: &mut impl Write) -> anyhow::Result<E
     let ending = line::run(
         io::BufReader::new(io::stdin()),
         out,
-        setup,
+        settings,
         options,
         &interrupts,
     );
@@ -127,41 +104,6 @@ fn play(args: &PlayArgs, rules: Rules, out: &mut impl Write) -> anyhow::Result<E
 fn full_screen_possible() -> bool {
     let dumb = std::env::var("TERM").map_or(true, |term| term.is_empty() || term == "dumb");
     !dumb && io::stdin().is_terminal() && io::stdout().is_terminal()
-}
-
-/// The full-screen mode's start: seats the flags settle skip the start screen, as they
-/// skip the line mode's questions; the rest become the start screen's first choices.
-fn full_screen_launch(args: &PlayArgs, config: SessionConfig) -> tui::Launch {
-    let seats = match (args.x, args.o) {
-        (Some(x), Some(o)) => Some((x, o)),
-        (Some(Seat::Computer(strength)), None) => Some((Seat::Computer(strength), Seat::Human)),
-        (None, Some(Seat::Computer(strength))) => Some((Seat::Human, Seat::Computer(strength))),
-        _ => None,
-    };
-    let (opponent, letter) = match seats {
-        Some((Seat::Human, Seat::Computer(strength))) => {
-            (tui::Opponent::Computer(strength), Mark::X)
-        }
-        Some((Seat::Computer(strength), Seat::Human)) => {
-            (tui::Opponent::Computer(strength), Mark::O)
-        }
-        Some((Seat::Human, Seat::Human)) => (tui::Opponent::Friend, Mark::X),
-        _ if args.o == Some(Seat::Human) => (tui::Opponent::Computer(Strength::Rules), Mark::O),
-        _ => (tui::Opponent::Computer(Strength::Rules), Mark::X),
-    };
-    tui::Launch {
-        config,
-        choices: tui::Choices {
-            opponent,
-            letter,
-            first: args.first,
-            naming: args.squares,
-            rules: config.rules,
-        },
-        seats,
-        games: args.games,
-        theme: tui::Theme::detect(),
-    }
 }
 
 /// Whether the error is a write to a pipe whose reader has gone: not a failure of ours.

@@ -7,11 +7,11 @@
 use std::io::Cursor;
 
 use proptest::prelude::*;
-use ttt::line::{self, BoardStyle, Ending, LineOptions, Palette, Setup};
-use ttt::session::{FirstPolicy, Seat, SessionConfig};
+use ttt::line::{self, BoardStyle, Ending, LineOptions, Palette};
 use ttt::signals::Interrupts;
 use ttt_core::{Mark, Position, Rules, Square, SquareNaming};
-use ttt_players::{Limits, Strength};
+use ttt_play::{FirstPolicy, Seat, Seats, Settings};
+use ttt_players::Strength;
 
 /// Whether `text` would act on a terminal or break a line.
 fn has_control(text: &str) -> bool {
@@ -20,24 +20,13 @@ fn has_control(text: &str) -> bool {
 
 /// Plays the line mode on `input` between `x` and `o` on `rules`, returning its output.
 fn line_mode(input: Vec<u8>, rules: Rules, x: Seat, o: Seat) -> (Ending, String) {
-    let setup = Setup {
-        config: SessionConfig {
-            rules,
-            x,
-            o,
-            first: FirstPolicy::Alternate,
-            open_centre: false,
-            seed: Some(1),
-            limits: Limits::default(),
-        },
-        x: Some(x),
-        o: Some(o),
-    };
+    let settings = Settings::new(rules, Seats::Fixed { x, o })
+        .unwrap()
+        .with_first(FirstPolicy::Alternate)
+        .with_seed(Some(1));
     let options = LineOptions {
         style: BoardStyle::for_board(rules),
-        naming: SquareNaming::Numbers,
         palette: Palette::plain(),
-        games: None,
         echo_input: true,
         review: true,
     };
@@ -45,7 +34,7 @@ fn line_mode(input: Vec<u8>, rules: Rules, x: Seat, o: Seat) -> (Ending, String)
     let ending = line::run(
         Cursor::new(input),
         &mut output,
-        setup,
+        settings,
         options,
         &Interrupts::unwatched(),
     )

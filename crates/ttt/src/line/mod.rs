@@ -20,11 +20,11 @@ pub use board_style::{BoardStyle, draw};
 
 pub use palette::{Palette, no_color};
 
-use crate::session::{FirstPolicy, Refusal, Seat, Session, SessionConfig, Undo};
 use crate::signals::{Interrupts, Signal};
-use crate::words;
 use input::{Input, Interruption, Line, MAX_LINE};
 use ttt_core::Shown;
+use ttt_play::session::{self, Refusal, Score, Session};
+use ttt_play::{FirstPolicy, Seat, Seats, Settings, words};
 use typed::Typed;
 
 /// How the line mode looks and how long it goes on.
@@ -32,28 +32,13 @@ use typed::Typed;
 pub struct LineOptions {
     /// The board drawing.
     pub style: BoardStyle,
-    /// How squares are named.
-    pub naming: SquareNaming,
     /// Colours, or none.
     pub palette: Palette,
-    /// Play this many games, or ask "Play again?" when `None`.
-    pub games: Option<u32>,
     /// Repeat each line read after its prompt, so that a transcript of piped input reads
     /// as a person would have seen it.
     pub echo_input: bool,
     /// Review each finished game for the moves that changed its value.
     pub review: bool,
-}
-
-/// The seats given on the command line; missing ones are asked for.
-#[derive(Debug, Clone, Copy)]
-pub struct Setup {
-    /// Everything but the seats.
-    pub config: SessionConfig,
-    /// `--x`, if given.
-    pub x: Option<Seat>,
-    /// `--o`, if given.
-    pub o: Option<Seat>,
 }
 
 /// How the line mode ended.
@@ -85,30 +70,30 @@ impl From<io::Error> for Stop {
     }
 }
 
-/// Plays the line mode on `input` and `output` until the games end, or until a signal in
-/// `interrupts` arrives: then the current line is finished and the tally printed.
+/// Plays the line mode on `input` and `output` with `settings` (seats they leave open are
+/// asked for) until the games end, or until a signal in `interrupts` arrives: then the
+/// current line is finished and the tally printed.
 ///
 /// # Errors
 /// Only errors writing output or reading input (a closed pipe among them).
 pub fn run(
     input: impl BufRead + Send + 'static,
     output: impl Write,
-    setup: Setup,
+    settings: Settings,
     options: LineOptions,
     interrupts: &Interrupts,
 ) -> io::Result<Ending> {
+    let rules = settings.rules();
     let mut game = LineGame {
         input: Input::spawn(input, interrupts),
         interrupts: interrupts.clone(),
         output,
-        options: LineOptions {
-            naming: options.naming.on_board(setup.config.rules),
-            ..options
-        },
+        options,
+        naming: settings.naming().on_board(rules),
         solver: Solver::new(),
-        rules: setup.config.rules,
+        rules,
     };
-    let (x, o) = match game.choose_seats(setup.x, setup.o) {
+    let (x, o) = match game.choose_seats(settings.seats()) {
         Ok(seats) => seats,
         Err(Stop::Io(error)) => return Err(error),
         Err(Stop::EndOfInput) => {
@@ -120,16 +105,12 @@ pub fn run(
             return Ok(Ending::Finished);
         }
         Err(Stop::Signal(signal)) => {
-            game.say(&crate::session::Score::default().to_string())?;
+            game.say(&Score::default().to_string())?;
             game.output.flush()?;
             return Ok(Ending::Signalled(signal));
         }
     };
-    let mut session = Session::new(SessionConfig {
-        x,
-        o,
-        ..setup.config
-    });
+    let mut session = Session::new(settings, x, o);
     let ending = match game.play_session(&mut session) {
         Ok(()) => Ending::Finished,
         Err(Stop::Signal(signal)) => Ending::Signalled(signal),
@@ -159,6 +140,8 @@ struct LineGame<W> {
     interrupts: Interrupts,
     output: W,
     options: LineOptions,
+    /// How squares are named on this board.
+    naming: SquareNaming,
     /// For hints and reviews; its table lasts the whole session.
     solver: Solver,
     /// The board the games are played on.
@@ -266,32 +249,26 @@ impl<W: Write> LineGame<W> {
         }
     }
 
-    fn choose_seats(&mut self, x: Option<Seat>, o: Option<Seat>) -> Result<(Seat, Seat), Stop> {
-        Ok(match (x, o) {
-            (Some(x), Some(o)) => (x, o),
-            (Some(Seat::Human), None) => (Seat::Human, self.ask_opponent()?),
-            (None, Some(Seat::Human)) => (self.ask_opponent()?, Seat::Human),
-            (Some(computer), None) => (computer, Seat::Human),
-            (None, Some(computer)) => (Seat::Human, computer),
-            (None, None) => {
-                let opponent = self.ask_opponent()?;
-                if opponent == Seat::Human {
-                    (Seat::Human, Seat::Human)
-                } else {
-                    let letter =
-                        self.ask("Do you want to be X or O?", "x or o", "x", |answer| {
-                            answer.parse::<Mark>().ok()
-                        })?;
-                    match letter {
-                        Mark::X => (Seat::Human, opponent),
-                        Mark::O => (opponent, Seat::Human),
-                    }
-                }
-            }
-        })
+    /// Asks for what the settings left open: the opponent, then (against the computer)
+    /// the letter unless it was given.
+    fn choose_seats(&mut self, seats: Seats) -> Result<(Seat, Seat), Stop> {
+        let letter = match seats {
+            Seats::Fixed { x, o } => return Ok((x, o)),
+            Seats::Ask { letter } => letter,
+        };
+        let opponent = self.ask_opponent()?;
+        let letter = match (opponent, letter) {
+            (None, _) => Mark::X,
+            (Some(_), Some(letter)) => letter,
+            (Some(_), None) => self.ask("Do you want to be X or O?", "x or o", "x", |answer| {
+                answer.parse::<Mark>().ok()
+            })?,
+        };
+        Ok(Seats::chosen(opponent, letter))
     }
 
-    fn ask_opponent(&mut self) -> Result<Seat, Stop> {
+    /// The computer's strength, or `None` for a friend.
+    fn ask_opponent(&mut self) -> Result<Option<Strength>, Stop> {
         let rules = self.rules;
         let computer = self.ask(
             "Play against a friend or the computer?",
@@ -304,7 +281,7 @@ impl<W: Write> LineGame<W> {
             },
         )?;
         if !computer {
-            return Ok(Seat::Human);
+            return Ok(None);
         }
         let strength = self.ask(
             "How strong should the computer be?",
@@ -321,17 +298,18 @@ impl<W: Write> LineGame<W> {
                     .filter(|strength| strength.check(rules).is_ok())
             },
         )?;
-        Ok(Seat::Computer(strength))
+        Ok(Some(strength))
     }
 
     fn play_session(&mut self, session: &mut Session) -> Result<(), Stop> {
-        let games = self.options.games.or((!session.has_human()).then_some(1));
-        let watching = session.has_human() || games == Some(1);
+        // Two computers with no --games play one game, for a person to watch.
+        let one_to_watch = !session.has_human() && session.games_left().is_none();
+        let watching = session.has_human() || session.games_left() == Some(1) || one_to_watch;
         loop {
             self.play_game(session, watching)?;
-            let played = session.score().games();
-            match games {
-                Some(games) if played >= games => return Ok(()),
+            match session.games_left() {
+                Some(0) => return Ok(()),
+                _ if one_to_watch => return Ok(()),
                 Some(_) => {}
                 None => {
                     let again =
@@ -349,9 +327,11 @@ impl<W: Write> LineGame<W> {
     }
 
     fn play_game(&mut self, session: &mut Session, watching: bool) -> Result<(), Stop> {
-        let first = session.start_game();
+        let first = session
+            .start_game()
+            .map_err(|refusal| Stop::Io(io::Error::other(refusal)))?;
         if watching {
-            let how = match (session.config().first, session.score().games()) {
+            let how = match (session.table().first, session.score().games()) {
                 (FirstPolicy::Random, _) | (FirstPolicy::Alternate, 0) => " (drawn at random)",
                 (FirstPolicy::Alternate, _) => " (taking turns)",
                 _ => "",
@@ -402,27 +382,26 @@ impl<W: Write> LineGame<W> {
         };
         loop {
             let line = self.read(&prompt)?;
-            match typed::parse(&line, self.options.naming, rules) {
+            match typed::parse(&line, self.naming, rules) {
                 Ok(Typed::Square(square)) => match session.play_human(square) {
                     Ok(()) => return Ok(()),
-                    Err(Refusal::Occupied { mark, .. }) => {
-                        let label = self.label(session, square);
-                        self.say(&format!(
-                            "Square {label} is taken by {mark}: choose a free square."
-                        ))?;
+                    Err(refusal @ Refusal::Occupied { .. }) => {
+                        let naming = self.naming;
+                        let why = words::refusal(&refusal, |s| naming.label(s, rules));
+                        self.say(&format!("{why}: choose a free square."))?;
                     }
                     Err(refusal) => self.say(&format!("That move cannot be played: {refusal}."))?,
                 },
                 Ok(Typed::Help) => self.help(session)?,
                 Ok(Typed::Hint) => self.hint(session)?,
                 Ok(Typed::Undo) => match session.undo() {
-                    Undo::TookBack(squares) => {
+                    Ok(squares) => {
                         let labels: Vec<String> =
                             squares.iter().map(|&s| self.label(session, s)).collect();
                         self.say(&format!("Took back {}.", labels.join(" and ")))?;
                         return Ok(());
                     }
-                    Undo::Nothing => self.say("Nothing to undo.")?,
+                    Err(refusal) => self.say(&words::refusal_sentence(&refusal))?,
                 },
                 Ok(Typed::Quit) => return Err(Stop::Quit),
                 Err(error) => self.say(&error.to_string())?,
@@ -432,7 +411,7 @@ impl<W: Write> LineGame<W> {
 
     fn help(&mut self, session: &Session) -> Result<(), Stop> {
         let rules = session.position().rules();
-        let expected = self.options.naming.accepted(rules);
+        let expected = words::expected_squares(self.naming, rules);
         let undo = if session.lone_human().is_some() {
             "take back your last move and the computer's reply"
         } else {
@@ -465,7 +444,7 @@ impl<W: Write> LineGame<W> {
         let board = board_style::draw_with_notes(
             position,
             options.style,
-            options.naming,
+            self.naming,
             options.palette,
             &notes,
         );
@@ -478,7 +457,7 @@ impl<W: Write> LineGame<W> {
             self.say(line.trim_end())?;
         }
         self.say("")?;
-        let naming = self.options.naming;
+        let naming = self.naming;
         let rules = position.rules();
         self.say(&words::hint_summary(&moves, |square| {
             naming.label(square, rules)
@@ -488,11 +467,12 @@ impl<W: Write> LineGame<W> {
 
     /// Names the moves of the finished game that changed its value, or says there were none.
     fn review(&mut self, session: &Session) -> Result<(), Stop> {
-        let position = session.position();
-        let start = words::start_of(position);
-        let lines = match ttt_solver::review(&mut self.solver, &start, position.history()) {
+        let Ok(game) = session.finished_game() else {
+            return Ok(());
+        };
+        let lines = match session::review(&mut self.solver, game) {
             Ok(mistakes) => {
-                let (naming, rules) = (self.options.naming, position.rules());
+                let (naming, rules) = (self.naming, game.rules());
                 words::review(&mistakes, |square| naming.label(square, rules))
             }
             Err(error) => vec![format!("No review here: {error}.")],
@@ -508,7 +488,7 @@ impl<W: Write> LineGame<W> {
         let lines = board_style::draw(
             session.position(),
             options.style,
-            options.naming,
+            self.naming,
             options.palette,
         );
         self.say("")?;
@@ -548,8 +528,6 @@ impl<W: Write> LineGame<W> {
     }
 
     fn label(&self, session: &Session, square: Square) -> String {
-        self.options
-            .naming
-            .label(square, session.position().rules())
+        self.naming.label(square, session.position().rules())
     }
 }

@@ -39,7 +39,7 @@ impl std::fmt::Display for TypedError {
             // Only the message in the game's own words is capitalised; the others start
             // with what the person typed, shown as typed.
             TypedError::Square(error @ SquareError::Empty { .. }) => {
-                write!(f, "{}.", crate::words::capitalised(&error.to_string()))
+                write!(f, "{}.", ttt_play::words::capitalised(&error.to_string()))
             }
             TypedError::Square(error) => write!(f, "{error}."),
         }

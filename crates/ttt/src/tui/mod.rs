@@ -1,14 +1,10 @@
-//! The full-screen mode: a board to play with arrow keys, mouse and colour.
+//! The full-screen mode in a terminal: the play layer's [`App`] driven by crossterm.
 //!
-//! `App` holds the state and takes keys, clicks and time; `ui` draws it; only [`run`]
-//! touches the terminal, and it restores it on every way out: quitting, Ctrl-C, a signal
-//! (SIGTERM, SIGHUP, SIGQUIT, SIGINT from `kill`), an error or a panic.
+//! The app holds the state, takes inputs and draws itself; this module only turns
+//! crossterm's events into the app's [`Input`]s, runs the slow work on threads, and
+//! restores the terminal on every way out: quitting, Ctrl-C, a signal (SIGTERM, SIGHUP,
+//! SIGQUIT, SIGINT from `kill`), an error or a panic.
 
-mod app;
-mod job;
-mod layout;
-mod theme;
-mod ui;
 mod watchdog;
 
 use std::io::{self, IsTerminal};
@@ -16,13 +12,15 @@ use std::sync::mpsc;
 use std::time::{Duration, Instant};
 
 use ratatui::DefaultTerminal;
-use ratatui::crossterm::event::{self, DisableMouseCapture, EnableMouseCapture, Event};
+use ratatui::crossterm::event::{
+    self, DisableMouseCapture, EnableMouseCapture, Event, KeyCode, KeyEvent, KeyEventKind,
+    KeyModifiers, MouseButton, MouseEventKind,
+};
 use ratatui::crossterm::{cursor, execute};
+use ttt_play::app::{App, End, Input, Key, Theme};
+use ttt_play::session::{Score, Thought};
+use ttt_play::{Settings, app};
 
-pub use app::{App, Choices, Launch, Opponent};
-pub use theme::Theme;
-
-use crate::session::{Score, Thought};
 use crate::signals::{Interrupts, Signal};
 use watchdog::Watchdog;
 
@@ -43,11 +41,12 @@ pub struct Exit {
 ///
 /// # Errors
 /// Only errors of the terminal itself; the terminal is restored before returning.
-pub fn run(launch: Launch, interrupts: &Interrupts) -> io::Result<Exit> {
+pub fn run(settings: Settings, theme: Theme, interrupts: &Interrupts) -> io::Result<Exit> {
     let watchdog = Watchdog::start(interrupts)?;
     let terminal = ratatui::init();
     let guard = MouseGuard::enable();
-    let result = guard.and_then(|_guard| event_loop(terminal, launch, interrupts, &watchdog));
+    let result =
+        guard.and_then(|_guard| event_loop(terminal, settings, theme, interrupts, &watchdog));
     ratatui::restore();
     result
 }
@@ -76,35 +75,48 @@ impl Drop for MouseGuard {
 
 fn event_loop(
     mut terminal: DefaultTerminal,
-    launch: Launch,
+    settings: Settings,
+    theme: Theme,
     interrupts: &Interrupts,
     watchdog: &Watchdog,
 ) -> io::Result<Exit> {
+    let clock = Instant::now();
     let size = terminal.size()?;
     let mut app = App::new(
-        launch,
+        settings,
+        theme,
         ratatui::layout::Rect::new(0, 0, size.width, size.height),
-        Instant::now(),
+        clock.elapsed(),
     );
     let (sender, thoughts) = mpsc::channel::<Thought>();
-    let (job_sender, finished_jobs) = mpsc::channel::<job::Done>();
+    let (job_sender, finished_jobs) = mpsc::channel::<app::Done>();
     loop {
-        watchdog.record(app.score());
-        if let Some(signal) = interrupts.received() {
-            app.interrupt(signal);
+        let score = app.session().score();
+        watchdog.record(score);
+        let signal = if let Some(signal) = interrupts.received() {
+            Some(signal)
         } else if !io::stdin().is_terminal() {
             // The terminal hung up without a SIGHUP reaching us: its input now reads as an
             // endless end of file, which would spin here for ever.
-            app.interrupt(Signal::HANG_UP);
-        }
-        if app.should_quit() {
-            return Ok(Exit {
-                score: app.score(),
-                signal: app.interrupted(),
-            });
+            Some(Signal::HANG_UP)
+        } else {
+            match app.end() {
+                Some(End::Interrupted) => Some(Signal::INTERRUPT),
+                Some(End::Quit) => {
+                    return Ok(Exit {
+                        score,
+                        signal: None,
+                    });
+                }
+                None => None,
+            }
+        };
+        if signal.is_some() {
+            return Ok(Exit { score, signal });
         }
         terminal.draw(|frame| frame.render_widget(&app, frame.area()))?;
-        if let Some(thinking) = app.tick(Instant::now()) {
+        app.handle(Input::Tick, clock.elapsed());
+        if let Some(thinking) = app.take_thinking() {
             let sender = sender.clone();
             std::thread::spawn(move || {
                 let _ = sender.send(thinking.think());
@@ -117,17 +129,13 @@ fn event_loop(
                 let _ = sender.send(job.run());
             });
         }
-        if event::poll(TICK)? {
-            let now = Instant::now();
-            match event::read()? {
-                Event::Key(key) => app.handle_key(key, now),
-                Event::Mouse(mouse) => app.handle_mouse(mouse, now),
-                Event::Resize(width, height) => app.resize(width, height),
-                _ => {}
-            }
+        if event::poll(TICK)?
+            && let Some(input) = input(event::read()?)
+        {
+            app.handle(input, clock.elapsed());
         }
         while let Ok(thought) = thoughts.try_recv() {
-            app.receive(thought, Instant::now());
+            app.receive(thought, clock.elapsed());
         }
         while let Ok(done) = finished_jobs.try_recv() {
             app.finish_job(done);
@@ -135,5 +143,62 @@ fn event_loop(
     }
 }
 
+/// The app's input for a terminal event, if it is one the app knows.
+fn input(event: Event) -> Option<Input> {
+    match event {
+        Event::Key(key) => key_input(key).map(Input::Key),
+        Event::Mouse(mouse) if mouse.kind == MouseEventKind::Down(MouseButton::Left) => {
+            Some(Input::Click {
+                column: mouse.column,
+                row: mouse.row,
+            })
+        }
+        Event::Resize(width, height) => Some(Input::Resize { width, height }),
+        _ => None,
+    }
+}
+
+fn key_input(key: KeyEvent) -> Option<Key> {
+    if key.kind == KeyEventKind::Release {
+        return None;
+    }
+    if key.modifiers.contains(KeyModifiers::CONTROL) {
+        // Raw mode turns Ctrl-C into a key: it ends the program as SIGINT would.
+        return (key.code == KeyCode::Char('c')).then_some(Key::Interrupt);
+    }
+    Some(match key.code {
+        KeyCode::Char(character) => Key::Char(character),
+        KeyCode::Enter => Key::Enter,
+        KeyCode::Esc => Key::Esc,
+        KeyCode::Backspace => Key::Backspace,
+        KeyCode::Tab => Key::Tab,
+        KeyCode::Up => Key::Up,
+        KeyCode::Down => Key::Down,
+        KeyCode::Left => Key::Left,
+        KeyCode::Right => Key::Right,
+        _ => return None,
+    })
+}
+
 #[cfg(test)]
-mod tests;
+mod tests {
+    use super::*;
+
+    #[test]
+    fn terminal_keys_become_the_apps_keys() {
+        let press = |code, modifiers| key_input(KeyEvent::new(code, modifiers));
+        assert_eq!(
+            press(KeyCode::Char('c'), KeyModifiers::CONTROL),
+            Some(Key::Interrupt)
+        );
+        assert_eq!(press(KeyCode::Char('x'), KeyModifiers::CONTROL), None);
+        assert_eq!(
+            press(KeyCode::Char('H'), KeyModifiers::SHIFT),
+            Some(Key::Char('H'))
+        );
+        assert_eq!(press(KeyCode::F(1), KeyModifiers::NONE), None);
+        let mut release = KeyEvent::new(KeyCode::Enter, KeyModifiers::NONE);
+        release.kind = KeyEventKind::Release;
+        assert_eq!(key_input(release), None);
+    }
+}

@@ -19,8 +19,8 @@ use ratatui::crossterm::event::DisableMouseCapture;
 use ratatui::crossterm::terminal::{self, LeaveAlternateScreen};
 use ratatui::crossterm::{cursor, execute};
 
-use crate::session::Score;
 use crate::signals::{Interrupts, Signal};
+use ttt_play::Score;
 
 /// How long the event loop has to answer a signal before the watchdog ends the program.
 pub const GRACE: Duration = Duration::from_millis(750);

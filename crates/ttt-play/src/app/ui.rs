@@ -8,8 +8,8 @@ use ratatui::widgets::{Block, Borders, Clear, Padding, Paragraph, Widget, Wrap};
 use ttt_core::{Mark, Position, Rules, Square};
 use ttt_solver::MoveValue;
 
-use super::app::{App, Leave, Mode, Overlay, StartLine};
 use super::layout::{self, BoardGeometry, MIN_HEIGHT, MIN_WIDTH};
+use super::{App, GameScreen, Leave, Overlay, Screen, StartLine, StartMenu};
 
 impl Widget for &App {
     fn render(self, area: Rect, buf: &mut Buffer) {
@@ -23,11 +23,11 @@ impl Widget for &App {
             too_small(area, buf, &board);
             return;
         }
-        match self.mode {
-            Mode::Start => start_screen(self, area, buf),
-            Mode::Game => game_screen(self, area, buf),
+        match self.screen() {
+            Screen::Start(menu) => start_screen(self, menu, area, buf),
+            Screen::Game(game) => game_screen(self, game, area, buf),
         }
-        if let Some(overlay) = &self.overlay {
+        if let Some(overlay) = self.overlay() {
             overlay_box(self, overlay, area, buf);
         }
     }
@@ -61,25 +61,25 @@ fn too_small(area: Rect, buf: &mut Buffer, board: &str) {
         .render(middle, buf);
 }
 
-fn start_screen(app: &App, area: Rect, buf: &mut Buffer) {
+fn start_screen(app: &App, menu: &StartMenu, area: Rect, buf: &mut Buffer) {
     let start = layout::start(area, StartLine::ALL.len() as u16);
     Block::new()
         .borders(Borders::ALL)
         .title(Span::styled(
             " ttt — noughts and crosses ",
-            app.theme.accent(),
+            app.theme().accent(),
         ))
         .title_alignment(Alignment::Center)
         .render(start.frame, buf);
     for (index, (rect, line)) in start.lines.iter().zip(StartLine::ALL).enumerate() {
-        let selected = index == app.start_line;
+        let selected = index == menu.line;
         let style = if selected {
-            app.theme.accent()
+            app.theme().accent()
         } else {
             Style::new()
         };
         let pointer = if selected { "▸ " } else { "  " };
-        let (label, value) = app.choices.line(line);
+        let (label, value) = menu.choices.line(line);
         let text = if line == StartLine::Start {
             Line::from(Span::styled(format!("{pointer}[ Start ]"), style))
                 .alignment(Alignment::Center)
@@ -98,7 +98,7 @@ fn start_screen(app: &App, area: Rect, buf: &mut Buffer) {
         area.width,
         1,
     );
-    Line::from(Span::styled(keys, app.theme.quiet()))
+    Line::from(Span::styled(keys, app.theme().quiet()))
         .alignment(Alignment::Center)
         .render(below, buf);
     // What the last change did, under the key list.
@@ -109,15 +109,15 @@ fn start_screen(app: &App, area: Rect, buf: &mut Buffer) {
         start.frame.width,
         area.bottom().saturating_sub(status_top).min(2),
     );
-    Paragraph::new(Span::styled(app.status.clone(), status_style(app)))
+    Paragraph::new(Span::styled(app.status().text.clone(), status_style(app)))
         .alignment(Alignment::Center)
         .wrap(Wrap { trim: true })
         .render(status, buf);
 }
 
 fn status_style(app: &App) -> Style {
-    if app.warning {
-        app.theme.warning()
+    if app.status().warning {
+        app.theme().warning()
     } else {
         Style::new()
     }
@@ -148,35 +148,42 @@ fn wrapped_height(text: &str, width: u16) -> usize {
     lines
 }
 
-fn game_screen(app: &App, area: Rect, buf: &mut Buffer) {
+fn game_screen(app: &App, game: &GameScreen, area: Rect, buf: &mut Buffer) {
     let Some(screen) = layout::screen(area) else {
         return;
     };
     let rules = app.rules();
     let title = Line::from(vec![
-        Span::styled(" ttt", app.theme.accent()),
+        Span::styled(" ttt", app.theme().accent()),
         Span::raw(format!(" — noughts and crosses · {rules}")),
     ]);
     title.render(screen.title, buf);
     let position = app.position();
     if let Some(geometry) = layout::board(area, rules) {
-        board(app, &position, &geometry, buf);
+        board(app, game, position, &geometry, buf);
     }
-    panel(app, &position, screen.panel, buf);
-    Line::from(Span::styled(footer(rules), app.theme.quiet())).render(screen.footer, buf);
+    panel(app, position, screen.panel, buf);
+    Line::from(Span::styled(footer(rules), app.theme().quiet())).render(screen.footer, buf);
 }
 
 /// The game screen's key list: hint and review only where the exact solver reaches.
 pub fn footer(rules: Rules) -> &'static str {
     if rules.square_count() <= ttt_solver::MAX_SOLVED_SQUARES {
-        "←↑↓→ move · Enter place · H hint · u undo · n new · r review · ? help · q quit"
+        "←↑↓→ Enter · t type · H hint · u undo · n new · r review · ? help · q quit"
     } else {
-        "←↑↓→ move · Enter place · u undo · n new · ? help · q quit"
+        "←↑↓→ Enter · t type · u undo · n new · m menu · ? help · q quit"
     }
 }
 
-fn board(app: &App, position: &Position, geometry: &BoardGeometry, buf: &mut Buffer) {
-    grid(geometry, app.theme.grid(), buf);
+fn board(
+    app: &App,
+    game: &GameScreen,
+    position: &Position,
+    geometry: &BoardGeometry,
+    buf: &mut Buffer,
+) {
+    let theme = app.theme();
+    grid(geometry, theme.grid(), buf);
     let rules = position.rules();
     if !rules.is_tic_tac_toe() {
         axes(app, geometry, buf);
@@ -186,9 +193,9 @@ fn board(app: &App, position: &Position, geometry: &BoardGeometry, buf: &mut Buf
     for square in rules.squares() {
         let cell = geometry.cell(rules.column(square) as u16, rules.row(square) as u16);
         let style = if over && position.is_on_winning_line(square) {
-            app.theme.winning()
-        } else if !over && square == app.cursor {
-            app.theme.cursor()
+            theme.winning()
+        } else if !over && square == game.cursor {
+            theme.cursor()
         } else {
             Style::new()
         };
@@ -196,7 +203,7 @@ fn board(app: &App, position: &Position, geometry: &BoardGeometry, buf: &mut Buf
         match position.board().get(square) {
             Some(mark) => {
                 let large = cell.width >= 3 && cell.height >= 3;
-                let mut mark_style = app.theme.mark(mark).patch(style);
+                let mut mark_style = theme.mark(mark).patch(style);
                 if Some(square) == last && !large {
                     // No room for the marker: the last move is underlined instead.
                     mark_style = mark_style.add_modifier(ratatui::style::Modifier::UNDERLINED);
@@ -206,14 +213,14 @@ fn board(app: &App, position: &Position, geometry: &BoardGeometry, buf: &mut Buf
                     buf.set_string(cell.right() - 1, cell.y, "•", style);
                 }
             }
-            None => free_square(app, square, cell, style, buf),
+            None => free_square(app, game, square, cell, style, buf),
         }
     }
 }
 
 /// Column letters above the grid and row numbers to its left.
 fn axes(app: &App, geometry: &BoardGeometry, buf: &mut Buffer) {
-    let style = app.theme.quiet();
+    let style = app.theme().quiet();
     for column in 0..geometry.columns {
         let cell = geometry.cell(column, 0);
         let letter = ttt_core::column_letter(usize::from(column)).to_string();
@@ -228,8 +235,16 @@ fn axes(app: &App, geometry: &BoardGeometry, buf: &mut Buffer) {
     }
 }
 
-fn free_square(app: &App, square: Square, cell: Rect, style: Style, buf: &mut Buffer) {
-    let hint = app
+fn free_square(
+    app: &App,
+    game: &GameScreen,
+    square: Square,
+    cell: Rect,
+    style: Style,
+    buf: &mut Buffer,
+) {
+    let theme = app.theme();
+    let hint = game
         .hints
         .as_ref()
         .and_then(|hints| hints.iter().find(|rated| rated.square == square));
@@ -238,18 +253,18 @@ fn free_square(app: &App, square: Square, cell: Rect, style: Style, buf: &mut Bu
         centre_text(
             &text,
             cell,
-            app.theme.value(rated.value.result).patch(style),
+            theme.value(rated.value.result).patch(style),
             buf,
         );
         return;
     }
     let label = app.naming().label(square, app.rules());
     if cell.height >= 3 && label.len() < usize::from(cell.width) {
-        buf.set_string(cell.x, cell.y, &label, app.theme.quiet().patch(style));
+        buf.set_string(cell.x, cell.y, &label, theme.quiet().patch(style));
     } else if app.rules().is_tic_tac_toe() && label.len() <= usize::from(cell.width) {
-        centre_text(&label, cell, app.theme.quiet().patch(style), buf);
+        centre_text(&label, cell, theme.quiet().patch(style), buf);
     } else {
-        centre_text("·", cell, app.theme.quiet().patch(style), buf);
+        centre_text("·", cell, theme.quiet().patch(style), buf);
     }
 }
 
@@ -335,10 +350,10 @@ fn junction(x: u16, y: u16, outer: Rect) -> &'static str {
 fn panel(app: &App, position: &Position, area: Rect, buf: &mut Buffer) {
     let block = Block::new()
         .borders(Borders::LEFT)
-        .title(Span::styled(" Game ", app.theme.accent()));
+        .title(Span::styled("Game", app.theme().accent()));
     let inner = block.inner(area);
     block.render(area, buf);
-    let theme = app.theme;
+    let theme = app.theme();
     let mut lines = vec![Line::from(Span::styled("Players", theme.accent()))];
     for mark in Mark::ALL {
         lines.push(Line::from(vec![
@@ -348,22 +363,22 @@ fn panel(app: &App, position: &Position, area: Rect, buf: &mut Buffer) {
     }
     lines.push(Line::from(""));
     lines.push(Line::from(Span::styled("Turn", theme.accent())));
-    let turn = match (position.outcome(), app.session.as_ref()) {
-        (Some(_), Some(session)) => crate::words::verdict(session),
-        (None, Some(session)) if session.is_thinking() => {
-            format!("{} thinking…", position.to_move())
-        }
-        (None, Some(_)) => format!(
+    let session = app.session();
+    let turn = if position.is_over() {
+        crate::words::verdict(session)
+    } else if session.is_thinking() {
+        format!("{} thinking…", position.to_move())
+    } else {
+        format!(
             "{} to move: {}",
             position.to_move(),
             app.player_name(position.to_move())
-        ),
-        (_, None) => String::new(),
+        )
     };
     lines.push(Line::from(format!(" {turn}")));
     lines.push(Line::from(""));
     lines.push(Line::from(Span::styled("Score", theme.accent())));
-    let score = app.score();
+    let score = session.score();
     lines.push(Line::from(format!(
         " X {} · O {} · draws {}",
         score.x_wins, score.o_wins, score.draws
@@ -371,7 +386,7 @@ fn panel(app: &App, position: &Position, area: Rect, buf: &mut Buffer) {
     lines.push(Line::from(""));
     lines.push(Line::from(Span::styled("Moves", theme.accent())));
     let moves = move_lines(app, position);
-    let status_height = wrapped_height(&app.status, inner.width)
+    let status_height = wrapped_height(&app.status().text, inner.width)
         .max(3)
         .min(usize::from(inner.height).saturating_sub(lines.len()));
     let room = usize::from(inner.height).saturating_sub(lines.len() + status_height);
@@ -389,12 +404,11 @@ fn panel(app: &App, position: &Position, area: Rect, buf: &mut Buffer) {
         inner.width,
         status_height as u16,
     );
-    Paragraph::new(Span::styled(app.status.clone(), status_style(app)))
+    Paragraph::new(Span::styled(app.status().text.clone(), status_style(app)))
         .wrap(Wrap { trim: true })
         .render(status_area, buf);
 }
 
-/// `1. X 5  O 1` for each pair of moves.
 /// `1. X 5  O 1` for each pair of moves, in columns whatever the names' lengths.
 fn move_lines(app: &App, position: &Position) -> Vec<String> {
     let (naming, rules) = (app.naming(), app.rules());
@@ -464,7 +478,7 @@ fn overlay_box(app: &App, overlay: &Overlay, area: Rect, buf: &mut Buffer) {
     let block = Block::new()
         .borders(Borders::ALL)
         .padding(Padding::horizontal(1))
-        .title(Span::styled(format!(" {title} "), app.theme.accent()));
+        .title(Span::styled(format!(" {title} "), app.theme().accent()));
     Paragraph::new(lines.into_iter().map(Line::from).collect::<Vec<_>>())
         .block(block)
         .wrap(Wrap { trim: false })
@@ -476,8 +490,8 @@ fn help_lines() -> Vec<String> {
         ("arrows, hjkl, wasd", "move the cursor"),
         ("Enter, Space", "place your mark"),
         (
-            "square keys",
-            "place directly (1-9; coords: column then row)",
+            "digits, t",
+            "type a square's name (5, 3 2, h8); Esc cancels",
         ),
         ("mouse click", "place on that square"),
         ("H", "hint: each free square's value"),

@@ -1,65 +1,112 @@
 //! The full-screen mode without a terminal: keys, clicks and time in, state out; and every
 //! screen rendered into ratatui's `TestBackend`.
 
-use std::time::{Duration, Instant};
+#![allow(
+    clippy::unwrap_used,
+    clippy::expect_used,
+    clippy::panic,
+    reason = "a test fails by panicking"
+)]
+
+use std::time::Duration;
 
 use ratatui::Terminal;
 use ratatui::backend::TestBackend;
 use ratatui::buffer::Buffer;
-use ratatui::crossterm::event::{
-    KeyCode, KeyEvent, KeyModifiers, MouseButton, MouseEvent, MouseEventKind,
-};
 use ratatui::layout::Rect;
 use ratatui::style::{Color, Modifier};
 use ttt_core::{Mark, Rules, Square, SquareNaming};
 use ttt_players::Strength;
 
-use super::app::{App, BOARDS, COMPUTER_PAUSE, Leave, Mode, NEXT_GAME_PAUSE, Overlay, StartLine};
 use super::layout;
-use super::{Choices, Launch, Opponent, Theme};
-use crate::session::{FirstPolicy, Seat, SessionConfig};
-use crate::signals::Signal;
+use super::{
+    App, BOARDS, COMPUTER_PAUSE, End, GameScreen, Input, Key, Leave, NEXT_GAME_PAUSE, Opponent,
+    Overlay, Screen, StartLine, StartMenu, Theme,
+};
+use crate::settings::{FirstPolicy, Seat, Seats, Settings};
+
+/// What a front end starts the app with.
+struct Launch {
+    settings: Settings,
+    theme: Theme,
+}
 
 fn launch(seats: Option<(Seat, Seat)>, first: FirstPolicy, theme: Theme) -> Launch {
-    Launch {
-        config: SessionConfig {
-            rules: Rules::default(),
-            x: Seat::Human,
-            o: Seat::Human,
-            first,
-            open_centre: false,
-            seed: Some(4),
-            limits: ttt_players::Limits::default(),
-        },
-        choices: Choices {
-            opponent: Opponent::Computer(Strength::Rules),
-            letter: Mark::X,
-            first,
-            naming: SquareNaming::Numbers,
-            rules: Rules::default(),
-        },
-        seats,
-        games: None,
-        theme,
+    launch_on(Rules::default(), seats, first, theme)
+}
+
+fn launch_on(
+    rules: Rules,
+    seats: Option<(Seat, Seat)>,
+    first: FirstPolicy,
+    theme: Theme,
+) -> Launch {
+    let seats = match seats {
+        Some((x, o)) => Seats::Fixed { x, o },
+        None => Seats::Ask { letter: None },
+    };
+    let settings = Settings::new(rules, seats)
+        .unwrap()
+        .with_first(first)
+        .with_seed(Some(4));
+    Launch { settings, theme }
+}
+
+fn start_app(launch: Launch, area: Rect, now: Duration) -> App {
+    App::new(launch.settings, launch.theme, area, now)
+}
+
+fn game(app: &App) -> &GameScreen {
+    match &app.screen {
+        Screen::Game(game) => game,
+        Screen::Start(_) => panic!("not in a game"),
     }
+}
+
+fn menu(app: &App) -> &StartMenu {
+    match &app.screen {
+        Screen::Start(menu) => menu,
+        Screen::Game(_) => panic!("not on the start screen"),
+    }
+}
+
+fn menu_mut(app: &mut App) -> &mut StartMenu {
+    match &mut app.screen {
+        Screen::Start(menu) => menu,
+        Screen::Game(_) => panic!("not on the start screen"),
+    }
+}
+
+fn in_game(app: &App) -> bool {
+    matches!(app.screen, Screen::Game(_))
+}
+
+/// Lets time pass to `now`, and takes the computer's turn if one was handed out.
+fn tick(app: &mut App, now: Duration) -> Option<crate::session::Thinking> {
+    app.handle(Input::Tick, now);
+    app.take_thinking()
+}
+
+fn resize(app: &mut App, width: u16, height: u16) {
+    app.handle(Input::Resize { width, height }, Duration::ZERO);
 }
 
 const AREA: Rect = Rect::new(0, 0, 80, 24);
 
 fn two_people() -> App {
-    App::new(
+    start_app(
         launch(
             Some((Seat::Human, Seat::Human)),
             FirstPolicy::X,
             Theme::monochrome(),
         ),
         AREA,
-        Instant::now(),
+        Duration::ZERO,
     )
 }
 
-fn key(app: &mut App, code: KeyCode) {
-    app.handle_key(KeyEvent::new(code, KeyModifiers::NONE), Instant::now());
+fn key(app: &mut App, key: Key) {
+    app.handle(Input::Key(key), Duration::ZERO);
 }
 
 /// Does the slow work the app handed out, as the event loop's thread would.
@@ -70,13 +117,7 @@ fn work(app: &mut App) {
 }
 
 fn click(app: &mut App, column: u16, row: u16) {
-    let event = MouseEvent {
-        kind: MouseEventKind::Down(MouseButton::Left),
-        column,
-        row,
-        modifiers: KeyModifiers::NONE,
-    };
-    app.handle_mouse(event, Instant::now());
+    app.handle(Input::Click { column, row }, Duration::ZERO);
 }
 
 /// Where the middle of `square`'s cell is drawn.
@@ -114,86 +155,104 @@ fn screen_text(app: &App) -> String {
 
 #[test]
 fn the_start_screen_changes_choices_and_starts() {
-    let mut app = App::new(
+    let mut app = start_app(
         launch(None, FirstPolicy::X, Theme::monochrome()),
         AREA,
-        Instant::now(),
+        Duration::ZERO,
     );
-    assert_eq!(app.mode, Mode::Start);
+    assert!(!in_game(&app));
     for _ in 0..5 {
-        key(&mut app, KeyCode::Up);
+        key(&mut app, Key::Up);
     }
-    key(&mut app, KeyCode::Right);
-    assert_eq!(app.choices.opponent, Opponent::Computer(Strength::Mcts));
-    key(&mut app, KeyCode::Right);
-    assert_eq!(app.choices.opponent, Opponent::Computer(Strength::Search));
-    key(&mut app, KeyCode::Right);
-    assert_eq!(app.choices.opponent, Opponent::Computer(Strength::Perfect));
-    key(&mut app, KeyCode::Down);
-    key(&mut app, KeyCode::Char(' '));
-    assert_eq!(app.choices.letter, Mark::O);
-    key(&mut app, KeyCode::Enter);
-    assert_eq!(app.mode, Mode::Game);
-    let session = app.session.as_ref().unwrap();
+    key(&mut app, Key::Right);
+    assert_eq!(
+        menu(&app).choices.opponent,
+        Opponent::Computer(Strength::Mcts)
+    );
+    key(&mut app, Key::Right);
+    assert_eq!(
+        menu(&app).choices.opponent,
+        Opponent::Computer(Strength::Search)
+    );
+    key(&mut app, Key::Right);
+    assert_eq!(
+        menu(&app).choices.opponent,
+        Opponent::Computer(Strength::Perfect)
+    );
+    key(&mut app, Key::Down);
+    key(&mut app, Key::Char(' '));
+    assert_eq!(menu(&app).choices.letter, Mark::O);
+    key(&mut app, Key::Enter);
+    assert!(in_game(&app));
+    let session = &app.session;
     assert_eq!(session.seat(Mark::X), Seat::Computer(Strength::Perfect));
     assert_eq!(session.seat(Mark::O), Seat::Human);
 }
 
 #[test]
 fn clicks_on_the_start_screen_change_a_line_or_start() {
-    let mut app = App::new(
+    let mut app = start_app(
         launch(None, FirstPolicy::X, Theme::monochrome()),
         AREA,
-        Instant::now(),
+        Duration::ZERO,
     );
     let start = layout::start(AREA, 6);
     click(&mut app, start.lines[0].x + 20, start.lines[0].y);
-    assert_eq!(app.choices.opponent, Opponent::Computer(Strength::Mcts));
+    assert_eq!(
+        menu(&app).choices.opponent,
+        Opponent::Computer(Strength::Mcts)
+    );
     click(&mut app, start.lines[0].x + 20, start.lines[0].y);
-    assert_eq!(app.choices.opponent, Opponent::Computer(Strength::Search));
+    assert_eq!(
+        menu(&app).choices.opponent,
+        Opponent::Computer(Strength::Search)
+    );
     click(&mut app, start.lines[0].x + 20, start.lines[0].y);
-    assert_eq!(app.choices.opponent, Opponent::Computer(Strength::Perfect));
+    assert_eq!(
+        menu(&app).choices.opponent,
+        Opponent::Computer(Strength::Perfect)
+    );
     click(&mut app, start.lines[4].x + 20, start.lines[4].y);
     assert_eq!(
-        app.choices.rules,
+        menu(&app).choices.rules,
         Rules::new(4, 4, 4).unwrap(),
         "the board line moves on"
     );
     click(&mut app, start.lines[5].x + 20, start.lines[5].y);
-    assert_eq!(app.mode, Mode::Game);
+    assert!(in_game(&app));
     assert_eq!(app.position().rules(), Rules::new(4, 4, 4).unwrap());
 }
 
 #[test]
 fn the_cursor_moves_with_arrows_hjkl_and_wasd_and_stays_on_the_board() {
     let mut app = two_people();
-    assert_eq!(app.cursor, Square::new(4));
+    assert_eq!(game(&app).cursor, Square::new(4));
     for (code, expected) in [
-        (KeyCode::Up, 1),
-        (KeyCode::Char('k'), 1),
-        (KeyCode::Char('l'), 2),
-        (KeyCode::Char('d'), 2),
-        (KeyCode::Char('s'), 5),
-        (KeyCode::Char('j'), 8),
-        (KeyCode::Char('h'), 7),
-        (KeyCode::Char('a'), 6),
-        (KeyCode::Left, 6),
-        (KeyCode::Char('w'), 3),
-        (KeyCode::Right, 4),
-        (KeyCode::Down, 7),
+        (Key::Up, 1),
+        (Key::Char('k'), 1),
+        (Key::Char('l'), 2),
+        (Key::Char('d'), 2),
+        (Key::Char('s'), 5),
+        (Key::Char('j'), 8),
+        (Key::Char('h'), 7),
+        (Key::Char('a'), 6),
+        (Key::Left, 6),
+        (Key::Char('w'), 3),
+        (Key::Right, 4),
+        (Key::Down, 7),
     ] {
         key(&mut app, code);
-        assert_eq!(app.cursor, Square::new(expected), "after {code:?}");
+        assert_eq!(game(&app).cursor, Square::new(expected), "after {code:?}");
     }
 }
 
 #[test]
 fn enter_space_digits_and_clicks_place_marks() {
     let mut app = two_people();
-    key(&mut app, KeyCode::Enter);
-    key(&mut app, KeyCode::Char('1'));
-    key(&mut app, KeyCode::Right);
-    key(&mut app, KeyCode::Char(' '));
+    key(&mut app, Key::Enter);
+    key(&mut app, Key::Char('1'));
+    key(&mut app, Key::Right);
+    key(&mut app, Key::Char(' '));
     let (x, y) = centre_of(&app, Square::new(8));
     click(&mut app, x, y);
     assert_eq!(
@@ -205,92 +264,89 @@ fn enter_space_digits_and_clicks_place_marks() {
             Square::new(8)
         ]
     );
-    key(&mut app, KeyCode::Char('5'));
-    assert_eq!(app.status, "Square 5 is taken by X.");
-    assert!(app.warning);
+    key(&mut app, Key::Char('5'));
+    assert_eq!(app.status.text, "Square 5 is taken by X.");
+    assert!(app.status.warning);
 }
 
 #[test]
 fn keypad_and_coordinate_keys_place_where_they_say() {
     let mut keypad = two_people();
-    keypad.choices.naming = SquareNaming::Keypad;
-    key(&mut keypad, KeyCode::Char('7'));
+    keypad.naming = SquareNaming::Keypad;
+    key(&mut keypad, Key::Char('7'));
     assert_eq!(keypad.position().history(), &[Square::new(0)]);
     let mut coords = two_people();
-    coords.choices.naming = SquareNaming::Coords;
-    key(&mut coords, KeyCode::Char('3'));
+    coords.naming = SquareNaming::Coords;
+    key(&mut coords, Key::Char('3'));
     assert!(coords.position().history().is_empty(), "waits for the row");
-    key(&mut coords, KeyCode::Char('2'));
+    key(&mut coords, Key::Char('2'));
     assert_eq!(coords.position().history(), &[Square::new(5)]);
-    key(&mut coords, KeyCode::Char('9'));
-    assert!(coords.warning, "{}", coords.status);
+    key(&mut coords, Key::Char('9'));
+    assert!(coords.status.warning, "{}", coords.status.text);
 }
 
 #[test]
 fn the_computer_moves_after_its_pause_and_undo_takes_back_both_moves() {
-    let start = Instant::now();
+    let start = Duration::ZERO;
     let seats = Some((Seat::Human, Seat::Computer(Strength::Perfect)));
-    let mut app = App::new(
+    let mut app = start_app(
         launch(seats, FirstPolicy::X, Theme::monochrome()),
         AREA,
         start,
     );
     app.place(Square::new(4), start);
-    assert!(app.tick(start).is_none(), "not before the pause");
-    let thinking = app.tick(start + COMPUTER_PAUSE).unwrap();
-    assert!(app.status.contains("thinking"));
+    assert!(tick(&mut app, start).is_none(), "not before the pause");
+    let thinking = tick(&mut app, start + COMPUTER_PAUSE).unwrap();
+    assert!(app.status.text.contains("thinking"));
     app.receive(thinking.think(), start + COMPUTER_PAUSE);
     assert_eq!(app.position().history().len(), 2);
-    assert!(app.status.starts_with("Computer (impossible) played"));
-    key(&mut app, KeyCode::Char('u'));
+    assert!(app.status.text.starts_with("Computer (impossible) played"));
+    key(&mut app, Key::Char('u'));
     assert!(app.position().history().is_empty());
 }
 
 #[test]
 fn a_hint_lasts_until_the_next_move() {
     let mut app = two_people();
-    key(&mut app, KeyCode::Char('H'));
+    key(&mut app, Key::Char('H'));
     work(&mut app);
-    assert_eq!(app.hints.as_ref().map(Vec::len), Some(9));
-    key(&mut app, KeyCode::Enter);
-    assert!(app.hints.is_none());
+    assert_eq!(game(&app).hints.as_ref().map(Vec::len), Some(9));
+    key(&mut app, Key::Enter);
+    assert!(game(&app).hints.is_none());
 }
 
 #[test]
 fn quitting_asks_during_a_game_and_ctrl_c_always_quits() {
     let mut app = two_people();
-    key(&mut app, KeyCode::Enter);
-    key(&mut app, KeyCode::Char('q'));
+    key(&mut app, Key::Enter);
+    key(&mut app, Key::Char('q'));
     assert_eq!(app.overlay, Some(Overlay::Confirm(Leave::Quit)));
-    key(&mut app, KeyCode::Char('n'));
-    assert!(app.overlay.is_none() && !app.should_quit());
-    key(&mut app, KeyCode::Esc);
-    key(&mut app, KeyCode::Char('y'));
-    assert!(app.should_quit());
-    assert_eq!(app.interrupted(), None);
+    key(&mut app, Key::Char('n'));
+    assert!(app.overlay.is_none() && app.end.is_none());
+    key(&mut app, Key::Esc);
+    key(&mut app, Key::Char('y'));
+    assert!(app.end.is_some());
+    assert_eq!(app.end, Some(End::Quit));
     let mut app = two_people();
-    app.handle_key(
-        KeyEvent::new(KeyCode::Char('c'), KeyModifiers::CONTROL),
-        Instant::now(),
-    );
-    assert!(app.should_quit());
-    assert_eq!(app.interrupted(), Some(Signal::INTERRUPT));
+    app.handle(Input::Key(Key::Interrupt), Duration::ZERO);
+    assert!(app.end.is_some());
+    assert_eq!(app.end, Some(End::Interrupted));
 }
 
 #[test]
 fn a_finished_game_offers_its_review_and_a_new_game() {
     let mut app = two_people();
     for digit in ['1', '4', '2', '5', '3'] {
-        key(&mut app, KeyCode::Char(digit));
+        key(&mut app, Key::Char(digit));
     }
-    assert_eq!(app.score().x_wins, 1);
-    key(&mut app, KeyCode::Char('q'));
-    assert!(app.should_quit(), "no question once the game is over");
+    assert_eq!(app.session.score().x_wins, 1);
+    key(&mut app, Key::Char('q'));
+    assert!(app.end.is_some(), "no question once the game is over");
     let mut app = two_people();
     for digit in ['1', '4', '2', '5', '3'] {
-        key(&mut app, KeyCode::Char(digit));
+        key(&mut app, Key::Char(digit));
     }
-    key(&mut app, KeyCode::Char('r'));
+    key(&mut app, Key::Char('r'));
     work(&mut app);
     let Some(Overlay::Review(lines)) = &app.overlay else {
         panic!("the review opens")
@@ -301,10 +357,10 @@ fn a_finished_game_offers_its_review_and_a_new_game() {
         lines[1].contains("move 2, O at 4: a draw became a loss; 5 held the draw."),
         "{lines:?}"
     );
-    key(&mut app, KeyCode::Char('r'));
-    key(&mut app, KeyCode::Char('n'));
+    key(&mut app, Key::Char('r'));
+    key(&mut app, Key::Char('n'));
     assert!(app.position().history().is_empty());
-    assert_eq!(app.score().x_wins, 1, "the score carries over");
+    assert_eq!(app.session.score().x_wins, 1, "the score carries over");
 }
 
 #[test]
@@ -314,16 +370,16 @@ fn games_stop_at_the_limit() {
         FirstPolicy::X,
         Theme::monochrome(),
     );
-    launch.games = Some(1);
-    let mut app = App::new(launch, AREA, Instant::now());
+    launch.settings = launch.settings.with_games(1).unwrap();
+    let mut app = start_app(launch, AREA, Duration::ZERO);
     for digit in ['1', '4', '2', '5', '3'] {
-        key(&mut app, KeyCode::Char(digit));
+        key(&mut app, Key::Char(digit));
     }
-    key(&mut app, KeyCode::Char('n'));
+    key(&mut app, Key::Char('n'));
     assert!(
-        app.warning && app.status.contains("last game"),
+        app.status.warning && app.status.text.contains("last game"),
         "{}",
-        app.status
+        app.status.text
     );
 }
 
@@ -335,23 +391,23 @@ fn finished_game(theme: Theme) -> App {
 }
 
 fn play_out(theme: Theme, digits: &[char]) -> App {
-    let mut app = App::new(
+    let mut app = start_app(
         launch(Some((Seat::Human, Seat::Human)), FirstPolicy::X, theme),
         AREA,
-        Instant::now(),
+        Duration::ZERO,
     );
     for &digit in digits {
-        key(&mut app, KeyCode::Char(digit));
+        key(&mut app, Key::Char(digit));
     }
     app
 }
 
 #[test]
 fn screen_start() {
-    let app = App::new(
+    let app = start_app(
         launch(None, FirstPolicy::Random, Theme::monochrome()),
         AREA,
-        Instant::now(),
+        Duration::ZERO,
     );
     insta::assert_snapshot!(screen_text(&app));
 }
@@ -360,7 +416,7 @@ fn screen_start() {
 fn screen_playing() {
     let mut app = two_people();
     for digit in ['5', '1'] {
-        key(&mut app, KeyCode::Char(digit));
+        key(&mut app, Key::Char(digit));
     }
     insta::assert_snapshot!(screen_text(&app));
 }
@@ -369,9 +425,9 @@ fn screen_playing() {
 fn screen_hint_shown() {
     let mut app = two_people();
     for digit in ['5', '2'] {
-        key(&mut app, KeyCode::Char(digit));
+        key(&mut app, Key::Char(digit));
     }
-    key(&mut app, KeyCode::Char('H'));
+    key(&mut app, Key::Char('H'));
     work(&mut app);
     insta::assert_snapshot!(screen_text(&app));
 }
@@ -384,7 +440,7 @@ fn screen_game_over_with_winning_line() {
 #[test]
 fn screen_help_overlay() {
     let mut app = two_people();
-    key(&mut app, KeyCode::Char('?'));
+    key(&mut app, Key::Char('?'));
     insta::assert_snapshot!(screen_text(&app));
 }
 
@@ -395,35 +451,35 @@ fn screen_too_small() {
 
 #[test]
 fn q_quits_at_once_in_a_window_too_small_to_ask() {
-    let mut nineteen = launch(
+    let nineteen = launch_on(
+        Rules::new(19, 19, 5).unwrap(),
         Some((Seat::Human, Seat::Human)),
         FirstPolicy::X,
         Theme::monochrome(),
     );
-    nineteen.choices.rules = Rules::new(19, 19, 5).unwrap();
-    let mut big = App::new(nineteen, AREA, Instant::now());
-    key(&mut big, KeyCode::Enter);
-    big.resize(60, 20);
-    key(&mut big, KeyCode::Char('q'));
+    let mut big = start_app(nineteen, AREA, Duration::ZERO);
+    key(&mut big, Key::Enter);
+    resize(&mut big, 60, 20);
+    key(&mut big, Key::Char('q'));
     assert!(
-        big.should_quit(),
+        big.end.is_some(),
         "60x20 is too small for 19x19: nothing could ask"
     );
 
     let mut app = two_people();
-    key(&mut app, KeyCode::Enter);
-    app.resize(40, 10);
-    key(&mut app, KeyCode::Char('q'));
-    assert!(app.should_quit());
+    key(&mut app, Key::Enter);
+    resize(&mut app, 40, 10);
+    key(&mut app, Key::Char('q'));
+    assert!(app.end.is_some());
 }
 
 #[test]
 fn screen_redraws_larger_on_resize() {
     let mut app = two_people();
-    app.resize(120, 40);
+    resize(&mut app, 120, 40);
     let large = render(&app, 120, 40);
     assert!(text(&large).contains("Players"));
-    app.resize(layout::MIN_WIDTH, layout::MIN_HEIGHT);
+    resize(&mut app, layout::MIN_WIDTH, layout::MIN_HEIGHT);
     assert!(
         text(&render(&app, layout::MIN_WIDTH, layout::MIN_HEIGHT)).contains("Players"),
         "the smallest size still draws"
@@ -476,7 +532,7 @@ fn monochrome_uses_no_colour_yet_marks_cursor_and_winning_line_stand_out() {
 fn colour_gives_x_and_o_their_own_colours() {
     // X wins on the top row; its mark on 7 is off the line.
     let app = play_out(Theme::colour(), &['7', '4', '1', '5', '2', '8', '3']);
-    assert_eq!(app.score().x_wins, 1);
+    assert_eq!(app.session.score().x_wins, 1);
     let buffer = render(&app, 80, 24);
     let x_colours: Vec<Color> = cells_with(&buffer, "\\")
         .iter()
@@ -501,17 +557,21 @@ fn games_between_two_computers_follow_one_another_up_to_the_limit() {
         Seat::Computer(Strength::Rules),
     ));
     let mut launch = launch(seats, FirstPolicy::Alternate, Theme::monochrome());
-    launch.games = Some(2);
-    let mut now = Instant::now();
-    let mut app = App::new(launch, AREA, now);
+    launch.settings = launch.settings.with_games(2).unwrap();
+    let mut now = Duration::ZERO;
+    let mut app = start_app(launch, AREA, now);
     for _ in 0..200 {
         now += COMPUTER_PAUSE.max(NEXT_GAME_PAUSE);
-        if let Some(thinking) = app.tick(now) {
+        if let Some(thinking) = tick(&mut app, now) {
             app.receive(thinking.think(), now);
         }
     }
-    assert_eq!(app.score().games(), 2, "both games played, and no more");
-    assert!(!app.should_quit(), "the last board stays up until q");
+    assert_eq!(
+        app.session.score().games(),
+        2,
+        "both games played, and no more"
+    );
+    assert!(app.end.is_none(), "the last board stays up until q");
 }
 
 #[test]
@@ -523,16 +583,16 @@ fn a_computer_pause_is_short() {
 
 #[test]
 fn screen_gomoku_with_axes_and_the_last_move_underlined() {
-    let mut launch = launch(
+    let launch = launch_on(
+        Rules::new(15, 15, 5).unwrap(),
         Some((Seat::Human, Seat::Human)),
         FirstPolicy::X,
         Theme::monochrome(),
     );
-    launch.choices.rules = Rules::new(15, 15, 5).unwrap();
-    let mut app = App::new(launch, AREA, Instant::now());
-    key(&mut app, KeyCode::Enter);
-    key(&mut app, KeyCode::Right);
-    key(&mut app, KeyCode::Enter);
+    let mut app = start_app(launch, AREA, Duration::ZERO);
+    key(&mut app, Key::Enter);
+    key(&mut app, Key::Right);
+    key(&mut app, Key::Enter);
     let buffer = render(&app, 80, 24);
     insta::assert_snapshot!(text(&buffer));
     let last = centre_of(&app, Square::new(7 * 15 + 8));
@@ -551,112 +611,118 @@ fn screen_gomoku_with_axes_and_the_last_move_underlined() {
 #[test]
 fn nothing_but_quitting_acts_while_the_window_is_too_small() {
     let mut app = two_people();
-    app.resize(40, 12);
+    resize(&mut app, 40, 12);
     for digit in ['5', '3'] {
-        key(&mut app, KeyCode::Char(digit));
+        key(&mut app, Key::Char(digit));
     }
-    key(&mut app, KeyCode::Enter);
+    key(&mut app, Key::Enter);
     click(&mut app, 10, 5);
-    app.resize(AREA.width, AREA.height);
+    resize(&mut app, AREA.width, AREA.height);
     assert!(
         app.position().history().is_empty(),
         "no move was played unseen"
     );
 
-    let mut start = App::new(
+    let mut start = start_app(
         launch(None, FirstPolicy::X, Theme::monochrome()),
         AREA,
-        Instant::now(),
+        Duration::ZERO,
     );
-    start.resize(40, 12);
-    key(&mut start, KeyCode::Enter);
-    key(&mut start, KeyCode::Right);
+    resize(&mut start, 40, 12);
+    key(&mut start, Key::Enter);
+    key(&mut start, Key::Right);
     click(&mut start, 10, 5);
-    start.resize(AREA.width, AREA.height);
-    assert_eq!(start.mode, Mode::Start, "no game was started unseen");
-    assert_eq!(start.choices.opponent, Opponent::Computer(Strength::Rules));
+    resize(&mut start, AREA.width, AREA.height);
+    assert!(!in_game(&start), "no game was started unseen");
+    assert_eq!(
+        menu(&start).choices.opponent,
+        Opponent::Computer(Strength::Rules)
+    );
 
     // Nor does the computer move while its move cannot be seen.
-    let begin = Instant::now();
+    let begin = Duration::ZERO;
     let seats = Some((Seat::Computer(Strength::Rules), Seat::Human));
-    let mut computer = App::new(
+    let mut computer = start_app(
         launch(seats, FirstPolicy::X, Theme::monochrome()),
         AREA,
         begin,
     );
-    computer.resize(40, 12);
-    assert!(computer.tick(begin + COMPUTER_PAUSE * 2).is_none());
-    computer.resize(AREA.width, AREA.height);
-    assert!(computer.tick(begin + COMPUTER_PAUSE * 2).is_some());
+    resize(&mut computer, 40, 12);
+    assert!(tick(&mut computer, begin + COMPUTER_PAUSE * 2).is_none());
+    resize(&mut computer, AREA.width, AREA.height);
+    assert!(tick(&mut computer, begin + COMPUTER_PAUSE * 2).is_some());
 }
 
 #[test]
 fn the_start_screen_offers_only_what_the_board_allows_and_never_refuses_in_silence() {
-    let mut app = App::new(
+    let mut app = start_app(
         launch(None, FirstPolicy::X, Theme::monochrome()),
         AREA,
-        Instant::now(),
+        Duration::ZERO,
     );
     for _ in 0..BOARDS.len() {
         for _ in 0..Opponent::ALL.len() {
-            let rules = app.choices.rules;
-            if let Opponent::Computer(strength) = app.choices.opponent {
+            let rules = menu(&app).choices.rules;
+            if let Opponent::Computer(strength) = menu(&app).choices.opponent {
                 assert!(
                     strength.check(rules).is_ok(),
                     "{strength} offered on {rules}"
                 );
             }
-            let mut started = App::new(
-                Launch {
-                    choices: app.choices,
-                    ..launch(None, FirstPolicy::X, Theme::monochrome())
-                },
+            let mut started = start_app(
+                launch(None, FirstPolicy::X, Theme::monochrome()),
                 AREA,
-                Instant::now(),
+                Duration::ZERO,
             );
-            started.start_line = StartLine::ALL.len() - 1;
-            key(&mut started, KeyCode::Enter);
-            assert_eq!(
-                started.mode,
-                Mode::Game,
+            menu_mut(&mut started).choices = menu(&app).choices;
+            key(&mut started, Key::Enter);
+            assert!(
+                in_game(&started),
                 "{:?} on {rules}",
-                app.choices.opponent
+                menu(&app).choices.opponent
             );
-            app.start_line = 0;
-            key(&mut app, KeyCode::Right);
+            menu_mut(&mut app).line = 0;
+            key(&mut app, Key::Right);
         }
-        app.start_line = 4;
-        key(&mut app, KeyCode::Right);
+        menu_mut(&mut app).line = 4;
+        key(&mut app, Key::Right);
     }
     // Perfect play chosen on 3x3, then a board too big for it: the opponent follows,
     // and the screen says so.
-    let mut app = App::new(
+    let mut app = start_app(
         launch(None, FirstPolicy::X, Theme::monochrome()),
         AREA,
-        Instant::now(),
+        Duration::ZERO,
     );
-    app.choices.opponent = Opponent::Computer(Strength::Perfect);
-    app.start_line = 4;
-    while app.choices.rules.square_count() <= 16 {
-        key(&mut app, KeyCode::Right);
+    menu_mut(&mut app).choices.opponent = Opponent::Computer(Strength::Perfect);
+    menu_mut(&mut app).line = 4;
+    while menu(&app).choices.rules.square_count() <= 16 {
+        key(&mut app, Key::Right);
     }
-    assert_eq!(app.choices.opponent, Opponent::Computer(Strength::Search));
-    assert!(app.status.contains("impossible"), "{}", app.status);
+    assert_eq!(
+        menu(&app).choices.opponent,
+        Opponent::Computer(Strength::Search)
+    );
+    assert!(
+        app.status.text.contains("impossible"),
+        "{}",
+        app.status.text
+    );
 }
 
 #[test]
 fn the_tally_covers_every_game_of_the_run() {
     let mut app = two_people();
     for digit in ['1', '4', '2', '5', '3'] {
-        key(&mut app, KeyCode::Char(digit));
+        key(&mut app, Key::Char(digit));
     }
-    assert_eq!(app.score().x_wins, 1);
-    key(&mut app, KeyCode::Char('m'));
-    app.start_line = StartLine::ALL.len() - 1;
-    key(&mut app, KeyCode::Enter);
-    assert_eq!(app.mode, Mode::Game);
+    assert_eq!(app.session.score().x_wins, 1);
+    key(&mut app, Key::Char('m'));
+    menu_mut(&mut app).line = StartLine::ALL.len() - 1;
+    key(&mut app, Key::Enter);
+    assert!(in_game(&app));
     assert_eq!(
-        app.score().games(),
+        app.session.score().games(),
         1,
         "the game before the start screen still counts"
     );
@@ -665,37 +731,45 @@ fn the_tally_covers_every_game_of_the_run() {
 
 #[test]
 fn a_slow_hint_is_worked_out_off_the_interface_thread() {
-    let mut four = launch(
+    let four = launch_on(
+        Rules::new(4, 4, 4).unwrap(),
         Some((Seat::Human, Seat::Human)),
         FirstPolicy::X,
         Theme::monochrome(),
     );
-    four.choices.rules = Rules::new(4, 4, 4).unwrap();
-    let mut app = App::new(four, AREA, Instant::now());
-    app.place(Square::new(5), Instant::now());
-    key(&mut app, KeyCode::Char('H'));
+    let mut app = start_app(four, AREA, Duration::ZERO);
+    app.place(Square::new(5), Duration::ZERO);
+    key(&mut app, Key::Char('H'));
     assert!(
-        app.hints.is_none(),
+        game(&app).hints.is_none(),
         "nothing is worked out on the key press"
     );
-    assert!(app.status.contains("Working out"), "{}", app.status);
+    assert!(
+        app.status.text.contains("Working out"),
+        "{}",
+        app.status.text
+    );
     let job = app.take_job().unwrap();
     assert!(app.take_job().is_none(), "one job at a time");
     // Keys still act while it works: a move makes its answer stale.
-    key(&mut app, KeyCode::Char('H'));
-    assert!(app.status.contains("Still working"), "{}", app.status);
+    key(&mut app, Key::Char('H'));
+    assert!(
+        app.status.text.contains("Still working"),
+        "{}",
+        app.status.text
+    );
     let done = std::thread::spawn(move || job.run()).join().unwrap();
     app.finish_job(done);
-    assert_eq!(app.hints.as_ref().map(Vec::len), Some(15));
+    assert_eq!(game(&app).hints.as_ref().map(Vec::len), Some(15));
 
-    key(&mut app, KeyCode::Char('H'));
+    key(&mut app, Key::Char('H'));
     let job = app.take_job().unwrap();
-    key(&mut app, KeyCode::Char('1'));
-    key(&mut app, KeyCode::Char('2'));
+    key(&mut app, Key::Char('1'));
+    key(&mut app, Key::Char('2'));
     let done = job.run();
     app.finish_job(done);
     assert!(
-        app.hints.is_none(),
+        game(&app).hints.is_none(),
         "a hint for a position left behind is dropped"
     );
 }
@@ -725,7 +799,7 @@ fn text_in(buffer: &Buffer, area: Rect) -> String {
 fn assert_shows(app: &App, needles: &[&str], what: &str) {
     let (width, height) = (layout::MIN_WIDTH, layout::MIN_HEIGHT);
     let buffer = render(app, width, height);
-    let screen = if what.contains("status") && app.mode == Mode::Game {
+    let screen = if what.contains("status") && in_game(app) {
         let panel = layout::screen(buffer.area).unwrap().panel;
         text_in(&buffer, panel)
     } else {
@@ -745,7 +819,7 @@ fn every_text_fits_whole_at_the_smallest_size_on_every_board() {
     let (width, height) = (layout::MIN_WIDTH, layout::MIN_HEIGHT);
     let messages = [
         "The impossible computer plays boards of up to 16 squares: now the computer, hard.",
-        "On a board this size, place with the arrows and Enter, or the mouse.",
+        "Type a square, as h10; Enter places, Esc cancels.",
         "X wins. That was the last game: r for its review, q to quit.",
         "Computer (impossible) is thinking…",
         "Choose, then Start: the score goes on.",
@@ -754,9 +828,8 @@ fn every_text_fits_whole_at_the_smallest_size_on_every_board() {
     ];
     for &(columns, rows, k) in &BOARDS {
         let rules = Rules::new(columns, rows, k).unwrap();
-        let mut setup = launch(None, FirstPolicy::X, Theme::monochrome());
-        setup.choices.rules = rules;
-        let mut start = App::new(setup, Rect::new(0, 0, width, height), Instant::now());
+        let setup = launch_on(rules, None, FirstPolicy::X, Theme::monochrome());
+        let mut start = start_app(setup, Rect::new(0, 0, width, height), Duration::ZERO);
         assert_shows(
             &start,
             &[
@@ -767,20 +840,25 @@ fn every_text_fits_whole_at_the_smallest_size_on_every_board() {
             "the start screen",
         );
         for message in messages {
-            start.status = message.to_owned();
+            start.status.text = message.to_owned();
             assert_shows(&start, &[message], "the start screen's status");
         }
         start.overlay = Some(Overlay::Help);
         assert_shows(&start, &["Press any key to close.", "Ctrl-C"], "the help");
 
-        setup.seats = Some((Seat::Human, Seat::Human));
-        let mut game = App::new(setup, Rect::new(0, 0, width, height), Instant::now());
+        let setup = launch_on(
+            rules,
+            Some((Seat::Human, Seat::Human)),
+            FirstPolicy::X,
+            Theme::monochrome(),
+        );
+        let mut game = start_app(setup, Rect::new(0, 0, width, height), Duration::ZERO);
         assert_shows(&game, &[super::ui::footer(rules)], "the game screen");
         // The hint's words, or why there is none (4x4's exact hint takes seconds here).
         if rules.square_count() != 16 {
-            key(&mut game, KeyCode::Char('H'));
+            key(&mut game, Key::Char('H'));
             work(&mut game);
-            let hint = game.status.clone();
+            let hint = game.status.text.clone();
             assert!(
                 hint.starts_with("Hint") || hint.starts_with("No hint"),
                 "{hint}"
@@ -788,13 +866,13 @@ fn every_text_fits_whole_at_the_smallest_size_on_every_board() {
             assert_shows(&game, &[&hint], "the hint in the status");
         }
         for message in messages {
-            game.status = message.to_owned();
+            game.status.text = message.to_owned();
             assert_shows(&game, &[message], "the game's status");
         }
         game.overlay = Some(Overlay::Help);
         let help: Vec<String> = [
             "arrows, hjkl, wasd move the cursor",
-            "square keys place directly (1-9; coords: column then row)",
+            "digits, t           type a square's name (5, 3 2, h8); Esc cancels",
             "q, Esc quit (asks during a game)",
             "Press any key to close.",
         ]
@@ -825,55 +903,60 @@ fn every_text_fits_whole_at_the_smallest_size_on_every_board() {
 
 #[test]
 fn the_start_screen_says_what_holds_for_the_chosen_opponent_and_board() {
-    let mut app = App::new(
+    let mut app = start_app(
         launch(None, FirstPolicy::X, Theme::monochrome()),
         AREA,
-        Instant::now(),
+        Duration::ZERO,
     );
-    app.choices.opponent = Opponent::Friend;
+    menu_mut(&mut app).choices.opponent = Opponent::Friend;
     assert_eq!(
-        app.choices.line(StartLine::Letter).1,
+        menu(&app).choices.line(StartLine::Letter).1,
         "X and O, taking turns"
     );
-    app.start_line = 1;
-    key(&mut app, KeyCode::Right);
-    assert_eq!(app.choices.letter, Mark::X);
-    assert!(app.status.contains("take turns"), "{}", app.status);
+    menu_mut(&mut app).line = 1;
+    key(&mut app, Key::Right);
+    assert_eq!(menu(&app).choices.letter, Mark::X);
+    assert!(
+        app.status.text.contains("take turns"),
+        "{}",
+        app.status.text
+    );
 
     let keys = |rules: Rules| {
-        let mut choices = app.choices;
+        let mut choices = menu(&app).choices;
         choices.rules = rules;
         choices.line(StartLine::Naming).1
     };
     assert_eq!(keys(Rules::default()), "1-9 row by row");
-    assert_eq!(
-        keys(Rules::new(7, 6, 4).unwrap()),
-        "column then row, as 3 2"
-    );
+    assert_eq!(keys(Rules::new(7, 6, 4).unwrap()), "letter and row, as c2");
     assert_eq!(
         keys(Rules::new(15, 15, 5).unwrap()),
-        "arrows and Enter, or click"
+        "letter and row, as c2"
     );
-    app.choices.rules = Rules::new(15, 15, 5).unwrap();
-    app.start_line = 3;
-    key(&mut app, KeyCode::Right);
-    assert_eq!(app.choices.naming, SquareNaming::Numbers);
-    assert!(app.status.contains("arrows and Enter"), "{}", app.status);
+    menu_mut(&mut app).choices.rules = Rules::new(15, 15, 5).unwrap();
+    menu_mut(&mut app).line = 3;
+    key(&mut app, Key::Right);
+    assert_eq!(menu(&app).choices.naming, SquareNaming::Numbers);
+    assert!(
+        app.status.text.contains("letter and row"),
+        "{}",
+        app.status.text
+    );
 }
 
 #[test]
 fn big_boards_list_moves_in_columns_and_offer_no_hint_in_the_footer() {
-    let mut gomoku = launch(
+    let gomoku = launch_on(
+        Rules::new(15, 15, 5).unwrap(),
         Some((Seat::Human, Seat::Human)),
         FirstPolicy::X,
         Theme::monochrome(),
     );
-    gomoku.choices.rules = Rules::new(15, 15, 5).unwrap();
-    let mut app = App::new(gomoku, AREA, Instant::now());
+    let mut app = start_app(gomoku, AREA, Duration::ZERO);
     let rules = app.rules();
     // h8, then a square with a three-character name, then two more.
     for (column, row) in [(7, 7), (0, 14), (1, 1), (7, 8)] {
-        app.place(rules.square(column, row).unwrap(), Instant::now());
+        app.place(rules.square(column, row).unwrap(), Duration::ZERO);
     }
     let screen = screen_text(&app);
     let moves: Vec<&str> = screen
@@ -894,32 +977,32 @@ fn big_boards_list_moves_in_columns_and_offer_no_hint_in_the_footer() {
 #[test]
 fn new_game_and_start_screen_ask_before_throwing_a_game_away() {
     let mut app = two_people();
-    key(&mut app, KeyCode::Char('5'));
-    key(&mut app, KeyCode::Char('n'));
+    key(&mut app, Key::Char('5'));
+    key(&mut app, Key::Char('n'));
     assert_eq!(app.overlay, Some(Overlay::Confirm(Leave::NewGame)));
-    key(&mut app, KeyCode::Char('x'));
+    key(&mut app, Key::Char('x'));
     assert!(app.overlay.is_none());
     assert_eq!(
         app.position().history().len(),
         1,
         "any other key keeps the game"
     );
-    key(&mut app, KeyCode::Char('n'));
-    key(&mut app, KeyCode::Char('y'));
+    key(&mut app, Key::Char('n'));
+    key(&mut app, Key::Char('y'));
     assert!(app.position().history().is_empty(), "y starts the new game");
 
-    key(&mut app, KeyCode::Char('5'));
-    key(&mut app, KeyCode::Char('m'));
+    key(&mut app, Key::Char('5'));
+    key(&mut app, Key::Char('m'));
     assert_eq!(app.overlay, Some(Overlay::Confirm(Leave::Menu)));
-    assert_eq!(app.mode, Mode::Game);
-    key(&mut app, KeyCode::Enter);
-    assert_eq!(app.mode, Mode::Start);
+    assert!(in_game(&app));
+    key(&mut app, Key::Enter);
+    assert!(!in_game(&app));
 
     // With no game under way, nothing is lost and nothing is asked.
     let mut done = two_people();
     for digit in ['1', '4', '2', '5', '3'] {
-        key(&mut done, KeyCode::Char(digit));
+        key(&mut done, Key::Char(digit));
     }
-    key(&mut done, KeyCode::Char('n'));
+    key(&mut done, Key::Char('n'));
     assert!(done.overlay.is_none() && done.position().history().is_empty());
 }

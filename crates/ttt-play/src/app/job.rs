@@ -67,17 +67,13 @@ impl Job {
                 .move_values(&self.position)
                 .map(Answer::Hint)
                 .map_err(|error| format!("No hint here: {error}.")),
-            Purpose::Review => ttt_solver::review(
-                &mut self.solver,
-                &words::start_of(&self.position),
-                self.position.history(),
-            )
-            .map(|mistakes| {
-                Answer::Review(words::review(&mistakes, |square| {
-                    naming.label(square, rules)
-                }))
-            })
-            .map_err(|error| format!("No review here: {error}.")),
+            Purpose::Review => crate::session::review(&mut self.solver, &self.position)
+                .map(|mistakes| {
+                    Answer::Review(words::review(&mistakes, |square| {
+                        naming.label(square, rules)
+                    }))
+                })
+                .map_err(|error| format!("No review here: {error}.")),
         };
         Done {
             position: self.position,

@@ -1,9 +1,58 @@
 //! What the game says, shared by the line mode and the full-screen mode.
 
-use ttt_core::{Outcome, Position, Square};
+use ttt_core::{Outcome, Rules, Shown, Square, SquareError, SquareNaming};
 use ttt_solver::{GameResult, Mistake, MoveValue, Value};
 
-use crate::session::Session;
+use crate::session::{Refusal, Session};
+
+/// Why the session refused, as a clause without its full stop (`label` names squares):
+/// "square 5 is taken by X".
+pub fn refusal(refusal: &Refusal, label: impl Fn(Square) -> String) -> String {
+    match refusal {
+        Refusal::Occupied { square, mark } => {
+            format!("Square {} is taken by {mark}", label(*square))
+        }
+        Refusal::OffBoard { .. } => "That square is not on the board".to_owned(),
+        Refusal::GameOver => "The game is over".to_owned(),
+        Refusal::ComputersTurn => "It is the computer's turn".to_owned(),
+        Refusal::Thinking => "Wait for the computer to move".to_owned(),
+        Refusal::NothingToUndo => "Nothing to undo".to_owned(),
+        Refusal::NoGamesLeft => "That was the last game".to_owned(),
+        Refusal::NotOver => "The game is not over yet".to_owned(),
+    }
+}
+
+/// A refusal that names no square, as a sentence: "Nothing to undo.".
+pub fn refusal_sentence(refused: &Refusal) -> String {
+    format!(
+        "{}.",
+        refusal(refused, |square| (square.index() + 1).to_string())
+    )
+}
+
+/// What squares look like on this board, for prompts and messages: "a number from 1 to
+/// 9", or on bigger boards "a column letter and a row number, e.g. a1 (…), or …".
+pub fn expected_squares(naming: SquareNaming, rules: Rules) -> String {
+    naming.accepted(rules)
+}
+
+/// A square name that was not understood, as a sentence saying what was typed, why it is
+/// no square, and what squares look like.
+pub fn square_error(error: &SquareError, naming: SquareNaming, rules: Rules) -> String {
+    let expected = expected_squares(naming, rules);
+    match error {
+        SquareError::Empty { .. } => format!("Type a square: {expected}."),
+        SquareError::NotANumber { text, .. } => {
+            format!("'{}' is not a number: type {expected}.", Shown(text))
+        }
+        SquareError::NotASquare { text, .. } => {
+            format!("'{}' is not a square: type {expected}.", Shown(text))
+        }
+        SquareError::OffBoard { text, .. } => {
+            format!("{} is not on the board: type {expected}.", Shown(text))
+        }
+    }
+}
 
 /// The verdict on a finished game: "You win!", "The computer wins.", "X wins.", "Draw.".
 pub fn verdict(session: &Session) -> String {
@@ -72,11 +121,6 @@ pub fn short_value(result: GameResult) -> &'static str {
         GameResult::Draw => "D",
         GameResult::Loss => "L",
     }
-}
-
-/// The position a finished or running game started from.
-pub fn start_of(position: &Position) -> Position {
-    Position::new(position.rules(), position.first())
 }
 
 /// The text with its first letter in upper case.

@@ -14,21 +14,18 @@ pub struct Theme {
 }
 
 impl Theme {
-    /// Colours, unless `NO_COLOR` is set.
-    pub fn detect() -> Theme {
-        Theme {
-            colour: !crate::line::no_color(),
-        }
+    /// With colours when `colour`, else monochrome (the front end reads `NO_COLOR` or the
+    /// browser's preference).
+    pub const fn new(colour: bool) -> Theme {
+        Theme { colour }
     }
 
     /// With colours.
-    #[cfg(test)]
     pub const fn colour() -> Theme {
         Theme { colour: true }
     }
 
     /// Without colours.
-    #[cfg(test)]
     pub const fn monochrome() -> Theme {
         Theme { colour: false }
     }

@@ -1,0 +1,633 @@
+//! The full-screen app: a start screen, the game, and boxes over them (help, review,
+//! "leave the game?"). It takes [`Input`]s and the time from whatever front end drives
+//! it, hands slow work (a computer's move, a hint, a review) out to be done elsewhere, and
+//! draws itself as a ratatui [`Widget`](ratatui::widgets::Widget). It knows no terminal:
+//! the `ttt` binary drives it with crossterm, tests drive it directly.
+//!
+//! ```
+//! use std::time::Duration;
+//! use ratatui::layout::Rect;
+//! use ttt_core::Rules;
+//! use ttt_play::app::{App, Input, Key, Theme};
+//! use ttt_play::{Seat, Seats, Settings};
+//!
+//! let seats = Seats::Fixed { x: Seat::Human, o: Seat::Human };
+//! let settings = Settings::new(Rules::default(), seats)?
+//!     .with_first(ttt_play::FirstPolicy::X);
+//! let mut app = App::new(settings, Theme::monochrome(), Rect::new(0, 0, 80, 24), Duration::ZERO);
+//! for key in ['1', '4', '2', '5', '3'] {
+//!     app.handle(Input::Key(Key::Char(key)), Duration::ZERO);
+//! }
+//! assert_eq!(app.session().score().x_wins, 1);
+//! # Ok::<(), Box<dyn std::error::Error>>(())
+//! ```
+
+mod game;
+mod input;
+mod job;
+mod layout;
+mod start;
+mod theme;
+mod ui;
+
+use std::time::Duration;
+
+use ratatui::layout::Rect;
+use ttt_core::{Mark, Position, Rules, Square, SquareNaming};
+
+pub use game::GameScreen;
+pub use input::{Input, Key};
+pub use job::{Answer, Done, Job, Purpose};
+pub use layout::{MIN_HEIGHT, MIN_WIDTH};
+pub use start::{BOARDS, Choices, Opponent, StartLine, StartMenu};
+pub use theme::Theme;
+pub use ui::footer;
+
+use crate::session::{Refusal, Session, Thinking, Thought};
+use crate::settings::{Seat, Seats, Settings};
+use crate::words;
+use game::Typing;
+use start::StartAction;
+use ttt_solver::Solver;
+
+/// How long a computer waits before it moves, so a person sees each move happen.
+pub const COMPUTER_PAUSE: Duration = Duration::from_millis(450);
+
+/// How long a finished game between two computers stays up before the next one starts.
+pub const NEXT_GAME_PAUSE: Duration = Duration::from_millis(1_500);
+
+/// Which screen shows, with its own state.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Screen {
+    /// Choosing opponent, letter, first player, square names and board.
+    Start(StartMenu),
+    /// A game under way or just finished.
+    Game(GameScreen),
+}
+
+/// A box drawn over the screen until dismissed.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Overlay {
+    /// The list of keys.
+    Help,
+    /// The review of the finished game.
+    Review(Vec<String>),
+    /// "Leave the game in progress?", before quitting, a new game or the start screen.
+    Confirm(Leave),
+}
+
+/// A way out of a game in progress, which asks first.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Leave {
+    /// Quit the program.
+    Quit,
+    /// Start a new game.
+    NewGame,
+    /// Go back to the start screen.
+    Menu,
+}
+
+/// How the app ended.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum End {
+    /// The person quit.
+    Quit,
+    /// Ctrl-C.
+    Interrupted,
+}
+
+/// The one-line status under the board.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct Status {
+    /// What it says.
+    pub text: String,
+    /// Whether it reports something refused.
+    pub warning: bool,
+}
+
+/// Where the slow work stands.
+enum JobState {
+    /// Nothing to do.
+    Idle,
+    /// Work to hand out, with the solver in it.
+    Ready(Box<Job>),
+    /// Handed out: the solver is with it.
+    Running(Purpose),
+}
+
+/// Everything the full-screen mode knows.
+pub struct App {
+    screen: Screen,
+    overlay: Option<Overlay>,
+    session: Session,
+    status: Status,
+    area: Rect,
+    theme: Theme,
+    solver: Solver,
+    job: JobState,
+    thinking: Option<Thinking>,
+    /// How squares are named on 3x3, as last chosen.
+    naming: SquareNaming,
+    end: Option<End>,
+}
+
+impl App {
+    /// An app for `settings`: at the start screen, or straight in the first game when the
+    /// settings fix both seats. `area` is the screen's size; `now` the front end's clock.
+    pub fn new(settings: Settings, theme: Theme, area: Rect, now: Duration) -> App {
+        let (x, o, fixed) = match settings.seats() {
+            Seats::Fixed { x, o } => (x, o, true),
+            Seats::Ask { letter } => {
+                let letter = letter.unwrap_or(Mark::X);
+                let (x, o) = Seats::chosen(Some(ttt_players::Strength::Rules), letter);
+                (x, o, false)
+            }
+        };
+        let session = Session::new(settings, x, o);
+        let choices = Choices::of(session.table(), settings.naming());
+        let mut app = App {
+            screen: Screen::Start(StartMenu::new(choices)),
+            overlay: None,
+            session,
+            status: Status::default(),
+            area,
+            theme,
+            solver: Solver::new(),
+            job: JobState::Idle,
+            thinking: None,
+            naming: settings.naming(),
+            end: None,
+        };
+        if fixed {
+            app.screen = Screen::Game(GameScreen::new(settings.rules()));
+            app.new_game(now);
+        }
+        app
+    }
+
+    /// The screen showing.
+    pub fn screen(&self) -> &Screen {
+        &self.screen
+    }
+
+    /// The box over the screen, if any.
+    pub fn overlay(&self) -> Option<&Overlay> {
+        self.overlay.as_ref()
+    }
+
+    /// The session: the game on the board, the seats, the tally of the whole run.
+    pub fn session(&self) -> &Session {
+        &self.session
+    }
+
+    /// The status line.
+    pub fn status(&self) -> &Status {
+        &self.status
+    }
+
+    /// The styles.
+    pub fn theme(&self) -> Theme {
+        self.theme
+    }
+
+    /// How the app ended, once it has.
+    pub fn end(&self) -> Option<End> {
+        self.end
+    }
+
+    /// The rules of the game on the board.
+    pub fn rules(&self) -> Rules {
+        self.session.table().rules
+    }
+
+    /// How squares are named on the board: the chosen scheme on 3x3, letter and row
+    /// elsewhere.
+    pub fn naming(&self) -> SquareNaming {
+        self.naming.on_board(self.rules())
+    }
+
+    /// The game on the board.
+    pub fn position(&self) -> &Position {
+        self.session.position()
+    }
+
+    /// Whether `area` is too small to show the current screen: below the minimum, or, in
+    /// a game, too small for the board.
+    pub fn too_small(&self, area: Rect) -> bool {
+        let below_minimum = area.width < MIN_WIDTH || area.height < MIN_HEIGHT;
+        let in_game = matches!(self.screen, Screen::Game(_));
+        below_minimum || (in_game && layout::board(area, self.rules()).is_none())
+    }
+
+    /// Handles one input at time `now`.
+    pub fn handle(&mut self, input: Input, now: Duration) {
+        match input {
+            Input::Resize { width, height } => self.area = Rect::new(0, 0, width, height),
+            Input::Tick => self.tick(now),
+            Input::Key(Key::Interrupt) => {
+                self.end.get_or_insert(End::Interrupted);
+            }
+            _ if self.too_small(self.area) => {
+                // Nothing can be shown: only quitting acts (nothing could confirm it, and
+                // the screen says q quits).
+                if matches!(input, Input::Key(Key::Char('q') | Key::Esc)) {
+                    self.end = Some(End::Quit);
+                }
+            }
+            Input::Key(key) => self.key(key, now),
+            Input::Click { column, row } => self.click(column, row, now),
+        }
+    }
+
+    /// A computer's turn to think through elsewhere (another thread, a web worker), if one
+    /// is due: hand the [`Thought`] back with [`receive`](App::receive).
+    pub fn take_thinking(&mut self) -> Option<Thinking> {
+        self.thinking.take()
+    }
+
+    /// Slow work to do elsewhere, if there is some: hand the result back to
+    /// [`finish_job`](App::finish_job).
+    pub fn take_job(&mut self) -> Option<Job> {
+        match std::mem::replace(&mut self.job, JobState::Idle) {
+            JobState::Ready(job) => {
+                self.job = JobState::Running(job.purpose());
+                Some(*job)
+            }
+            other => {
+                self.job = other;
+                None
+            }
+        }
+    }
+
+    fn key(&mut self, key: Key, now: Duration) {
+        if let Some(overlay) = self.overlay.take() {
+            if let (Overlay::Confirm(leave), Key::Char('y' | 'Y') | Key::Enter) = (overlay, key) {
+                self.leave_now(leave, now);
+            }
+            return;
+        }
+        let given = self.session.settings().rules();
+        match &mut self.screen {
+            Screen::Start(menu) => match menu.key(key, given) {
+                StartAction::Nothing => {}
+                StartAction::Note(note) => self.say(note),
+                StartAction::Start => self.start(now),
+                StartAction::Help => self.overlay = Some(Overlay::Help),
+                StartAction::Quit => self.end = Some(End::Quit),
+            },
+            Screen::Game(_) => self.game_key(key, now),
+        }
+    }
+
+    fn click(&mut self, column: u16, row: u16, now: Duration) {
+        if self.overlay.take().is_some() {
+            return;
+        }
+        let (area, rules, given) = (self.area, self.rules(), self.session.settings().rules());
+        match &mut self.screen {
+            Screen::Start(menu) => {
+                let start = layout::start(area, StartLine::ALL.len() as u16);
+                let hit = start
+                    .lines
+                    .iter()
+                    .position(|line| line.contains((column, row).into()));
+                if let Some(index) = hit {
+                    match menu.click(index, given) {
+                        StartAction::Start => self.start(now),
+                        StartAction::Note(note) => self.say(note),
+                        _ => {}
+                    }
+                }
+            }
+            Screen::Game(game) => {
+                let square = layout::board(area, rules)
+                    .and_then(|geometry| geometry.square_at(column, row, rules));
+                if let Some(square) = square {
+                    game.entry = None;
+                    game.cursor = square;
+                    self.place(square, now);
+                }
+            }
+        }
+    }
+
+    /// Leaves the start screen for the game with the chosen table, the tally going on.
+    fn start(&mut self, now: Duration) {
+        let Screen::Start(menu) = &self.screen else {
+            return;
+        };
+        if let Err(message) = menu.check() {
+            return self.refuse(message);
+        }
+        let table = menu.choices.table();
+        self.naming = menu.choices.naming;
+        // The same choices bring back a game left for the start screen.
+        let resume = self.session.table() == table && self.session.in_progress();
+        if !resume && let Err(refusal) = self.session.change_table(table) {
+            return self.refuse(words::refusal_sentence(&refusal));
+        }
+        self.screen = Screen::Game(GameScreen::new(table.rules));
+        if resume {
+            self.say("Back to the game.".to_owned());
+            self.after_move(now);
+        } else {
+            self.new_game(now);
+        }
+    }
+
+    fn new_game(&mut self, now: Duration) {
+        match self.session.start_game() {
+            Ok(first) => {
+                if let Screen::Game(game) = &mut self.screen {
+                    *game = GameScreen::new(self.session.table().rules);
+                }
+                self.say(format!("New game: {first} goes first."));
+                self.after_move(now);
+            }
+            Err(Refusal::NoGamesLeft) => {
+                self.refuse("That was the last game: press q to quit.".to_owned());
+            }
+            Err(refusal) => self.refuse(words::refusal_sentence(&refusal)),
+        }
+    }
+
+    fn game_key(&mut self, key: Key, now: Duration) {
+        let (rules, naming) = (self.rules(), self.naming);
+        let Screen::Game(game) = &mut self.screen else {
+            return;
+        };
+        if game.entry.is_some() {
+            match game.type_key(key, naming, rules) {
+                Typing::Going => {
+                    let shown = game.entry.clone().unwrap_or_default();
+                    self.say(format!(
+                        "Square: {}_  (Enter places, Esc cancels)",
+                        ttt_core::Shown(&shown)
+                    ));
+                }
+                Typing::Cancelled => self.say("Typing cancelled.".to_owned()),
+                Typing::Done(text) => match naming.read(&text, rules) {
+                    Ok(square) => {
+                        game.cursor = square;
+                        self.place(square, now);
+                    }
+                    Err(error) => self.refuse(words::square_error(&error, naming, rules)),
+                },
+            }
+            return;
+        }
+        match key {
+            Key::Up | Key::Char('k' | 'w') => game.move_cursor(rules, 0, -1),
+            Key::Down | Key::Char('j' | 's') => game.move_cursor(rules, 0, 1),
+            Key::Left | Key::Char('h' | 'a') => game.move_cursor(rules, -1, 0),
+            Key::Right | Key::Char('l' | 'd') => game.move_cursor(rules, 1, 0),
+            Key::Enter | Key::Char(' ') => {
+                let cursor = game.cursor;
+                self.place(cursor, now);
+            }
+            Key::Char(digit @ '0'..='9') => {
+                game.entry = Some(String::new());
+                self.game_key(Key::Char(digit), now);
+            }
+            Key::Char('t') | Key::Tab => {
+                game.entry = Some(String::new());
+                let example = naming.on_board(rules).label(game.cursor, rules);
+                self.say(format!(
+                    "Type a square, as {example}; Enter places, Esc cancels."
+                ));
+            }
+            Key::Char('H') => self.hint(),
+            Key::Char('u') => self.undo(now),
+            Key::Char('n') => self.leave(Leave::NewGame, now),
+            Key::Char('m') => self.leave(Leave::Menu, now),
+            Key::Char('r') => self.review(),
+            Key::Char('?') => self.overlay = Some(Overlay::Help),
+            Key::Char('q') | Key::Esc => self.leave(Leave::Quit, now),
+            _ => {}
+        }
+    }
+
+    /// Leaves the game as asked, asking first while one is in progress: a game is not
+    /// thrown away by one key.
+    fn leave(&mut self, leave: Leave, now: Duration) {
+        if self.session.in_progress() && !self.session.is_thinking() {
+            self.overlay = Some(Overlay::Confirm(leave));
+            return;
+        }
+        self.leave_now(leave, now);
+    }
+
+    fn leave_now(&mut self, leave: Leave, now: Duration) {
+        match leave {
+            Leave::Quit => self.end = Some(End::Quit),
+            Leave::NewGame => self.new_game(now),
+            Leave::Menu => self.menu(),
+        }
+    }
+
+    /// Places the mark of the person to move on `square`.
+    pub fn place(&mut self, square: Square, now: Duration) {
+        let label = self.naming().label(square, self.rules());
+        match self.session.play_human(square) {
+            Ok(()) => {
+                let mark = !self.session.position().to_move();
+                self.say(format!("{mark} played {label}."));
+                self.after_move(now);
+            }
+            Err(Refusal::GameOver) => {
+                self.refuse("The game is over: press n for a new game.".to_owned());
+            }
+            Err(refusal) => self.refuse(format!(
+                "{}.",
+                words::refusal(&refusal, |square| self.naming().label(square, self.rules()))
+            )),
+        }
+    }
+
+    fn hint(&mut self) {
+        if self.session.position().is_over() {
+            return self.refuse("The game is over: press r for its review.".to_owned());
+        }
+        self.ask_for(Purpose::Hint, self.session.position().clone());
+    }
+
+    fn review(&mut self) {
+        match self.session.finished_game() {
+            Ok(game) => self.ask_for(Purpose::Review, game.clone()),
+            Err(_) => self.refuse("The review comes when the game is over.".to_owned()),
+        }
+    }
+
+    /// Prepares slow work on `position`, unless some is already under way.
+    fn ask_for(&mut self, purpose: Purpose, position: Position) {
+        let working = match &self.job {
+            JobState::Idle => None,
+            JobState::Ready(_) => Some(purpose),
+            JobState::Running(running) => Some(*running),
+        };
+        if let Some(running) = working {
+            let what = match running {
+                Purpose::Hint => "the hint",
+                Purpose::Review => "the review",
+            };
+            return self.refuse(format!("Still working out {what}…"));
+        }
+        let solver = std::mem::take(&mut self.solver);
+        let job = Job::new(purpose, position, self.naming(), solver);
+        self.job = JobState::Ready(Box::new(job));
+        self.say(match purpose {
+            Purpose::Hint => "Working out the hint…".to_owned(),
+            Purpose::Review => "Working out the review…".to_owned(),
+        });
+    }
+
+    /// Takes finished work back: shows it if the position is still the one it is about.
+    pub fn finish_job(&mut self, done: Done) {
+        let Done {
+            position,
+            solver,
+            answer,
+            ..
+        } = done;
+        self.solver = solver;
+        self.job = JobState::Idle;
+        let (naming, rules) = (self.naming(), self.rules());
+        let current = &position == self.session.position()
+            && position.history() == self.session.position().history();
+        let Screen::Game(game) = &mut self.screen else {
+            return;
+        };
+        if !current {
+            return;
+        }
+        match answer {
+            Ok(Answer::Hint(moves)) => {
+                let summary = words::hint_summary(&moves, |square| naming.label(square, rules));
+                game.hints = Some(moves);
+                self.say(format!("Hint: {summary}"));
+            }
+            Ok(Answer::Review(lines)) => {
+                self.say("The review of the game:".to_owned());
+                self.overlay = Some(Overlay::Review(lines));
+            }
+            Err(message) => self.refuse(message),
+        }
+    }
+
+    fn undo(&mut self, now: Duration) {
+        match self.session.undo() {
+            Ok(squares) => {
+                let (naming, rules) = (self.naming(), self.rules());
+                let labels: Vec<String> = squares.iter().map(|&s| naming.label(s, rules)).collect();
+                self.say(format!("Took back {}.", labels.join(" and ")));
+                self.after_move(now);
+            }
+            Err(refusal) => self.refuse(words::refusal_sentence(&refusal)),
+        }
+    }
+
+    fn menu(&mut self) {
+        if self.session.is_thinking() {
+            return self.refuse(words::refusal_sentence(&Refusal::Thinking));
+        }
+        let choices = Choices::of(self.session.table(), self.naming);
+        self.screen = Screen::Start(StartMenu::new(choices));
+        self.say("Choose, then Start: the score goes on.".to_owned());
+    }
+
+    /// After any change of position: clear the hint, report the end, and schedule the
+    /// computer if it is to move.
+    fn after_move(&mut self, now: Duration) {
+        let Screen::Game(game) = &mut self.screen else {
+            return;
+        };
+        game.hints = None;
+        game.computer_due = None;
+        game.next_game_due = None;
+        let session = &self.session;
+        let position = session.position();
+        if position.is_over() {
+            let verdict = words::verdict(session);
+            let last = session.games_left() == Some(0);
+            let next = if last {
+                "That was the last game: r for its review, q to quit."
+            } else {
+                "n: new game · r: review · u: undo."
+            };
+            if !session.has_human() && !last {
+                // Nobody is there to press n between two computers' games.
+                game.next_game_due = Some(now + NEXT_GAME_PAUSE);
+            }
+            self.say(format!("{verdict} {next}"));
+            return;
+        }
+        if !session.seat(position.to_move()).is_human() {
+            game.computer_due = Some(now + COMPUTER_PAUSE);
+        }
+    }
+
+    /// Lets time pass: starts the next game between two computers when its pause is over,
+    /// and hands out a computer's turn once its pause is over.
+    fn tick(&mut self, now: Duration) {
+        if self.too_small(self.area) {
+            // Nothing happens unseen: the game waits for a window it can be shown in.
+            return;
+        }
+        let Screen::Game(game) = &mut self.screen else {
+            return;
+        };
+        if game.next_game_due.is_some_and(|due| now >= due) {
+            game.next_game_due = None;
+            return self.new_game(now);
+        }
+        if game.computer_due.is_none_or(|due| now < due) {
+            return;
+        }
+        game.computer_due = None;
+        if let Some(thinking) = self.session.begin_computer_turn() {
+            self.thinking = Some(thinking);
+            let mark = self.session.position().to_move();
+            self.say(format!("{} is thinking…", self.player_name(mark)));
+        }
+    }
+
+    /// Takes a computer's finished thought back and plays it.
+    pub fn receive(&mut self, thought: Thought, now: Duration) {
+        let mark = self.session.position().to_move();
+        match self.session.conclude(thought) {
+            Ok(square) => {
+                let label = self.naming().label(square, self.rules());
+                self.say(format!("{} played {label}.", self.player_name(mark)));
+                self.after_move(now);
+            }
+            Err(error) => self.refuse(format!("The computer could not move: {error}.")),
+        }
+    }
+
+    /// "You", "Player X", or "Computer (impossible)", for `mark`.
+    pub fn player_name(&self, mark: Mark) -> String {
+        match (self.session.seat(mark), self.session.lone_human()) {
+            (Seat::Human, Some(_)) => "You".to_owned(),
+            (Seat::Human, None) => format!("Player {mark}"),
+            (Seat::Computer(strength), _) => format!("Computer ({})", strength.difficulty()),
+        }
+    }
+
+    fn say(&mut self, text: String) {
+        self.status = Status {
+            text,
+            warning: false,
+        };
+    }
+
+    fn refuse(&mut self, text: String) {
+        self.status = Status {
+            text,
+            warning: true,
+        };
+    }
+}
+
+#[cfg(test)]
+mod tests;

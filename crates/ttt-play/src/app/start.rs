@@ -1,0 +1,316 @@
+//! The start screen: opponent, letter, first player, square names and board, then Start.
+
+use ttt_core::{Mark, Rules, SquareNaming};
+use ttt_players::Strength;
+
+use super::input::Key;
+use crate::session::Table;
+use crate::settings::{FirstPolicy, Seats};
+use crate::words;
+
+/// Who the person plays against, as offered on the start screen.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Opponent {
+    /// Another person at the same keyboard.
+    Friend,
+    /// A computer of this strength.
+    Computer(Strength),
+}
+
+impl Opponent {
+    /// Every opponent, in the start screen's order.
+    pub const ALL: [Opponent; 6] = [
+        Opponent::Friend,
+        Opponent::Computer(Strength::Random),
+        Opponent::Computer(Strength::Rules),
+        Opponent::Computer(Strength::Mcts),
+        Opponent::Computer(Strength::Search),
+        Opponent::Computer(Strength::Perfect),
+    ];
+
+    /// Whether this opponent can play on a board of `rules`.
+    pub fn plays_on(self, rules: Rules) -> bool {
+        match self {
+            Opponent::Friend => true,
+            Opponent::Computer(strength) => strength.check(rules).is_ok(),
+        }
+    }
+
+    fn describe(self) -> String {
+        match self {
+            Opponent::Friend => "a friend".to_owned(),
+            Opponent::Computer(strength) => format!("the computer, {}", strength.difficulty()),
+        }
+    }
+
+    fn strength(self) -> Option<Strength> {
+        match self {
+            Opponent::Friend => None,
+            Opponent::Computer(strength) => Some(strength),
+        }
+    }
+}
+
+/// The start screen's choices: a draft of the next [`Table`] until Start.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Choices {
+    /// Who the person plays against.
+    pub opponent: Opponent,
+    /// The person's letter, against the computer.
+    pub letter: Mark,
+    /// Who moves first.
+    pub first: FirstPolicy,
+    /// How squares are named on 3x3.
+    pub naming: SquareNaming,
+    /// The board.
+    pub rules: Rules,
+}
+
+/// The lines of the start screen, in order.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum StartLine {
+    /// Opponent and strength.
+    Opponent,
+    /// X or O.
+    Letter,
+    /// Who goes first.
+    First,
+    /// Square names.
+    Naming,
+    /// Board size and line length.
+    Board,
+    /// The start button.
+    Start,
+}
+
+impl StartLine {
+    /// Every line, top to bottom.
+    pub const ALL: [StartLine; 6] = [
+        StartLine::Opponent,
+        StartLine::Letter,
+        StartLine::First,
+        StartLine::Naming,
+        StartLine::Board,
+        StartLine::Start,
+    ];
+}
+
+const NAMINGS: [SquareNaming; 3] = [
+    SquareNaming::Numbers,
+    SquareNaming::Keypad,
+    SquareNaming::Coords,
+];
+
+/// The boards offered on the start screen (besides one given on the command line):
+/// (width, height, k).
+pub const BOARDS: [(usize, usize, usize); 8] = [
+    (3, 3, 3),
+    (4, 4, 4),
+    (5, 5, 4),
+    (6, 5, 4),
+    (7, 6, 4),
+    (7, 7, 5),
+    (15, 15, 5),
+    (19, 19, 5),
+];
+
+impl Choices {
+    /// The choices that lead to `table`; `naming` is the 3x3 naming in use.
+    pub fn of(table: Table, naming: SquareNaming) -> Choices {
+        let (opponent, letter) = match (table.x, table.o) {
+            (crate::Seat::Human, crate::Seat::Computer(strength)) => {
+                (Opponent::Computer(strength), Mark::X)
+            }
+            (crate::Seat::Computer(strength), _) => (Opponent::Computer(strength), Mark::O),
+            (crate::Seat::Human, crate::Seat::Human) => (Opponent::Friend, Mark::X),
+        };
+        Choices {
+            opponent,
+            letter,
+            first: table.first,
+            naming,
+            rules: table.rules,
+        }
+    }
+
+    /// The table these choices make.
+    pub fn table(&self) -> Table {
+        let (x, o) = Seats::chosen(self.opponent.strength(), self.letter);
+        Table {
+            rules: self.rules,
+            x,
+            o,
+            first: self.first,
+        }
+    }
+
+    /// The label and current value of a start-screen line.
+    pub fn line(&self, line: StartLine) -> (&'static str, String) {
+        match line {
+            StartLine::Opponent => ("Play against", self.opponent.describe()),
+            StartLine::Letter => match self.opponent {
+                Opponent::Friend => ("Letters", "X and O, taking turns".to_owned()),
+                Opponent::Computer(_) => ("You play", self.letter.to_string()),
+            },
+            StartLine::First => (
+                "First move",
+                match self.first {
+                    FirstPolicy::Random => "drawn at random".to_owned(),
+                    FirstPolicy::X => "X".to_owned(),
+                    FirstPolicy::O => "O".to_owned(),
+                    FirstPolicy::Alternate => "alternate each game".to_owned(),
+                },
+            ),
+            StartLine::Naming => ("Square names", self.square_names().to_owned()),
+            StartLine::Board => ("Board", self.rules.to_string()),
+            StartLine::Start => ("", "Start".to_owned()),
+        }
+    }
+
+    /// How squares are named on the chosen board: the chosen scheme on 3x3; a column
+    /// letter and a row number elsewhere.
+    fn square_names(&self) -> &'static str {
+        if !self.rules.is_tic_tac_toe() {
+            return "letter and row, as c2";
+        }
+        match self.naming {
+            SquareNaming::Numbers => "1-9 row by row",
+            SquareNaming::Keypad => "1-9 as a keypad",
+            _ => "column then row, as 3 2",
+        }
+    }
+
+    /// Changes a line's value by `step` places; `given` is the board from the command line,
+    /// offered with the usual ones. Only opponents that can play on the board are offered;
+    /// a board too big for the chosen one changes it, and the note returned says so.
+    fn change(&mut self, line: StartLine, step: isize, given: Rules) -> Option<String> {
+        fn cycle<T: Copy + PartialEq>(all: &[T], current: T, step: isize) -> T {
+            let index = all.iter().position(|&item| item == current).unwrap_or(0) as isize;
+            all[(index + step).rem_euclid(all.len() as isize) as usize]
+        }
+        match line {
+            StartLine::Opponent => {
+                let offered: Vec<Opponent> = Opponent::ALL
+                    .into_iter()
+                    .filter(|opponent| opponent.plays_on(self.rules) || *opponent == self.opponent)
+                    .collect();
+                self.opponent = cycle(&offered, self.opponent, step);
+            }
+            StartLine::Letter if self.opponent == Opponent::Friend => {
+                return Some("Against a friend, you take turns with X and O.".to_owned());
+            }
+            StartLine::Letter => self.letter = !self.letter,
+            StartLine::Naming if !self.rules.is_tic_tac_toe() => {
+                return Some(format!(
+                    "On {}, squares are named by {}.",
+                    self.rules,
+                    self.square_names()
+                ));
+            }
+            StartLine::First => self.first = cycle(&FirstPolicy::ALL, self.first, step),
+            StartLine::Naming => self.naming = cycle(&NAMINGS, self.naming, step),
+            StartLine::Board => {
+                let mut boards: Vec<Rules> = BOARDS
+                    .iter()
+                    .filter_map(|&(w, h, k)| Rules::new(w, h, k).ok())
+                    .collect();
+                if !boards.contains(&given) {
+                    boards.insert(0, given);
+                }
+                self.rules = cycle(&boards, self.rules, step);
+                if !self.opponent.plays_on(self.rules) {
+                    self.opponent = Opponent::Computer(Strength::Search);
+                    return Some(format!(
+                        "The impossible computer plays boards of up to {} squares: now {}.",
+                        ttt_solver::MAX_SOLVED_SQUARES,
+                        self.opponent.describe()
+                    ));
+                }
+            }
+            StartLine::Start => {}
+        }
+        None
+    }
+}
+
+/// The start screen: the choices and the highlighted line.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct StartMenu {
+    /// The choices shown.
+    pub choices: Choices,
+    /// The highlighted line, an index into [`StartLine::ALL`].
+    pub line: usize,
+}
+
+/// What a key or click on the start screen asks of the app.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum StartAction {
+    /// Nothing beyond the menu's own change.
+    Nothing,
+    /// A change that moved another line too, and why.
+    Note(String),
+    /// Leave for the game.
+    Start,
+    /// Show the keys.
+    Help,
+    /// End the program.
+    Quit,
+}
+
+impl StartMenu {
+    /// The menu showing `choices`, the Start button highlighted.
+    pub fn new(choices: Choices) -> StartMenu {
+        StartMenu {
+            choices,
+            line: StartLine::ALL.len() - 1,
+        }
+    }
+
+    /// Handles a key; `given` is the board from the command line.
+    pub fn key(&mut self, key: Key, given: Rules) -> StartAction {
+        let line = StartLine::ALL[self.line];
+        match key {
+            Key::Up | Key::Char('k' | 'w') => self.line = self.line.saturating_sub(1),
+            Key::Down | Key::Char('j' | 's') | Key::Tab => {
+                self.line = (self.line + 1).min(StartLine::ALL.len() - 1);
+            }
+            Key::Left | Key::Char('h' | 'a') => return self.change(line, -1, given),
+            Key::Right | Key::Char('l' | 'd') => return self.change(line, 1, given),
+            Key::Char(' ') if line != StartLine::Start => return self.change(line, 1, given),
+            Key::Enter | Key::Char(' ') => return StartAction::Start,
+            Key::Char('?') => return StartAction::Help,
+            Key::Char('q') | Key::Esc => return StartAction::Quit,
+            _ => {}
+        }
+        StartAction::Nothing
+    }
+
+    /// A click on line `index`: it is highlighted and changed, or the game starts.
+    pub fn click(&mut self, index: usize, given: Rules) -> StartAction {
+        let Some(&line) = StartLine::ALL.get(index) else {
+            return StartAction::Nothing;
+        };
+        self.line = index;
+        match line {
+            StartLine::Start => StartAction::Start,
+            line => self.change(line, 1, given),
+        }
+    }
+
+    fn change(&mut self, line: StartLine, step: isize, given: Rules) -> StartAction {
+        match self.choices.change(line, step, given) {
+            Some(note) => StartAction::Note(note),
+            None => StartAction::Nothing,
+        }
+    }
+
+    /// Whether the chosen opponent can play the chosen board, in words if not.
+    pub fn check(&self) -> Result<(), String> {
+        match self.choices.opponent {
+            Opponent::Computer(strength) => strength
+                .check(self.choices.rules)
+                .map_err(|error| format!("{}.", words::capitalised(&error.to_string()))),
+            Opponent::Friend => Ok(()),
+        }
+    }
+}

@@ -1,0 +1,21 @@
+//! The play layer of `ttt`: what turns the rules and the players into games for people,
+//! whatever shows them.
+//!
+//! - [`settings`]: the command line's choices, validated once into [`Settings`], and the
+//!   one function that settles who sits where.
+//! - [`session`]: a run of games between two seats, the one owner of the rules of play
+//!   (turns, refusals, undo, games left, the tally, reviews).
+//! - [`words`]: every sentence the game says, for both modes.
+//! - [`app`]: the full-screen app (start screen, game, overlays), driven by its own
+//!   [`app::Input`] and a clock passed in, drawn with ratatui into any buffer: the terminal
+//!   front end and a browser front end drive the same app.
+//!
+//! Nothing here reads, writes, sleeps or spawns: the front ends do.
+
+pub mod app;
+pub mod session;
+pub mod settings;
+pub mod words;
+
+pub use session::{Refusal, Score, Session, Table};
+pub use settings::{FirstPolicy, Seat, Seats, Settings};

@@ -1,0 +1,727 @@
+//! A session of games between two seats: who plays which mark, who goes first, the
+//! tally, how many games are left, and the game under way with its history. Both the line
+//! mode and the full-screen app drive this one type and only translate: every rule of play
+//! (whose turn, which square, what undo takes back, when the run is over) is checked here.
+
+use std::fmt;
+
+use rand::rngs::StdRng;
+use rand::{RngExt, SeedableRng};
+use ttt_core::{Mark, Outcome, PlayError, Position, Rules, Square};
+use ttt_players::{Player, PlayerError};
+use ttt_solver::{Mistake, Solver, SolverError};
+
+use crate::settings::{FirstPolicy, Seat, Settings};
+
+/// A computer player the session can lend to another thread.
+type Computer = Box<dyn Player + Send>;
+
+/// Why the session did not do what was asked; nothing changed.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, thiserror::Error)]
+pub enum Refusal {
+    /// A computer is thinking: its move comes first.
+    #[error("the computer is thinking")]
+    Thinking,
+    /// No move of a person's is there to take back.
+    #[error("there is nothing to undo")]
+    NothingToUndo,
+    /// `--games` games have been played.
+    #[error("that was the last game")]
+    NoGamesLeft,
+    /// A review (or anything else about a finished game) asked for while it goes on.
+    #[error("the game is not over")]
+    NotOver,
+    /// The game is over.
+    #[error("the game is over")]
+    GameOver,
+    /// A computer is to move.
+    #[error("it is the computer's turn")]
+    ComputersTurn,
+    /// The square holds a mark already.
+    #[error("square {square} is taken by {mark}")]
+    Occupied {
+        /// The square asked for.
+        square: Square,
+        /// The mark on it.
+        mark: Mark,
+    },
+    /// The square is not on this board.
+    #[error("square {square} is not on the board")]
+    OffBoard {
+        /// The square asked for.
+        square: Square,
+    },
+}
+
+/// Games won by each mark and drawn.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub struct Score {
+    /// Games X won.
+    pub x_wins: u32,
+    /// Games O won.
+    pub o_wins: u32,
+    /// Games drawn.
+    pub draws: u32,
+}
+
+impl Score {
+    /// Games finished.
+    pub fn games(&self) -> u32 {
+        self.x_wins + self.o_wins + self.draws
+    }
+
+    fn record(&mut self, outcome: Outcome) {
+        *self.count(outcome) += 1;
+    }
+
+    fn forget(&mut self, outcome: Outcome) {
+        let count = self.count(outcome);
+        *count = count.saturating_sub(1);
+    }
+
+    fn count(&mut self, outcome: Outcome) -> &mut u32 {
+        match outcome {
+            Outcome::Win(Mark::X) => &mut self.x_wins,
+            Outcome::Win(Mark::O) => &mut self.o_wins,
+            Outcome::Draw => &mut self.draws,
+        }
+    }
+}
+
+impl std::ops::Add for Score {
+    type Output = Score;
+
+    fn add(self, other: Score) -> Score {
+        Score {
+            x_wins: self.x_wins + other.x_wins,
+            o_wins: self.o_wins + other.o_wins,
+            draws: self.draws + other.draws,
+        }
+    }
+}
+
+impl fmt::Display for Score {
+    /// `X wins: 2, O wins: 0, draws: 1`.
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(
+            f,
+            "X wins: {}, O wins: {}, draws: {}",
+            self.x_wins, self.o_wins, self.draws
+        )
+    }
+}
+
+/// What the start screen can change between games: the board, the seats, who goes first.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Table {
+    /// The board.
+    pub rules: Rules,
+    /// Who plays X.
+    pub x: Seat,
+    /// Who plays O.
+    pub o: Seat,
+    /// Who moves first.
+    pub first: FirstPolicy,
+}
+
+/// A run of games between two seats, with the tally.
+pub struct Session {
+    settings: Settings,
+    table: Table,
+    /// The computer at each seat (X, O); `None` for a person, or while lent out to think.
+    players: [Option<Computer>; 2],
+    rng: StdRng,
+    score: Score,
+    position: Position,
+    last_first: Option<Mark>,
+    /// The outcome counted in the tally for the game on the board, if it is over.
+    recorded: Option<Outcome>,
+}
+
+impl Session {
+    /// A session with no game started yet, `x` and `o` seated at the settings' board.
+    pub fn new(settings: Settings, x: Seat, o: Seat) -> Session {
+        let rng = match settings.seed() {
+            Some(seed) => StdRng::seed_from_u64(seed),
+            None => rand::make_rng(),
+        };
+        let table = Table {
+            rules: settings.rules(),
+            x,
+            o,
+            first: settings.first(),
+        };
+        let mut session = Session {
+            players: [None, None],
+            settings,
+            table,
+            rng,
+            score: Score::default(),
+            position: Position::new(table.rules, Mark::X),
+            last_first: None,
+            recorded: None,
+        };
+        session.seat_players();
+        session
+    }
+
+    fn seat_players(&mut self) {
+        let (open_centre, limits) = (self.settings.open_centre(), self.settings.limits());
+        let player = |seat| match seat {
+            Seat::Human => None,
+            Seat::Computer(strength) if open_centre => Some(strength.player_opening_centre(limits)),
+            Seat::Computer(strength) => Some(strength.player(limits)),
+        };
+        self.players = [player(self.table.x), player(self.table.o)];
+    }
+
+    /// The settings the session was made with.
+    pub fn settings(&self) -> &Settings {
+        &self.settings
+    }
+
+    /// The board, seats and first-player policy of the games from now on.
+    pub fn table(&self) -> Table {
+        self.table
+    }
+
+    /// Changes the board, seats or first-player policy for the next game, keeping the
+    /// tally and the games played: the game on the board, if any, is left.
+    ///
+    /// # Errors
+    /// [`Refusal::Thinking`] while a computer thinks.
+    pub fn change_table(&mut self, table: Table) -> Result<(), Refusal> {
+        if self.is_thinking() {
+            return Err(Refusal::Thinking);
+        }
+        self.table = table;
+        self.seat_players();
+        self.position = Position::new(table.rules, Mark::X);
+        self.last_first = None;
+        self.recorded = None;
+        Ok(())
+    }
+
+    /// Games still to play under `--games`, or `None` when there is no limit.
+    pub fn games_left(&self) -> Option<u32> {
+        self.settings
+            .games()
+            .map(|games| games.saturating_sub(self.score.games()))
+    }
+
+    /// Starts a new game and returns the mark that moves first.
+    ///
+    /// # Errors
+    /// [`Refusal::Thinking`] while a computer thinks, [`Refusal::NoGamesLeft`] once
+    /// `--games` games have been played.
+    pub fn start_game(&mut self) -> Result<Mark, Refusal> {
+        if self.is_thinking() {
+            return Err(Refusal::Thinking);
+        }
+        if self.games_left() == Some(0) {
+            return Err(Refusal::NoGamesLeft);
+        }
+        let first = match (self.table.first, self.last_first) {
+            (FirstPolicy::X, _) => Mark::X,
+            (FirstPolicy::O, _) => Mark::O,
+            (FirstPolicy::Alternate, Some(previous)) => !previous,
+            (FirstPolicy::Random | FirstPolicy::Alternate, _) => {
+                if self.rng.random_bool(0.5) {
+                    Mark::X
+                } else {
+                    Mark::O
+                }
+            }
+        };
+        self.last_first = Some(first);
+        self.position = Position::new(self.table.rules, first);
+        self.recorded = None;
+        Ok(first)
+    }
+
+    /// Whether a game has been started since the session began or its table changed.
+    pub fn started(&self) -> bool {
+        self.last_first.is_some()
+    }
+
+    /// The game under way (or just finished).
+    pub fn position(&self) -> &Position {
+        &self.position
+    }
+
+    /// The tally of every finished game of the run.
+    pub fn score(&self) -> Score {
+        self.score
+    }
+
+    /// Who plays `mark`.
+    pub fn seat(&self, mark: Mark) -> Seat {
+        match mark {
+            Mark::X => self.table.x,
+            Mark::O => self.table.o,
+        }
+    }
+
+    /// Whether any person plays in this session.
+    pub fn has_human(&self) -> bool {
+        self.table.x.is_human() || self.table.o.is_human()
+    }
+
+    /// The mark of the only person playing, when exactly one plays against the computer.
+    pub fn lone_human(&self) -> Option<Mark> {
+        match (self.table.x.is_human(), self.table.o.is_human()) {
+            (true, false) => Some(Mark::X),
+            (false, true) => Some(Mark::O),
+            _ => None,
+        }
+    }
+
+    /// Whether a game has started and not finished.
+    pub fn in_progress(&self) -> bool {
+        self.last_first.is_some() && !self.position.is_over()
+    }
+
+    /// Plays a square chosen by the person to move: the one place the rules of play are
+    /// checked for people, whatever the interface.
+    ///
+    /// # Errors
+    /// [`Refusal`] when the game is over, a computer is to move, or the square is not
+    /// free; nothing changes then.
+    pub fn play_human(&mut self, square: Square) -> Result<(), Refusal> {
+        if self.position.is_over() {
+            return Err(Refusal::GameOver);
+        }
+        if !self.seat(self.position.to_move()).is_human() {
+            return Err(Refusal::ComputersTurn);
+        }
+        self.position.play(square).map_err(|error| match error {
+            PlayError::Occupied { mark, .. } => Refusal::Occupied { square, mark },
+            PlayError::GameOver => Refusal::GameOver,
+            PlayError::OffBoard(_) => Refusal::OffBoard { square },
+        })?;
+        self.record_if_over();
+        Ok(())
+    }
+
+    /// Lets the computer seated at the side to move choose and play its square, here and
+    /// now.
+    ///
+    /// # Errors
+    /// [`PlayerError::NoMove`] when the game is over or a person is to move.
+    pub fn play_computer(&mut self) -> Result<Square, PlayerError> {
+        let thinking = self.begin_computer_turn().ok_or(PlayerError::NoMove)?;
+        self.conclude(thinking.think())
+    }
+
+    /// Hands the computer to move its player, the position and a random generator of its
+    /// own, so that it can choose on another thread while the interface stays live. `None`
+    /// when the game is over, a person is to move, or the computer is already thinking.
+    pub fn begin_computer_turn(&mut self) -> Option<Thinking> {
+        if self.position.is_over() {
+            return None;
+        }
+        let player = self.players[seat_index(self.position.to_move())].take()?;
+        Some(Thinking {
+            player,
+            position: self.position.clone(),
+            rng: StdRng::seed_from_u64(self.rng.random()),
+        })
+    }
+
+    /// Takes the player back from a finished [`Thinking`] and plays its choice, if the game
+    /// is still where it was when the thinking began.
+    ///
+    /// # Errors
+    /// The player's own error, or [`PlayerError::NoMove`] when the game has moved on.
+    pub fn conclude(&mut self, thought: Thought) -> Result<Square, PlayerError> {
+        let Thought {
+            player,
+            position,
+            choice,
+        } = thought;
+        self.players[seat_index(position.to_move())] = Some(player);
+        let square = choice?;
+        if position != self.position {
+            return Err(PlayerError::NoMove);
+        }
+        self.position
+            .play(square)
+            .map_err(|_| PlayerError::NoMove)?;
+        self.record_if_over();
+        Ok(square)
+    }
+
+    /// Whether a computer is thinking (its player lent out).
+    pub fn is_thinking(&self) -> bool {
+        let mark = self.position.to_move();
+        !self.position.is_over()
+            && !self.seat(mark).is_human()
+            && self.players[seat_index(mark)].is_none()
+    }
+
+    /// Takes back moves so that a person gets their last turn again: against the
+    /// computer, the person's last move and the computer's reply (if any); between two
+    /// people, the last move. It works after the game has ended too (a finished game then
+    /// leaves the tally), and as far back as the game goes. Returns the squares taken
+    /// back, most recent first.
+    ///
+    /// # Errors
+    /// [`Refusal::Thinking`] while a computer thinks; [`Refusal::NothingToUndo`] when no
+    /// person has moved in this game.
+    pub fn undo(&mut self) -> Result<Vec<Square>, Refusal> {
+        if self.is_thinking() {
+            return Err(Refusal::Thinking);
+        }
+        let history = self.position.history();
+        let first = self.position.first();
+        let mover = |index: usize| {
+            if index.is_multiple_of(2) {
+                first
+            } else {
+                !first
+            }
+        };
+        let last_human = (0..history.len())
+            .rev()
+            .find(|&index| self.seat(mover(index)).is_human())
+            .ok_or(Refusal::NothingToUndo)?;
+        let taken = (last_human..history.len())
+            .filter_map(|_| self.position.undo())
+            .collect();
+        if let Some(outcome) = self.recorded.take() {
+            self.score.forget(outcome);
+        }
+        Ok(taken)
+    }
+
+    /// The finished game on the board, for a review.
+    ///
+    /// # Errors
+    /// [`Refusal::NotOver`] while it goes on.
+    pub fn finished_game(&self) -> Result<&Position, Refusal> {
+        if self.position.is_over() {
+            Ok(&self.position)
+        } else {
+            Err(Refusal::NotOver)
+        }
+    }
+
+    fn record_if_over(&mut self) {
+        if let (Some(outcome), None) = (self.position.outcome(), self.recorded) {
+            self.score.record(outcome);
+            self.recorded = Some(outcome);
+        }
+    }
+}
+
+/// The moves of a game that changed its value under perfect play, from the game itself:
+/// where it started (its board and first mover) and its moves.
+///
+/// # Errors
+/// The solver's, on boards it cannot solve.
+pub fn review(solver: &mut Solver, game: &Position) -> Result<Vec<Mistake>, SolverError> {
+    let start = Position::new(game.rules(), game.first());
+    ttt_solver::review(solver, &start, game.history())
+}
+
+const fn seat_index(mark: Mark) -> usize {
+    match mark {
+        Mark::X => 0,
+        Mark::O => 1,
+    }
+}
+
+/// A computer's turn, lent out of the session: run [`think`](Thinking::think) anywhere
+/// and hand the [`Thought`] back to [`Session::conclude`].
+pub struct Thinking {
+    player: Computer,
+    position: Position,
+    rng: StdRng,
+}
+
+impl Thinking {
+    /// Chooses the square (this is where the time goes on big boards).
+    pub fn think(mut self) -> Thought {
+        let choice = self.player.choose(&self.position, &mut self.rng);
+        Thought {
+            player: self.player,
+            position: self.position,
+            choice,
+        }
+    }
+}
+
+/// The outcome of [`Thinking::think`], to be handed back to the session.
+pub struct Thought {
+    player: Computer,
+    position: Position,
+    choice: Result<Square, PlayerError>,
+}
+
+#[cfg(test)]
+mod tests {
+    #![allow(
+        clippy::unwrap_used,
+        clippy::panic,
+        reason = "a test fails by panicking"
+    )]
+
+    use ttt_players::Strength;
+
+    use super::*;
+    use crate::settings::Seats;
+
+    const PERFECT: Seat = Seat::Computer(Strength::Perfect);
+
+    fn session(x: Seat, o: Seat, first: FirstPolicy) -> Session {
+        let settings = Settings::new(Rules::default(), Seats::Fixed { x, o })
+            .unwrap()
+            .with_first(first)
+            .with_seed(Some(1));
+        Session::new(settings, x, o)
+    }
+
+    fn squares(indices: &[usize]) -> Vec<Square> {
+        indices.iter().map(|&index| Square::new(index)).collect()
+    }
+
+    #[test]
+    fn a_person_plays_only_on_their_turn_in_a_game_going_on_on_a_free_square() {
+        let mut session = session(Seat::Human, PERFECT, FirstPolicy::X);
+        session.start_game().unwrap();
+        session.play_human(Square::new(4)).unwrap();
+        assert_eq!(
+            session.play_human(Square::new(0)),
+            Err(Refusal::ComputersTurn),
+            "O is the computer's"
+        );
+        let reply = session.play_computer().unwrap();
+        assert_eq!(
+            session.play_human(reply),
+            Err(Refusal::Occupied {
+                square: reply,
+                mark: Mark::O
+            })
+        );
+        assert_eq!(
+            session.play_human(Square::new(9)),
+            Err(Refusal::OffBoard {
+                square: Square::new(9)
+            })
+        );
+        assert_eq!(
+            session.position().ply(),
+            2,
+            "nothing refused changed the game"
+        );
+
+        let mut friends = self::session(Seat::Human, Seat::Human, FirstPolicy::X);
+        friends.start_game().unwrap();
+        for square in [0, 3, 1, 4, 2] {
+            friends.play_human(Square::new(square)).unwrap();
+        }
+        assert_eq!(friends.play_human(Square::new(8)), Err(Refusal::GameOver));
+        assert_eq!(friends.score().x_wins, 1);
+    }
+
+    #[test]
+    fn undo_against_the_computer_takes_back_both_moves() {
+        let mut session = session(Seat::Human, PERFECT, FirstPolicy::X);
+        session.start_game().unwrap();
+        assert_eq!(session.undo(), Err(Refusal::NothingToUndo));
+        session.play_human(Square::new(0)).unwrap();
+        let reply = session.play_computer().unwrap();
+        assert_eq!(session.undo(), Ok(vec![reply, Square::new(0)]));
+        assert_eq!(session.position().ply(), 0);
+        assert_eq!(session.position().to_move(), Mark::X);
+    }
+
+    #[test]
+    fn undo_when_the_computer_opened_keeps_its_opening() {
+        let mut session = session(
+            Seat::Computer(Strength::Random),
+            Seat::Human,
+            FirstPolicy::X,
+        );
+        session.start_game().unwrap();
+        let opening = session.play_computer().unwrap();
+        assert_eq!(session.undo(), Err(Refusal::NothingToUndo));
+        let answer = if opening.index() == 4 { 0 } else { 4 };
+        session.play_human(Square::new(answer)).unwrap();
+        session.play_computer().unwrap();
+        assert_eq!(session.undo().map(|taken| taken.len()), Ok(2));
+        assert_eq!(session.position().history(), &[opening]);
+    }
+
+    #[test]
+    fn undo_between_two_people_takes_back_one_move_as_far_back_as_the_game_goes() {
+        let mut session = session(Seat::Human, Seat::Human, FirstPolicy::O);
+        assert_eq!(session.start_game(), Ok(Mark::O));
+        session.play_human(Square::new(4)).unwrap();
+        session.play_human(Square::new(0)).unwrap();
+        assert_eq!(session.undo(), Ok(squares(&[0])));
+        assert_eq!(session.position().to_move(), Mark::X);
+        assert_eq!(session.undo(), Ok(squares(&[4])));
+        assert_eq!(session.position().to_move(), Mark::O);
+        assert_eq!(session.undo(), Err(Refusal::NothingToUndo));
+    }
+
+    #[test]
+    fn undo_after_a_lost_game_takes_back_the_losing_move_and_the_tally_forgets_it() {
+        let mut session = session(Seat::Human, PERFECT, FirstPolicy::X);
+        session.start_game().unwrap();
+        // X on a side then nowhere useful: perfect play wins.
+        let mut played = Vec::new();
+        while !session.position().is_over() {
+            let square = session.position().legal_moves()[0];
+            session.play_human(square).unwrap();
+            played.push(square);
+            if !session.position().is_over() {
+                session.play_computer().unwrap();
+            }
+        }
+        assert_eq!(session.position().outcome(), Some(Outcome::Win(Mark::O)));
+        assert_eq!(session.score().o_wins, 1);
+        assert_eq!(
+            session.finished_game().map(Position::ply),
+            Ok(session.position().ply())
+        );
+        let winning = *session.position().history().last().unwrap();
+        let taken = session.undo().unwrap();
+        assert_eq!(taken, vec![winning, *played.last().unwrap()]);
+        assert!(!session.position().is_over());
+        assert!(session.in_progress());
+        assert_eq!(
+            session.score(),
+            Score::default(),
+            "the game is no longer finished"
+        );
+        assert_eq!(session.finished_game(), Err(Refusal::NotOver));
+        // Played out again, the game counts once.
+        while !session.position().is_over() {
+            if session.seat(session.position().to_move()).is_human() {
+                let square = session.position().legal_moves()[0];
+                session.play_human(square).unwrap();
+            } else {
+                session.play_computer().unwrap();
+            }
+        }
+        assert_eq!(session.score().games(), 1);
+    }
+
+    #[test]
+    fn games_left_count_down_and_then_no_game_starts() {
+        let settings = Settings::new(
+            Rules::default(),
+            Seats::Fixed {
+                x: PERFECT,
+                o: PERFECT,
+            },
+        )
+        .unwrap()
+        .with_games(2)
+        .unwrap();
+        let mut session = Session::new(settings, PERFECT, PERFECT);
+        for left in [2, 1] {
+            assert_eq!(session.games_left(), Some(left));
+            session.start_game().unwrap();
+            while !session.position().is_over() {
+                session.play_computer().unwrap();
+            }
+        }
+        assert_eq!(session.games_left(), Some(0));
+        assert_eq!(session.start_game(), Err(Refusal::NoGamesLeft));
+    }
+
+    #[test]
+    fn alternate_swaps_the_first_player_and_the_score_counts_each_game_once() {
+        let mut session = session(PERFECT, PERFECT, FirstPolicy::Alternate);
+        let mut firsts = Vec::new();
+        for _ in 0..4 {
+            firsts.push(session.start_game().unwrap());
+            while !session.position().is_over() {
+                session.play_computer().unwrap();
+            }
+            assert_eq!(session.undo(), Err(Refusal::NothingToUndo));
+        }
+        assert!(firsts.windows(2).all(|pair| pair[0] != pair[1]));
+        assert_eq!(
+            session.score(),
+            Score {
+                x_wins: 0,
+                o_wins: 0,
+                draws: 4
+            }
+        );
+    }
+
+    #[test]
+    fn the_tally_lasts_the_whole_run_across_changes_of_board_and_seats() {
+        let mut session = session(Seat::Human, Seat::Human, FirstPolicy::X);
+        session.start_game().unwrap();
+        for square in [0, 3, 1, 4, 2] {
+            session.play_human(Square::new(square)).unwrap();
+        }
+        let seven_by_six = Rules::new(7, 6, 4).unwrap();
+        session
+            .change_table(Table {
+                rules: seven_by_six,
+                x: Seat::Computer(Strength::Random),
+                o: Seat::Human,
+                first: FirstPolicy::O,
+            })
+            .unwrap();
+        assert!(!session.started());
+        assert_eq!(session.start_game(), Ok(Mark::O));
+        assert_eq!(session.position().rules(), seven_by_six);
+        assert_eq!(session.seat(Mark::X), Seat::Computer(Strength::Random));
+        assert_eq!(session.score().x_wins, 1, "the first game still counts");
+    }
+
+    #[test]
+    fn a_computer_can_think_on_another_thread_and_is_not_lost_when_the_game_moved_on() {
+        let mut session = session(PERFECT, Seat::Human, FirstPolicy::X);
+        session.start_game().unwrap();
+        let thinking = session.begin_computer_turn().unwrap();
+        assert!(session.is_thinking());
+        assert!(
+            session.begin_computer_turn().is_none(),
+            "one thought at a time"
+        );
+        assert_eq!(session.undo(), Err(Refusal::Thinking));
+        assert_eq!(session.start_game(), Err(Refusal::Thinking));
+        let thought = std::thread::spawn(move || thinking.think()).join().unwrap();
+        let square = session.conclude(thought).unwrap();
+        assert_eq!(session.position().history(), &[square]);
+        assert!(!session.is_thinking());
+        let answer = if square.index() == 4 { 0 } else { 4 };
+        session.play_human(Square::new(answer)).unwrap();
+        let thought = session.begin_computer_turn().unwrap().think();
+        assert_eq!(
+            session.undo(),
+            Err(Refusal::Thinking),
+            "the game waits for it"
+        );
+        let reply = session.conclude(thought).unwrap();
+        assert_eq!(session.undo(), Ok(vec![reply, Square::new(answer)]));
+        assert_eq!(session.position().history(), &[square]);
+        assert!(
+            session.begin_computer_turn().is_none(),
+            "a person is to move"
+        );
+    }
+
+    #[test]
+    fn a_review_comes_from_the_game_itself() {
+        let mut session = session(Seat::Human, Seat::Human, FirstPolicy::O);
+        session.start_game().unwrap();
+        // O opens in the centre, X answers on a side (a loss), O wins.
+        for square in [4, 1, 0, 8, 6, 2, 3] {
+            session.play_human(Square::new(square)).unwrap();
+        }
+        let game = session.finished_game().unwrap();
+        let mistakes = review(&mut Solver::new(), game).unwrap();
+        assert_eq!(mistakes[0].number, 2);
+        assert_eq!(mistakes[0].mark, Mark::X);
+    }
+}

@@ -1,0 +1,403 @@
+//! How a run plays, settled once: the command line's flags (or a front end's defaults)
+//! become one validated [`Settings`], and [`Seats::resolve`] is the one place that decides
+//! who sits where and what is still to be asked.
+//!
+//! ```
+//! use ttt_core::{Mark, Rules};
+//! use ttt_play::{Seat, Seats, Settings};
+//! use ttt_players::Strength;
+//!
+//! // `--o perfect`: the person plays X, nothing is left to ask.
+//! let seats = Seats::resolve(None, Some(Seat::Computer(Strength::Perfect)));
+//! assert_eq!(seats, Seats::Fixed { x: Seat::Human, o: Seat::Computer(Strength::Perfect) });
+//! let settings = Settings::new(Rules::default(), seats)?.with_games(3)?;
+//! assert_eq!(settings.games(), Some(3));
+//!
+//! // The impossible computer cannot play gomoku: refused when the settings are made.
+//! let gomoku = Rules::new(15, 15, 5)?;
+//! assert!(Settings::new(gomoku, seats).is_err());
+//! # Ok::<(), Box<dyn std::error::Error>>(())
+//! ```
+
+use std::fmt;
+use std::str::FromStr;
+
+use ttt_core::{Mark, Rules, Shown, SquareNaming};
+use ttt_players::{Limits, Strength};
+use ttt_solver::SolverError;
+
+/// Who sits at one side of the board.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Seat {
+    /// A person typing or clicking.
+    Human,
+    /// A computer player of this strength.
+    Computer(Strength),
+}
+
+impl Seat {
+    /// Whether a person plays this seat.
+    pub fn is_human(self) -> bool {
+        self == Seat::Human
+    }
+}
+
+impl fmt::Display for Seat {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Seat::Human => f.write_str("human"),
+            Seat::Computer(strength) => strength.fmt(f),
+        }
+    }
+}
+
+/// The seat name is neither `human` nor a computer player.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ParseSeatError(String);
+
+impl fmt::Display for ParseSeatError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(
+            f,
+            "'{}' is not a player: use human, random (easy), rules (medium), search (hard), mcts or perfect (impossible)",
+            Shown(&self.0)
+        )
+    }
+}
+
+impl std::error::Error for ParseSeatError {}
+
+impl FromStr for Seat {
+    type Err = ParseSeatError;
+
+    fn from_str(text: &str) -> Result<Seat, ParseSeatError> {
+        if text.trim().eq_ignore_ascii_case("human") {
+            return Ok(Seat::Human);
+        }
+        text.parse()
+            .map(Seat::Computer)
+            .map_err(|_| ParseSeatError(text.to_owned()))
+    }
+}
+
+/// Who moves first in each game.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum FirstPolicy {
+    /// X always.
+    X,
+    /// O always.
+    O,
+    /// Drawn at random for every game.
+    #[default]
+    Random,
+    /// Drawn at random for the first game, then swapped every game.
+    Alternate,
+}
+
+impl FirstPolicy {
+    /// Every policy, in the start screen's order.
+    pub const ALL: [FirstPolicy; 4] = [
+        FirstPolicy::Random,
+        FirstPolicy::X,
+        FirstPolicy::O,
+        FirstPolicy::Alternate,
+    ];
+}
+
+/// The text is not a first-player policy.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[error("'{}' is not a first-player policy: use x, o, random or alternate", Shown(.0))]
+pub struct ParseFirstError(String);
+
+impl FromStr for FirstPolicy {
+    type Err = ParseFirstError;
+
+    fn from_str(text: &str) -> Result<FirstPolicy, ParseFirstError> {
+        match text.trim().to_ascii_lowercase().as_str() {
+            "x" => Ok(FirstPolicy::X),
+            "o" => Ok(FirstPolicy::O),
+            "random" => Ok(FirstPolicy::Random),
+            "alternate" => Ok(FirstPolicy::Alternate),
+            _ => Err(ParseFirstError(text.to_owned())),
+        }
+    }
+}
+
+/// Who sits where, as far as the settings say.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Seats {
+    /// Both seats are settled.
+    Fixed {
+        /// Who plays X.
+        x: Seat,
+        /// Who plays O.
+        o: Seat,
+    },
+    /// The opponent is still to be chosen (asked in the line mode, picked on the start
+    /// screen); `letter` is the person's letter when the settings gave it.
+    Ask {
+        /// The mark the person plays, if already known.
+        letter: Option<Mark>,
+    },
+}
+
+impl Seats {
+    /// Settles the seats from `--x` and `--o`: a computer on one side puts the person on
+    /// the other; a person on one side leaves the opponent to be chosen; nothing given
+    /// leaves both opponent and letter to be chosen.
+    pub fn resolve(x: Option<Seat>, o: Option<Seat>) -> Seats {
+        match (x, o) {
+            (Some(x), Some(o)) => Seats::Fixed { x, o },
+            (Some(Seat::Computer(strength)), None) => Seats::Fixed {
+                x: Seat::Computer(strength),
+                o: Seat::Human,
+            },
+            (None, Some(Seat::Computer(strength))) => Seats::Fixed {
+                x: Seat::Human,
+                o: Seat::Computer(strength),
+            },
+            (Some(Seat::Human), None) => Seats::Ask {
+                letter: Some(Mark::X),
+            },
+            (None, Some(Seat::Human)) => Seats::Ask {
+                letter: Some(Mark::O),
+            },
+            (None, None) => Seats::Ask { letter: None },
+        }
+    }
+
+    /// The seats once the person has chosen `opponent` (`None`: a friend) and plays
+    /// `letter` against it.
+    pub fn chosen(opponent: Option<Strength>, letter: Mark) -> (Seat, Seat) {
+        match (opponent, letter) {
+            (None, _) => (Seat::Human, Seat::Human),
+            (Some(strength), Mark::X) => (Seat::Human, Seat::Computer(strength)),
+            (Some(strength), Mark::O) => (Seat::Computer(strength), Seat::Human),
+        }
+    }
+
+    /// The computers these seats name.
+    fn computers(self) -> impl Iterator<Item = Strength> {
+        let seats = match self {
+            Seats::Fixed { x, o } => [Some(x), Some(o)],
+            Seats::Ask { .. } => [None, None],
+        };
+        seats.into_iter().flatten().filter_map(|seat| match seat {
+            Seat::Computer(strength) => Some(strength),
+            Seat::Human => None,
+        })
+    }
+}
+
+/// Why settings were refused.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum SettingsError {
+    /// A computer seat cannot play on the board.
+    #[error(transparent)]
+    Player(#[from] SolverError),
+    /// `--games 0`.
+    #[error("the number of games must be at least 1")]
+    NoGames,
+}
+
+/// Everything that fixes how a run plays, checked once: the board, the seats as far as
+/// they are known, who moves first, the centre opening, the seed, the computers' limits,
+/// how many games and how squares are named. Nothing below re-derives or re-stores them.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Settings {
+    rules: Rules,
+    seats: Seats,
+    first: FirstPolicy,
+    open_centre: bool,
+    seed: Option<u64>,
+    limits: Limits,
+    games: Option<u32>,
+    naming: SquareNaming,
+}
+
+impl Settings {
+    /// Settings for `rules` and `seats`, everything else at its default.
+    ///
+    /// # Errors
+    /// [`SettingsError::Player`] when a computer seat cannot play on this board.
+    pub fn new(rules: Rules, seats: Seats) -> Result<Settings, SettingsError> {
+        for strength in seats.computers() {
+            strength.check(rules)?;
+        }
+        Ok(Settings {
+            rules,
+            seats,
+            first: FirstPolicy::default(),
+            open_centre: false,
+            seed: None,
+            limits: Limits::default(),
+            games: None,
+            naming: SquareNaming::default(),
+        })
+    }
+
+    /// Who moves first.
+    #[must_use]
+    pub fn with_first(self, first: FirstPolicy) -> Settings {
+        Settings { first, ..self }
+    }
+
+    /// Whether a computer that moves first takes the centre.
+    #[must_use]
+    pub fn with_open_centre(self, open_centre: bool) -> Settings {
+        Settings {
+            open_centre,
+            ..self
+        }
+    }
+
+    /// A seed for every random choice, to repeat a run.
+    #[must_use]
+    pub fn with_seed(self, seed: Option<u64>) -> Settings {
+        Settings { seed, ..self }
+    }
+
+    /// What a thinking computer may spend per move.
+    #[must_use]
+    pub fn with_limits(self, limits: Limits) -> Settings {
+        Settings { limits, ..self }
+    }
+
+    /// How squares are named (on 3x3; other boards name them `c2`).
+    #[must_use]
+    pub fn with_naming(self, naming: SquareNaming) -> Settings {
+        Settings { naming, ..self }
+    }
+
+    /// Stop after this many games.
+    ///
+    /// # Errors
+    /// [`SettingsError::NoGames`] for 0.
+    pub fn with_games(self, games: u32) -> Result<Settings, SettingsError> {
+        if games == 0 {
+            return Err(SettingsError::NoGames);
+        }
+        Ok(Settings {
+            games: Some(games),
+            ..self
+        })
+    }
+
+    /// The board.
+    pub fn rules(&self) -> Rules {
+        self.rules
+    }
+
+    /// Who sits where, as far as known.
+    pub fn seats(&self) -> Seats {
+        self.seats
+    }
+
+    /// Who moves first.
+    pub fn first(&self) -> FirstPolicy {
+        self.first
+    }
+
+    /// Whether a computer that moves first takes the centre.
+    pub fn open_centre(&self) -> bool {
+        self.open_centre
+    }
+
+    /// The seed, if one was given.
+    pub fn seed(&self) -> Option<u64> {
+        self.seed
+    }
+
+    /// What a thinking computer may spend per move.
+    pub fn limits(&self) -> Limits {
+        self.limits
+    }
+
+    /// How many games to play, or `None` for as many as the person wants.
+    pub fn games(&self) -> Option<u32> {
+        self.games
+    }
+
+    /// The naming chosen for 3x3.
+    pub fn naming(&self) -> SquareNaming {
+        self.naming
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn seats_resolve_as_both_modes_need() {
+        let perfect = Seat::Computer(Strength::Perfect);
+        let cases = [
+            ((None, None), Seats::Ask { letter: None }),
+            (
+                (Some(Seat::Human), None),
+                Seats::Ask {
+                    letter: Some(Mark::X),
+                },
+            ),
+            (
+                (None, Some(Seat::Human)),
+                Seats::Ask {
+                    letter: Some(Mark::O),
+                },
+            ),
+            (
+                (Some(perfect), None),
+                Seats::Fixed {
+                    x: perfect,
+                    o: Seat::Human,
+                },
+            ),
+            (
+                (None, Some(perfect)),
+                Seats::Fixed {
+                    x: Seat::Human,
+                    o: perfect,
+                },
+            ),
+            (
+                (Some(perfect), Some(perfect)),
+                Seats::Fixed {
+                    x: perfect,
+                    o: perfect,
+                },
+            ),
+        ];
+        for ((x, o), seats) in cases {
+            assert_eq!(Seats::resolve(x, o), seats, "{x:?} {o:?}");
+        }
+    }
+
+    #[test]
+    fn settings_refuse_what_cannot_be_played() {
+        let gomoku = Rules::new(15, 15, 5).unwrap_or_default();
+        let perfect = Seats::resolve(Some(Seat::Computer(Strength::Perfect)), None);
+        assert!(matches!(
+            Settings::new(gomoku, perfect),
+            Err(SettingsError::Player(_))
+        ));
+        let ask = Settings::new(gomoku, Seats::Ask { letter: None });
+        assert!(
+            ask.is_ok(),
+            "the opponent is chosen later, among those that can"
+        );
+        assert_eq!(
+            ask.and_then(|settings| settings.with_games(0)),
+            Err(SettingsError::NoGames)
+        );
+    }
+
+    #[test]
+    fn seats_and_policies_parse_by_name_and_alias() {
+        assert_eq!("human".parse(), Ok(Seat::Human));
+        assert_eq!("impossible".parse(), Ok(Seat::Computer(Strength::Perfect)));
+        assert_eq!("EASY".parse(), Ok(Seat::Computer(Strength::Random)));
+        assert!("alien".parse::<Seat>().is_err());
+        assert_eq!("Alternate".parse(), Ok(FirstPolicy::Alternate));
+        assert!("later".parse::<FirstPolicy>().is_err());
+    }
+}
