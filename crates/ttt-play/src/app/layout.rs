@@ -77,7 +77,12 @@ pub struct BoardGeometry {
 pub const AXIS_WIDTH: u16 = 3;
 
 /// Cell sizes tried from the largest down: (width, height, gap).
-const CELL_SIZES: [(u16, u16, u16); 6] = [
+/// The largest ones are for 3x3 in a big window, which a board game should fill.
+const CELL_SIZES: [(u16, u16, u16); 10] = [
+    (23, 11, 1),
+    (19, 9, 1),
+    (15, 7, 1),
+    (13, 7, 1),
     (11, 5, 1),
     (9, 5, 1),
     (9, 3, 1),
@@ -190,6 +195,11 @@ mod tests {
         let rules = Rules::default();
         let big = BoardGeometry::fit(Rect::new(0, 0, 48, 22), rules).unwrap();
         assert_eq!((big.cell_width, big.cell_height), (11, 5));
+        // A big window gets a big board: 3x3 keeps growing past 80x24.
+        let screen = screen(Rect::new(0, 0, 160, 50)).unwrap();
+        let huge = BoardGeometry::fit(screen.board, rules).unwrap();
+        assert_eq!((huge.cell_width, huge.cell_height), (23, 11));
+        assert!(huge.outer().height > 2 * big.outer().height - 10);
         let small = BoardGeometry::fit(Rect::new(0, 0, 28, 18), rules).unwrap();
         assert_eq!((small.cell_width, small.cell_height), (7, 3));
         assert!(BoardGeometry::fit(Rect::new(0, 0, 5, 3), rules).is_none());

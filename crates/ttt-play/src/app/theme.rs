@@ -52,7 +52,12 @@ impl Theme {
 
     /// The square under the cursor.
     pub fn cursor(self) -> Style {
-        Style::new().add_modifier(Modifier::REVERSED)
+        let style = Style::new().add_modifier(Modifier::REVERSED | Modifier::BOLD);
+        if self.colour {
+            style.fg(Color::Yellow)
+        } else {
+            style
+        }
     }
 
     /// The name of a free square, and other quiet text.

@@ -2,7 +2,7 @@
 
 use ratatui::buffer::Buffer;
 use ratatui::layout::{Alignment, Rect};
-use ratatui::style::Style;
+use ratatui::style::{Modifier, Style};
 use ratatui::text::{Line, Span};
 use ratatui::widgets::{Block, Borders, Clear, Padding, Paragraph, Widget, Wrap};
 use ttt_core::{Mark, Position, Rules, Square};
@@ -206,7 +206,7 @@ fn board(
                 let mut mark_style = theme.mark(mark).patch(style);
                 if Some(square) == last && !large {
                     // No room for the marker: the last move is underlined instead.
-                    mark_style = mark_style.add_modifier(ratatui::style::Modifier::UNDERLINED);
+                    mark_style = mark_style.add_modifier(Modifier::UNDERLINED);
                 }
                 draw_mark(mark, cell, mark_style, buf);
                 if Some(square) == last && large {
@@ -259,6 +259,11 @@ fn free_square(
         return;
     }
     let label = app.naming().label(square, app.rules());
+    if square == game.cursor && !app.position().is_over() && cell.height < 3 {
+        // A small cell: the cursor is a bright bracket pair, not a dim dot.
+        let marker = if cell.width >= 3 { "[ ]" } else { "[]" };
+        return centre_text(marker, cell, style.add_modifier(Modifier::BOLD), buf);
+    }
     if cell.height >= 3 && label.len() < usize::from(cell.width) {
         buf.set_string(cell.x, cell.y, &label, theme.quiet().patch(style));
     } else if app.rules().is_tic_tac_toe() && label.len() <= usize::from(cell.width) {
@@ -281,19 +286,27 @@ fn hint_text(rated: &MoveValue, width: u16) -> String {
     }
 }
 
-/// A mark as a three-by-three drawing where the cell has room, a letter otherwise.
+/// A mark as a five-line drawing in a big cell, three lines where it fits, a letter
+/// otherwise.
 fn draw_mark(mark: Mark, cell: Rect, style: Style, buf: &mut Buffer) {
     const X: [&str; 3] = ["\\ /", " X ", "/ \\"];
     const O: [&str; 3] = ["╭─╮", "│ │", "╰─╯"];
-    if cell.width >= 5 && cell.height >= 3 {
-        let glyph = if mark == Mark::X { X } else { O };
-        let top = cell.y + (cell.height - 3) / 2;
-        let left = cell.x + (cell.width - 3) / 2;
-        for (row, text) in glyph.iter().enumerate() {
-            buf.set_string(left, top + row as u16, text, style);
+    const BIG_X: [&str; 5] = ["╲   ╱", " ╲ ╱ ", "  ╳  ", " ╱ ╲ ", "╱   ╲"];
+    const BIG_O: [&str; 5] = ["╭───╮", "│   │", "│   │", "│   │", "╰───╯"];
+    let glyph: &[&str] = match mark {
+        _ if cell.width < 5 || cell.height < 3 => {
+            return centre_text(&mark.to_string(), cell, style, buf);
         }
-    } else {
-        centre_text(&mark.to_string(), cell, style, buf);
+        Mark::X if cell.height >= 7 => &BIG_X,
+        Mark::O if cell.height >= 7 => &BIG_O,
+        Mark::X => &X,
+        Mark::O => &O,
+    };
+    let (width, height) = (glyph[0].chars().count() as u16, glyph.len() as u16);
+    let top = cell.y + (cell.height - height) / 2;
+    let left = cell.x + (cell.width - width) / 2;
+    for (row, text) in glyph.iter().enumerate() {
+        buf.set_string(left, top + row as u16, text, style);
     }
 }
 

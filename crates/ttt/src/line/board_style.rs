@@ -235,13 +235,39 @@ impl Drawing<'_> {
         lines
     }
 
+    /// Whether the compact drawing needs a column before the first cell, for the bracket
+    /// of a winning line that starts there.
+    fn compact_lead(&self) -> usize {
+        usize::from(!self.position.winning_lines().is_empty())
+    }
+
+    /// One character a cell; a run of the winning line in a row is bracketed in the gaps
+    /// around it: `[X X X]`, or `[X]` where the line crosses the row.
     fn compact(&self) -> Vec<String> {
+        let lead = self.compact_lead();
         self.rows()
             .map(|row| {
-                row.iter()
-                    .map(|&s| self.cell(s, 1, "_", false))
-                    .collect::<Vec<_>>()
-                    .join(" ")
+                let winning = |index: usize| {
+                    row.get(index)
+                        .is_some_and(|&square| self.position.is_on_winning_line(square))
+                };
+                let mut line = String::new();
+                for (index, &square) in row.iter().enumerate() {
+                    let (this, before) = (winning(index), index > 0 && winning(index - 1));
+                    let gap = match (before, this) {
+                        (false, true) => "[",
+                        (true, false) => "]",
+                        _ => " ",
+                    };
+                    if index > 0 || lead > 0 {
+                        line.push_str(gap);
+                    }
+                    line.push_str(&self.cell(square, 1, "_", false));
+                }
+                if winning(row.len() - 1) {
+                    line.push(']');
+                }
+                line
             })
             .collect()
     }
@@ -251,7 +277,8 @@ impl Drawing<'_> {
         let (cell, gap, first) = match style {
             BoardStyle::Numbered => (4, 1, 1),
             BoardStyle::Boxes => (4, 1, 2),
-            _ => (2, 1, 0),
+            BoardStyle::Compact => (2, 1, self.compact_lead()),
+            BoardStyle::Plain => (2, 1, 0),
         };
         let height = self.rules().height();
         let margin = height.to_string().len() + 1;
@@ -287,6 +314,40 @@ mod tests {
     fn drawn(style: BoardStyle, naming: SquareNaming) -> String {
         let position: Position = "xo./.x./..o".parse().unwrap();
         draw(&position, style, naming, Palette::plain()).join("\n")
+    }
+
+    #[test]
+    fn compact_brackets_the_winning_line_in_the_gaps() {
+        let won = |text: &str| {
+            let position: Position = text.parse().unwrap();
+            draw(
+                &position,
+                BoardStyle::Compact,
+                SquareNaming::Numbers,
+                Palette::plain(),
+            )
+            .join("\n")
+        };
+        assert_eq!(won("xxx/oo./..."), "[X X X]\n O O _\n _ _ _");
+        assert_eq!(won("x.o/xo./x.."), "[X]_ O\n[X]O _\n[X]_ _");
+        assert_eq!(won("o.x/.x./x.o"), " O _[X]\n _[X]_\n[X]_ O");
+        let rules = ttt_core::Rules::new(5, 4, 4).unwrap();
+        let gomoku = Position::parse("xxxx./oo.o./...../.....", rules, ttt_core::Mark::X).unwrap();
+        assert_eq!(
+            draw(
+                &gomoku,
+                BoardStyle::Compact,
+                SquareNaming::Letters,
+                Palette::plain()
+            ),
+            [
+                "   a b c d e",
+                "1 [X X X X]_",
+                "2  O O _ O _",
+                "3  _ _ _ _ _",
+                "4  _ _ _ _ _"
+            ]
+        );
     }
 
     #[test]
@@ -331,7 +392,7 @@ mod tests {
     }
 
     #[test]
-    fn the_winning_line_is_bracketed_where_cells_have_room() {
+    fn the_winning_line_is_bracketed_in_every_drawing() {
         let position: Position = "xo./ox./..x".parse().unwrap();
         let numbered = draw(
             &position,
@@ -347,7 +408,7 @@ mod tests {
             SquareNaming::Numbers,
             Palette::plain(),
         );
-        assert_eq!(compact[2], "_ _ X");
+        assert_eq!(compact, ["[X]O _", " O[X]_", " _ _[X]"]);
     }
 
     #[test]
