@@ -31,38 +31,30 @@ pub enum SquareNaming {
     Letters,
 }
 
-/// Why a typed square name was not understood.
+/// Why a typed square name was not understood: what was typed and what is wrong with it.
+/// What squares do look like is for the interface to say, in its own words.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 pub enum SquareError {
     /// Nothing was typed.
-    #[error("type a square: {expected}")]
-    Empty {
-        /// What the naming scheme accepts.
-        expected: String,
-    },
+    #[error("no square was typed")]
+    Empty,
     /// A scheme of numbers was given something else.
-    #[error("'{}' is not a number: type {expected}", Shown(.text))]
+    #[error("'{}' is not a number", Shown(.text))]
     NotANumber {
         /// What was typed.
         text: String,
-        /// What the naming scheme accepts.
-        expected: String,
     },
     /// The text is not in the form of a square name.
-    #[error("'{}' is not a square: type {expected}", Shown(.text))]
+    #[error("'{}' is not a square", Shown(.text))]
     NotASquare {
         /// What was typed.
         text: String,
-        /// What the naming scheme accepts.
-        expected: String,
     },
     /// The text is a well-formed name, but of a square off this board.
-    #[error("{} is not on the board: type {expected}", Shown(.text))]
+    #[error("{} is not on the board", Shown(.text))]
     OffBoard {
         /// What was typed.
         text: String,
-        /// What the naming scheme accepts.
-        expected: String,
     },
 }
 
@@ -89,34 +81,6 @@ impl SquareNaming {
         }
     }
 
-    /// A short phrase saying what may be typed on this board, for prompts and messages.
-    #[must_use]
-    pub fn expected(self, rules: Rules) -> String {
-        match self {
-            SquareNaming::Numbers | SquareNaming::Keypad => {
-                let layout = if self == SquareNaming::Keypad {
-                    format!(
-                        " laid out as a keypad, {} at the top left",
-                        self.label(Square::new(0), rules)
-                    )
-                } else {
-                    String::new()
-                };
-                format!("a number from 1 to {}{layout}", rules.square_count())
-            }
-            SquareNaming::Coords => format!(
-                "column and row, e.g. 1 1 (columns 1-{}, rows 1-{})",
-                rules.width(),
-                rules.height()
-            ),
-            SquareNaming::Letters => format!(
-                "a column letter and a row number, e.g. a1 (columns a-{}, rows 1-{})",
-                column_letter(rules.width() - 1),
-                rules.height()
-            ),
-        }
-    }
-
     /// The scheme squares are labelled with on this board: the chosen one on 3x3, and
     /// letter+number (`c2`) on every other board.
     #[must_use]
@@ -126,23 +90,6 @@ impl SquareNaming {
         } else {
             SquareNaming::Letters
         }
-    }
-
-    /// What may be typed on this board: see [`read`](SquareNaming::read).
-    #[must_use]
-    pub fn accepted(self, rules: Rules) -> String {
-        if rules.is_tic_tac_toe() {
-            return self.expected(rules);
-        }
-        let mut accepted = format!(
-            "{}, or {}",
-            SquareNaming::Letters.expected(rules),
-            SquareNaming::Coords.expected(rules)
-        );
-        if rules.width() <= 9 {
-            accepted.push_str(&format!(", or a number from 1 to {}", rules.square_count()));
-        }
-        accepted
     }
 
     /// Reads a square typed by a person on this board. On 3x3, as this scheme names
@@ -162,7 +109,8 @@ impl SquareNaming {
     /// ```
     ///
     /// # Errors
-    /// As [`parse`](SquareNaming::parse), the expected forms being those of this board.
+    /// As [`parse`](SquareNaming::parse); a name in none of the forms is
+    /// [`SquareError::NotASquare`].
     pub fn read(self, text: &str, rules: Rules) -> Result<Square, SquareError> {
         if rules.is_tic_tac_toe() {
             return self.parse(text, rules);
@@ -175,19 +123,9 @@ impl SquareNaming {
         } else {
             SquareNaming::Numbers
         };
-        let accepted = self.accepted(rules);
         scheme.parse(trimmed, rules).map_err(|error| match error {
-            SquareError::Empty { .. } => SquareError::Empty { expected: accepted },
-            SquareError::NotANumber { text, .. } | SquareError::NotASquare { text, .. } => {
-                SquareError::NotASquare {
-                    text,
-                    expected: accepted,
-                }
-            }
-            SquareError::OffBoard { text, .. } => SquareError::OffBoard {
-                text,
-                expected: accepted,
-            },
+            SquareError::NotANumber { text } => SquareError::NotASquare { text },
+            other => other,
         })
     }
 
@@ -195,28 +133,22 @@ impl SquareNaming {
     ///
     /// # Errors
     /// [`SquareError`] saying whether the text is empty, not a name at all, or names a
-    /// square off the board; each carries the phrase of what is expected.
+    /// square off the board, with the text as typed.
     pub fn parse(self, text: &str, rules: Rules) -> Result<Square, SquareError> {
         let text = text.trim();
-        let expected = || self.expected(rules);
         if text.is_empty() {
-            return Err(SquareError::Empty {
-                expected: expected(),
-            });
+            return Err(SquareError::Empty);
         }
         let not_a_square = || SquareError::NotASquare {
             text: text.to_owned(),
-            expected: expected(),
         };
         let off_board = || SquareError::OffBoard {
             text: text.to_owned(),
-            expected: expected(),
         };
         match self {
             SquareNaming::Numbers | SquareNaming::Keypad => {
                 let not_a_number = || SquareError::NotANumber {
                     text: text.to_owned(),
-                    expected: expected(),
                 };
                 // A whole number off the board (negative or too large) is off the board; a
                 // number that is not whole is no square's name; anything else is no number.
@@ -383,10 +315,7 @@ mod tests {
     fn bad_names_say_what_is_wrong() {
         let rules = Rules::default();
         let numbers = SquareNaming::Numbers;
-        assert!(matches!(
-            numbers.parse("", rules),
-            Err(SquareError::Empty { .. })
-        ));
+        assert!(matches!(numbers.parse("", rules), Err(SquareError::Empty)));
         assert!(matches!(
             numbers.parse("five", rules),
             Err(SquareError::NotANumber { .. })
@@ -434,7 +363,7 @@ mod tests {
         assert_eq!(letters.parse("C3", rules), Ok(Square::new(8)));
         assert_eq!(
             numbers.parse("12", rules).map_err(|e| e.to_string()),
-            Err("12 is not on the board: type a number from 1 to 9".to_owned())
+            Err("12 is not on the board".to_owned())
         );
     }
 }

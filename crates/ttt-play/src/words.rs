@@ -1,6 +1,6 @@
 //! What the game says, shared by the line mode and the full-screen mode.
 
-use ttt_core::{Outcome, Rules, Shown, Square, SquareError, SquareNaming};
+use ttt_core::{Outcome, Rules, Square, SquareError, SquareNaming, column_letter};
 use ttt_solver::{GameResult, Mistake, MoveValue, Value};
 
 use crate::session::{Refusal, Session};
@@ -30,27 +30,76 @@ pub fn refusal_sentence(refused: &Refusal) -> String {
     )
 }
 
-/// What squares look like on this board, for prompts and messages: "a number from 1 to
-/// 9", or on bigger boards "a column letter and a row number, e.g. a1 (…), or …".
+/// What one naming scheme accepts on this board, as a phrase: "a number from 1 to 9",
+/// "column and row, e.g. 1 1 (columns 1-3, rows 1-3)".
+fn scheme_phrase(naming: SquareNaming, rules: Rules) -> String {
+    match naming {
+        SquareNaming::Numbers | SquareNaming::Keypad => {
+            let layout = if naming == SquareNaming::Keypad {
+                format!(
+                    " laid out as a keypad, {} at the top left",
+                    naming.label(Square::new(0), rules)
+                )
+            } else {
+                String::new()
+            };
+            format!("a number from 1 to {}{layout}", rules.square_count())
+        }
+        SquareNaming::Coords => format!(
+            "column and row, e.g. 1 1 (columns 1-{}, rows 1-{})",
+            rules.width(),
+            rules.height()
+        ),
+        SquareNaming::Letters => format!(
+            "a column letter and a row number, e.g. a1 (columns a-{}, rows 1-{})",
+            column_letter(rules.width() - 1),
+            rules.height()
+        ),
+    }
+}
+
+/// What may be typed for a square on this board (as [`SquareNaming::read`] reads it), for
+/// prompts, help and messages: on 3x3 the chosen scheme; elsewhere letter and row, column
+/// and row, and square numbers where a row has at most 9 squares.
+///
+/// ```
+/// use ttt_core::{Rules, SquareNaming};
+///
+/// let words = ttt_play::words::expected_squares(SquareNaming::Numbers, Rules::default());
+/// assert_eq!(words, "a number from 1 to 9");
+/// ```
 pub fn expected_squares(naming: SquareNaming, rules: Rules) -> String {
-    naming.accepted(rules)
+    if rules.is_tic_tac_toe() {
+        return scheme_phrase(naming, rules);
+    }
+    let mut accepted = format!(
+        "{}, or {}",
+        scheme_phrase(SquareNaming::Letters, rules),
+        scheme_phrase(SquareNaming::Coords, rules)
+    );
+    if rules.width() <= 9 {
+        accepted.push_str(&format!(", or a number from 1 to {}", rules.square_count()));
+    }
+    accepted
 }
 
 /// A square name that was not understood, as a sentence saying what was typed, why it is
-/// no square, and what squares look like.
+/// no square, and what squares look like on this board.
 pub fn square_error(error: &SquareError, naming: SquareNaming, rules: Rules) -> String {
+    match error {
+        SquareError::Empty => format!("{}.", capitalised(&square_problem(error, naming, rules))),
+        // The others start with what the person typed, shown as typed.
+        error => format!("{}.", square_problem(error, naming, rules)),
+    }
+}
+
+/// The same as a clause, for a longer message: "'x' is not a number: type a number from
+/// 1 to 9".
+pub fn square_problem(error: &SquareError, naming: SquareNaming, rules: Rules) -> String {
     let expected = expected_squares(naming, rules);
     match error {
-        SquareError::Empty { .. } => format!("Type a square: {expected}."),
-        SquareError::NotANumber { text, .. } => {
-            format!("'{}' is not a number: type {expected}.", Shown(text))
-        }
-        SquareError::NotASquare { text, .. } => {
-            format!("'{}' is not a square: type {expected}.", Shown(text))
-        }
-        SquareError::OffBoard { text, .. } => {
-            format!("{} is not on the board: type {expected}.", Shown(text))
-        }
+        SquareError::Empty => format!("type a square: {expected}"),
+        error => format!("{error}: type {expected}"),
     }
 }
 
@@ -151,7 +200,40 @@ fn or_list(items: &[String]) -> String {
 
 #[cfg(test)]
 mod tests {
-    use super::or_list;
+    use super::*;
+
+    #[test]
+    fn square_errors_say_what_was_typed_and_what_squares_look_like() {
+        let ttt = Rules::default();
+        let read = |text: &str, naming: SquareNaming, rules: Rules| {
+            naming
+                .read(text, rules)
+                .map_err(|error| square_error(&error, naming, rules))
+        };
+        let numbers = SquareNaming::Numbers;
+        assert_eq!(
+            read("12", numbers, ttt),
+            Err("12 is not on the board: type a number from 1 to 9.".to_owned())
+        );
+        assert_eq!(
+            read("", SquareNaming::Keypad, ttt),
+            Err(
+                "Type a square: a number from 1 to 9 laid out as a keypad, 7 at the top left."
+                    .to_owned()
+            )
+        );
+        assert_eq!(
+            read("five", numbers, ttt),
+            Err("'five' is not a number: type a number from 1 to 9.".to_owned())
+        );
+        let gomoku = Rules::new(15, 15, 5).unwrap_or_default();
+        assert_eq!(
+            read("z9", numbers, gomoku),
+            Err("z9 is not on the board: type a column letter and a row number, e.g. a1 (columns a-o, rows 1-15), or column and row, e.g. 1 1 (columns 1-15, rows 1-15).".to_owned())
+        );
+        let seven = Rules::new(7, 6, 4).unwrap_or_default();
+        assert!(expected_squares(numbers, seven).ends_with("or a number from 1 to 42"));
+    }
 
     #[test]
     fn lists_read_naturally() {

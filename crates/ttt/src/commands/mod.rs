@@ -46,10 +46,12 @@ impl PositionArgs {
                 } else {
                     SquareNaming::Numbers
                 };
-                naming.parse(part, rules)
+                naming.parse(part, rules).map_err(|error| {
+                    let problem = ttt_play::words::square_problem(&error, naming, rules);
+                    BadInput(format!("bad move list '{}': {problem}", Shown(list)))
+                })
             })
-            .collect::<Result<Vec<_>, _>>()
-            .map_err(|error| BadInput(format!("bad move list '{}': {error}", Shown(list))))?;
+            .collect::<Result<Vec<_>, _>>()?;
         Position::from_moves(rules, self.first, &squares)
             .map_err(|error| BadInput(format!("bad move list '{}': {error}", Shown(list))))
     }

@@ -404,7 +404,7 @@ impl<W: Write> LineGame<W> {
                     Err(refusal) => self.say(&words::refusal_sentence(&refusal))?,
                 },
                 Ok(Typed::Quit) => return Err(Stop::Quit),
-                Err(error) => self.say(&error.to_string())?,
+                Err(error) => self.say(&error.message(self.naming, rules))?,
             }
         }
     }

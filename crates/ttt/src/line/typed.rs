@@ -1,6 +1,7 @@
 //! What a person types at the move prompt: a square or a command.
 
 use ttt_core::{Rules, Shown, Square, SquareError, SquareNaming};
+use ttt_play::words;
 
 /// One line typed during a game, understood.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -26,22 +27,16 @@ pub enum TypedError {
     Square(SquareError),
 }
 
-impl std::fmt::Display for TypedError {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+impl TypedError {
+    /// The message for the person, in the words of the game: what was typed, and what a
+    /// square looks like on this board.
+    pub fn message(&self, naming: SquareNaming, rules: Rules) -> String {
         match self {
-            TypedError::UnknownCommand(word) => {
-                write!(
-                    f,
-                    "Unknown command '{}': type a square, or help, hint, undo or quit.",
-                    Shown(word)
-                )
-            }
-            // Only the message in the game's own words is capitalised; the others start
-            // with what the person typed, shown as typed.
-            TypedError::Square(error @ SquareError::Empty { .. }) => {
-                write!(f, "{}.", ttt_play::words::capitalised(&error.to_string()))
-            }
-            TypedError::Square(error) => write!(f, "{error}."),
+            TypedError::UnknownCommand(word) => format!(
+                "Unknown command '{}': type a square, or help, hint, undo or quit.",
+                Shown(word)
+            ),
+            TypedError::Square(error) => words::square_error(error, naming, rules),
         }
     }
 }
@@ -97,7 +92,7 @@ mod tests {
             Err(TypedError::Square(SquareError::NotANumber { .. }))
         ));
         assert_eq!(
-            parse("12", numbers, rules).map_err(|e| e.to_string()),
+            parse("12", numbers, rules).map_err(|e| e.message(numbers, rules)),
             Err("12 is not on the board: type a number from 1 to 9.".to_owned())
         );
         assert_eq!(
@@ -124,7 +119,7 @@ mod tests {
             Ok(Typed::Square(_)) => Kind::Square,
             Ok(_) => Kind::Command,
             Err(TypedError::UnknownCommand(_)) => Kind::UnknownCommand,
-            Err(TypedError::Square(SquareError::Empty { .. })) => Kind::Empty,
+            Err(TypedError::Square(SquareError::Empty)) => Kind::Empty,
             Err(TypedError::Square(SquareError::NotANumber { .. })) => Kind::NotANumber,
             Err(TypedError::Square(SquareError::NotASquare { .. })) => Kind::NotASquare,
             Err(TypedError::Square(SquareError::OffBoard { .. })) => Kind::OffBoard,
