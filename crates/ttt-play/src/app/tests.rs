@@ -1006,3 +1006,170 @@ fn new_game_and_start_screen_ask_before_throwing_a_game_away() {
     key(&mut done, Key::Char('n'));
     assert!(done.overlay.is_none() && done.position().history().is_empty());
 }
+
+fn people_on(rules: Rules) -> App {
+    start_app(
+        launch_on(
+            rules,
+            Some((Seat::Human, Seat::Human)),
+            FirstPolicy::X,
+            Theme::monochrome(),
+        ),
+        AREA,
+        Duration::ZERO,
+    )
+}
+
+fn typed(app: &mut App, text: &str) {
+    for character in text.chars() {
+        key(app, Key::Char(character));
+    }
+}
+
+#[test]
+fn any_square_name_the_line_mode_reads_can_be_typed_shown_as_typed() {
+    let gomoku = Rules::new(15, 15, 5).unwrap();
+    let mut app = people_on(gomoku);
+    key(&mut app, Key::Char('t'));
+    typed(&mut app, "h1");
+    assert!(app.position().history().is_empty(), "h1 might become h12");
+    assert!(app.status.text.contains("h1_"), "{}", app.status.text);
+    assert!(
+        screen_text(&app).contains("h1_"),
+        "the name shows as it is typed"
+    );
+    key(&mut app, Key::Backspace);
+    typed(&mut app, "8");
+    assert_eq!(app.position().history(), &[gomoku.square(7, 7).unwrap()]);
+    assert_eq!(app.status.text, "X played h8.");
+    // Column and row numbers, then Enter, as the line mode reads them.
+    typed(&mut app, "3 12");
+    key(&mut app, Key::Enter);
+    assert_eq!(app.position().history()[1], gomoku.square(2, 11).unwrap());
+
+    // On 7x6 digits mean what they mean in the line mode: square numbers row by row.
+    let seven = Rules::new(7, 6, 4).unwrap();
+    let mut app = people_on(seven);
+    typed(&mut app, "10");
+    key(&mut app, Key::Enter);
+    assert_eq!(app.position().history(), &[Square::new(9)]);
+    typed(&mut app, "4");
+    assert_eq!(app.position().history().len(), 1, "4 might become 40");
+    key(&mut app, Key::Enter);
+    assert_eq!(app.position().history()[1], Square::new(3));
+    typed(&mut app, "tz");
+    assert!(app.status.warning);
+    assert_eq!(
+        app.status.text,
+        "'z' is not a square: type a column letter and a row number, e.g. a1 (columns a-g, rows 1-6), or column and row, e.g. 1 1 (columns 1-7, rows 1-6), or a number from 1 to 42."
+    );
+    assert_eq!(app.position().history().len(), 2);
+}
+
+#[test]
+fn esc_during_a_half_typed_square_cancels_it_and_asks_nothing() {
+    let mut app = people_on(Rules::new(15, 15, 5).unwrap());
+    key(&mut app, Key::Char('t'));
+    typed(&mut app, "h");
+    key(&mut app, Key::Esc);
+    assert_eq!(app.overlay, None, "no quit dialog");
+    assert_eq!(game(&app).entry, None);
+    // The letters are keys again.
+    key(&mut app, Key::Char('h'));
+    assert_eq!(
+        game(&app).cursor,
+        Rules::new(15, 15, 5).unwrap().square(6, 7).unwrap()
+    );
+}
+
+#[test]
+fn undo_takes_back_the_losing_move_after_the_end_and_the_tally_forgets_the_game() {
+    let mut app = two_people();
+    typed(&mut app, "14253");
+    assert_eq!(app.session.score().x_wins, 1);
+    key(&mut app, Key::Char('u'));
+    assert_eq!(app.status.text, "Took back 3.");
+    assert_eq!(app.position().history().len(), 4);
+    assert_eq!(app.session.score().games(), 0);
+    typed(&mut app, "6");
+    assert_eq!(app.position().history().len(), 5, "the game goes on");
+}
+
+#[test]
+fn every_refusal_is_said_and_changes_nothing() {
+    let mut app = two_people();
+    let refused = |app: &mut App, keys: &str, message: &str| {
+        let before = app.position().clone();
+        typed(app, keys);
+        assert!(app.status.warning, "{keys}: {}", app.status.text);
+        assert_eq!(app.status.text, message, "after {keys}");
+        assert_eq!(app.position().history(), before.history());
+    };
+    refused(&mut app, "u", "Nothing to undo.");
+    refused(&mut app, "r", "The review comes when the game is over.");
+    typed(&mut app, "5");
+    refused(&mut app, "5", "Square 5 is taken by X.");
+    typed(&mut app, "1426");
+    assert!(app.position().is_over());
+    refused(&mut app, " ", "The game is over: press n for a new game.");
+    refused(&mut app, "H", "The game is over: press r for its review.");
+
+    let mut one = start_app(
+        Launch {
+            settings: launch(
+                Some((Seat::Human, Seat::Human)),
+                FirstPolicy::X,
+                Theme::monochrome(),
+            )
+            .settings
+            .with_games(1)
+            .unwrap(),
+            theme: Theme::monochrome(),
+        },
+        AREA,
+        Duration::ZERO,
+    );
+    typed(&mut one, "14253");
+    refused(&mut one, "n", "That was the last game: press q to quit.");
+
+    // While the computer thinks, nothing can be taken back or restarted under it.
+    let mut computer = start_app(
+        launch(
+            Some((Seat::Human, Seat::Computer(Strength::Perfect))),
+            FirstPolicy::X,
+            Theme::monochrome(),
+        ),
+        AREA,
+        Duration::ZERO,
+    );
+    typed(&mut computer, "5");
+    let thinking = tick(&mut computer, COMPUTER_PAUSE).unwrap();
+    refused(&mut computer, "1", "It is the computer's turn.");
+    refused(&mut computer, "u", "Wait for the computer to move.");
+    refused(&mut computer, "n", "Wait for the computer to move.");
+    computer.receive(thinking.think(), COMPUTER_PAUSE);
+    assert_eq!(computer.position().history().len(), 2);
+}
+
+#[test]
+fn the_tally_goes_on_through_the_start_screen_and_a_change_of_board() {
+    let mut app = two_people();
+    typed(&mut app, "14253");
+    key(&mut app, Key::Char('m'));
+    assert!(!in_game(&app));
+    menu_mut(&mut app).line = 4;
+    key(&mut app, Key::Right);
+    key(&mut app, Key::Enter);
+    assert_eq!(app.rules(), Rules::new(4, 4, 4).unwrap());
+    assert!(app.position().history().is_empty());
+    assert_eq!(app.session.score().x_wins, 1);
+    // A game left for the start screen comes back when nothing was changed.
+    typed(&mut app, "a1");
+    key(&mut app, Key::Enter);
+    assert_eq!(app.position().history().len(), 1, "{}", app.status.text);
+    key(&mut app, Key::Char('m'));
+    key(&mut app, Key::Char('y'));
+    key(&mut app, Key::Enter);
+    assert_eq!(app.position().history().len(), 1);
+    assert_eq!(app.status.text, "Back to the game.");
+}
