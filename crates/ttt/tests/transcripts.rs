@@ -65,6 +65,8 @@ transcripts! {
         "undo\n5\nundo\n1\nquit\n";
     undo_between_two_people: "play --x human --o human --first o", "5\n1\nundo\n9\nquit\n";
     undo_when_the_computer_opened: "play --x perfect --o human --first x --seed 6", "undo\nquit\n";
+    undo_after_losing_plays_on_and_the_tally_counts_once: "play --x human --o perfect --first x --seed 2 --no-review",
+        "2\n4\n8\nundo\n6\n7\nno\n";
     quit_at_a_question: "play", "quit\n";
     // End of input at every kind of prompt.
     end_of_input_at_opponent_question: "play", "";

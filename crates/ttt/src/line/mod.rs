@@ -52,6 +52,14 @@ pub enum Ending {
     Signalled(Signal),
 }
 
+/// The answer to "Play again?".
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Again {
+    Yes,
+    No,
+    Undo,
+}
+
 /// Why the line mode stops early.
 #[derive(Debug)]
 enum Stop {
@@ -305,25 +313,49 @@ impl<W: Write> LineGame<W> {
         // Two computers with no --games play one game, for a person to watch.
         let one_to_watch = !session.has_human() && session.games_left().is_none();
         let watching = session.has_human() || session.games_left() == Some(1) || one_to_watch;
+        let mut taken_back = false;
         loop {
-            self.play_game(session, watching)?;
+            if std::mem::take(&mut taken_back) {
+                self.play_on(session, watching)?;
+            } else {
+                self.play_game(session, watching)?;
+            }
             match session.games_left() {
                 Some(0) => return Ok(()),
                 _ if one_to_watch => return Ok(()),
                 Some(_) => {}
-                None => {
-                    let again =
-                        self.ask("Play again?", "yes or no", "yes", |answer| match answer {
-                            "y" | "yes" => Some(true),
-                            "n" | "no" => Some(false),
-                            _ => None,
-                        })?;
-                    if !again {
-                        return Ok(());
-                    }
-                }
+                None => match self.ask_again(session.has_human())? {
+                    Again::Yes => {}
+                    Again::No => return Ok(()),
+                    Again::Undo => match session.undo() {
+                        Ok(squares) => {
+                            let labels: Vec<String> =
+                                squares.iter().map(|&s| self.label(session, s)).collect();
+                            self.say(&format!("Took back {}.", labels.join(" and ")))?;
+                            // The same game goes on from there.
+                            taken_back = true;
+                        }
+                        Err(refusal) => self.say(&words::refusal_sentence(&refusal))?,
+                    },
+                },
             }
         }
+    }
+
+    /// "Play again?", where a person can also take back the last move of the game just
+    /// ended and play on.
+    fn ask_again(&mut self, has_human: bool) -> Result<Again, Stop> {
+        let answers = if has_human {
+            "yes, no or undo"
+        } else {
+            "yes or no"
+        };
+        self.ask("Play again?", answers, "yes", |answer| match answer {
+            "y" | "yes" => Some(Again::Yes),
+            "n" | "no" => Some(Again::No),
+            "u" | "undo" if has_human => Some(Again::Undo),
+            _ => None,
+        })
     }
 
     fn play_game(&mut self, session: &mut Session, watching: bool) -> Result<(), Stop> {
@@ -348,6 +380,11 @@ impl<W: Write> LineGame<W> {
             };
             self.say(&format!("\n{who}{playing}{how}."))?;
         }
+        self.play_on(session, watching)
+    }
+
+    /// Plays the game on the board to its end.
+    fn play_on(&mut self, session: &mut Session, watching: bool) -> Result<(), Stop> {
         while let Some(mark) = (!session.position().is_over()).then(|| session.position().to_move())
         {
             match session.seat(mark) {
