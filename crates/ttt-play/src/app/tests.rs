@@ -451,13 +451,7 @@ fn screen_too_small() {
 
 #[test]
 fn q_quits_at_once_in_a_window_too_small_to_ask() {
-    let nineteen = launch_on(
-        Rules::new(19, 19, 5).unwrap(),
-        Some((Seat::Human, Seat::Human)),
-        FirstPolicy::X,
-        Theme::monochrome(),
-    );
-    let mut big = start_app(nineteen, AREA, Duration::ZERO);
+    let mut big = people_on(Rules::new(19, 19, 5).unwrap());
     key(&mut big, Key::Enter);
     resize(&mut big, 60, 20);
     key(&mut big, Key::Char('q'));
@@ -583,13 +577,7 @@ fn a_computer_pause_is_short() {
 
 #[test]
 fn screen_gomoku_with_axes_and_the_last_move_underlined() {
-    let launch = launch_on(
-        Rules::new(15, 15, 5).unwrap(),
-        Some((Seat::Human, Seat::Human)),
-        FirstPolicy::X,
-        Theme::monochrome(),
-    );
-    let mut app = start_app(launch, AREA, Duration::ZERO);
+    let mut app = people_on(Rules::new(15, 15, 5).unwrap());
     key(&mut app, Key::Enter);
     key(&mut app, Key::Right);
     key(&mut app, Key::Enter);
@@ -731,13 +719,7 @@ fn the_tally_covers_every_game_of_the_run() {
 
 #[test]
 fn a_slow_hint_is_worked_out_off_the_interface_thread() {
-    let four = launch_on(
-        Rules::new(4, 4, 4).unwrap(),
-        Some((Seat::Human, Seat::Human)),
-        FirstPolicy::X,
-        Theme::monochrome(),
-    );
-    let mut app = start_app(four, AREA, Duration::ZERO);
+    let mut app = people_on(Rules::new(4, 4, 4).unwrap());
     app.place(Square::new(5), Duration::ZERO);
     key(&mut app, Key::Char('H'));
     assert!(
@@ -946,13 +928,7 @@ fn the_start_screen_says_what_holds_for_the_chosen_opponent_and_board() {
 
 #[test]
 fn big_boards_list_moves_in_columns_and_offer_no_hint_in_the_footer() {
-    let gomoku = launch_on(
-        Rules::new(15, 15, 5).unwrap(),
-        Some((Seat::Human, Seat::Human)),
-        FirstPolicy::X,
-        Theme::monochrome(),
-    );
-    let mut app = start_app(gomoku, AREA, Duration::ZERO);
+    let mut app = people_on(Rules::new(15, 15, 5).unwrap());
     let rules = app.rules();
     // h8, then a square with a three-character name, then two more.
     for (column, row) in [(7, 7), (0, 14), (1, 1), (7, 8)] {
