@@ -394,6 +394,18 @@ impl Session {
         Ok(taken)
     }
 
+    /// The game on the board while it goes on, for a hint.
+    ///
+    /// # Errors
+    /// [`Refusal::GameOver`] once it has ended.
+    pub fn game_on(&self) -> Result<&Position, Refusal> {
+        if self.position.is_over() {
+            Err(Refusal::GameOver)
+        } else {
+            Ok(&self.position)
+        }
+    }
+
     /// The finished game on the board, for a review.
     ///
     /// # Errors
@@ -586,6 +598,11 @@ mod tests {
             session.finished_game().map(Position::ply),
             Ok(session.position().ply())
         );
+        assert_eq!(
+            session.game_on(),
+            Err(Refusal::GameOver),
+            "no hint after the end"
+        );
         let winning = *session.position().history().last().unwrap();
         let taken = session.undo().unwrap();
         assert_eq!(taken, vec![winning, *played.last().unwrap()]);
@@ -597,6 +614,10 @@ mod tests {
             "the game is no longer finished"
         );
         assert_eq!(session.finished_game(), Err(Refusal::NotOver));
+        assert_eq!(
+            session.game_on().map(Position::ply),
+            Ok(session.position().ply())
+        );
         // Played out again, the game counts once.
         while !session.position().is_over() {
             if session.seat(session.position().to_move()).is_human() {

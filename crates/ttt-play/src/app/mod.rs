@@ -446,10 +446,10 @@ impl App {
     }
 
     fn hint(&mut self) {
-        if self.session.position().is_over() {
-            return self.refuse("The game is over: press r for its review.".to_owned());
+        match self.session.game_on() {
+            Ok(game) => self.ask_for(Purpose::Hint, game.clone()),
+            Err(_) => self.refuse("The game is over: press r for its review.".to_owned()),
         }
-        self.ask_for(Purpose::Hint, self.session.position().clone());
     }
 
     fn review(&mut self) {
