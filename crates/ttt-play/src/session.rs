@@ -8,7 +8,7 @@ use std::fmt;
 use rand::rngs::StdRng;
 use rand::{RngExt, SeedableRng};
 use ttt_core::{Mark, Outcome, PlayError, Position, Rules, Square};
-use ttt_players::{Player, PlayerError};
+use ttt_players::{Limits, Player, PlayerError, Strength};
 use ttt_solver::{Mistake, Solver, SolverError};
 
 use crate::settings::{FirstPolicy, Seat, Settings};
@@ -320,11 +320,20 @@ impl Session {
         if self.position.is_over() {
             return None;
         }
-        let player = self.players[seat_index(self.position.to_move())].take()?;
+        let mark = self.position.to_move();
+        let Seat::Computer(strength) = self.seat(mark) else {
+            return None;
+        };
+        let player = self.players[seat_index(mark)].take()?;
         Some(Thinking {
             player,
-            position: self.position.clone(),
-            rng: StdRng::seed_from_u64(self.rng.random()),
+            order: Order {
+                strength,
+                limits: self.settings.limits(),
+                open_centre: self.settings.open_centre(),
+                seed: self.rng.random(),
+                position: self.position.clone(),
+            },
         })
     }
 
@@ -341,7 +350,7 @@ impl Session {
         } = thought;
         self.players[seat_index(position.to_move())] = Some(player);
         let square = choice?;
-        if position != self.position {
+        if position != self.position || position.history() != self.position.history() {
             return Err(PlayerError::NoMove);
         }
         self.position
@@ -443,21 +452,65 @@ const fn seat_index(mark: Mark) -> usize {
     }
 }
 
-/// A computer's turn, lent out of the session: run [`think`](Thinking::think) anywhere
-/// and hand the [`Thought`] back to [`Session::conclude`].
+/// A computer's turn, lent out of the session: run [`think`](Thinking::think) on another
+/// thread, or send its [`order`](Thinking::order) to be thought through somewhere else
+/// (a web worker) and [`answer`](Thinking::answer) it with the square that came back; then
+/// hand the [`Thought`] back to [`Session::conclude`].
 pub struct Thinking {
     player: Computer,
-    position: Position,
-    rng: StdRng,
+    order: Order,
+}
+
+/// Everything a computer needs to choose its move, as plain data that can travel: which
+/// player with which limits, a seed for its random choices, and the game.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Order {
+    /// The computer player.
+    pub strength: Strength,
+    /// What it may spend.
+    pub limits: Limits,
+    /// Whether it opens in the centre.
+    pub open_centre: bool,
+    /// The seed of its random choices.
+    pub seed: u64,
+    /// The game, with its moves.
+    pub position: Position,
+}
+
+impl Order {
+    /// Chooses the square as the order says, with a player made for it: what a web worker
+    /// runs. The same order always gives the same square.
+    ///
+    /// # Errors
+    /// The player's, when it cannot move.
+    pub fn carry_out(&self) -> Result<Square, PlayerError> {
+        let mut player = if self.open_centre {
+            self.strength.player_opening_centre(self.limits)
+        } else {
+            self.strength.player(self.limits)
+        };
+        player.choose(&self.position, &mut StdRng::seed_from_u64(self.seed))
+    }
 }
 
 impl Thinking {
-    /// Chooses the square (this is where the time goes on big boards).
+    /// What to think about, to send elsewhere.
+    pub fn order(&self) -> &Order {
+        &self.order
+    }
+
+    /// Chooses the square here (this is where the time goes on big boards).
     pub fn think(mut self) -> Thought {
-        let choice = self.player.choose(&self.position, &mut self.rng);
+        let mut rng = StdRng::seed_from_u64(self.order.seed);
+        let choice = self.player.choose(&self.order.position, &mut rng);
+        self.answer(choice)
+    }
+
+    /// The thought, with a choice made elsewhere from the [`order`](Thinking::order).
+    pub fn answer(self, choice: Result<Square, PlayerError>) -> Thought {
         Thought {
             player: self.player,
-            position: self.position,
+            position: self.order.position,
             choice,
         }
     }

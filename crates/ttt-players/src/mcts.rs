@@ -1,7 +1,7 @@
 //! A Monte-Carlo tree search player: a different style of opponent, which judges moves by
 //! playing many quick games to the end.
 
-use std::time::Instant;
+use web_time::Instant;
 
 use rand::{Rng, RngExt};
 use ttt_core::{Mark, Position, Square};

@@ -2,7 +2,9 @@
 //! 64 squares, far beyond what the exhaustive [`Solver`](crate::Solver) can take.
 
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
-use std::time::{Duration, Instant};
+use std::time::Duration;
+
+use web_time::Instant;
 
 use ttt_core::{Position, Square};
 

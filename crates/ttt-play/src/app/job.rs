@@ -34,6 +34,7 @@ pub struct Done {
 }
 
 /// What the work found.
+#[derive(Debug, Clone, PartialEq, Eq)]
 pub enum Answer {
     /// Every free square's value, best first.
     Hint(Vec<MoveValue>),
@@ -55,6 +56,26 @@ impl Job {
     /// What the work is for.
     pub fn purpose(&self) -> Purpose {
         self.purpose
+    }
+
+    /// The position the work is about.
+    pub fn position(&self) -> &Position {
+        &self.position
+    }
+
+    /// How squares are named in the answer.
+    pub fn naming(&self) -> SquareNaming {
+        self.naming
+    }
+
+    /// The work done elsewhere (a web worker, with a solver of its own): hand the answer
+    /// back with the solver this job carried.
+    pub fn answered(self, answer: Result<Answer, String>) -> Done {
+        Done {
+            position: self.position,
+            solver: self.solver,
+            answer,
+        }
     }
 
     /// Does the work (this is where the time goes).

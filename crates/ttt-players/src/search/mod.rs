@@ -4,7 +4,7 @@ pub(crate) mod board;
 mod table;
 
 use std::sync::Arc;
-use std::time::Instant;
+use web_time::Instant;
 
 use rand::Rng;
 use ttt_core::{Position, Rules, Square};
