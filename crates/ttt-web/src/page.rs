@@ -1,0 +1,285 @@
+//! The web page: the app on Ratzilla's DOM backend, driven by the browser's keys, clicks,
+//! window size and animation frames; the slow work posted to two web workers (one for the
+//! computer's moves, one for hints and reviews) that run this same wasm.
+
+use std::cell::RefCell;
+use std::rc::Rc;
+use std::time::Duration;
+
+use ratzilla::event::{KeyCode, KeyEvent, MouseButton, MouseEvent, MouseEventKind};
+use ratzilla::ratatui::backend::Backend;
+use ratzilla::ratatui::layout::Rect;
+use ratzilla::ratatui::{Terminal, TerminalOptions, Viewport};
+use ratzilla::{DomBackend, WebRenderer};
+use ttt_core::Rules;
+use ttt_play::app::{App, Input, Job, Key, Theme};
+use ttt_play::session::Thinking;
+use ttt_play::{Seats, Settings};
+use ttt_players::PlayerError;
+use wasm_bindgen::prelude::*;
+
+use crate::protocol::{self, Reply, Request};
+
+#[wasm_bindgen]
+extern "C" {
+    /// Posts a request line to a worker: `move` for the computer's moves, `job` for hints
+    /// and reviews (defined by the page's script).
+    #[wasm_bindgen(js_namespace = globalThis, js_name = tttPost)]
+    fn post(worker: &str, request: &str);
+}
+
+/// The id of the element the game is drawn in.
+const SCREEN: &str = "screen";
+
+/// The app and the work it handed out, waiting for the workers' replies.
+struct Page {
+    app: App,
+    settings: Settings,
+    theme: Theme,
+    /// The cells drawn in.
+    area: Rect,
+    thinking: Option<Thinking>,
+    job: Option<Job>,
+}
+
+thread_local! {
+    static PAGE: RefCell<Option<Rc<RefCell<Page>>>> = const { RefCell::new(None) };
+}
+
+/// The page's clock: milliseconds since it loaded, as the app's time.
+fn now() -> Duration {
+    web_sys::window()
+        .and_then(|window| window.performance())
+        .map(|performance| Duration::from_secs_f64(performance.now().max(0.0) / 1000.0))
+        .unwrap_or_default()
+}
+
+fn media(query: &str) -> bool {
+    web_sys::window()
+        .and_then(|window| window.match_media(query).ok().flatten())
+        .is_some_and(|list| list.matches())
+}
+
+impl Page {
+    fn handle(&mut self, input: Input) {
+        self.app.handle(input, now());
+        if self.app.end().is_some() {
+            // A page has nothing to quit to: quitting starts over at the start screen.
+            self.app = App::new(self.settings, self.theme, self.area, now());
+            self.thinking = None;
+            self.job = None;
+        }
+        self.send_work();
+    }
+
+    /// Posts the work the app handed out to the workers.
+    fn send_work(&mut self) {
+        if let Some(thinking) = self.app.take_thinking() {
+            post("move", &Request::Move(thinking.order().clone()).encode());
+            self.thinking = Some(thinking);
+        }
+        if let Some(job) = self.app.take_job() {
+            let request = Request::Job(job.purpose(), job.naming(), job.position().clone());
+            post("job", &request.encode());
+            self.job = Some(job);
+        }
+    }
+
+    /// A worker's reply: the thought or the finished job handed back to the app, which
+    /// drops it if the game has moved on since.
+    fn deliver(&mut self, worker: &str, line: &str) {
+        let reply = Reply::decode(line).unwrap_or_else(Reply::Error);
+        match (worker, reply) {
+            ("move", reply) => {
+                if let Some(thinking) = self.thinking.take() {
+                    let choice = match reply {
+                        Reply::Move(square) => Ok(square),
+                        _ => Err(PlayerError::NoMove),
+                    };
+                    self.app.receive(thinking.answer(choice), now());
+                }
+            }
+            (_, reply) => {
+                if let Some(job) = self.job.take() {
+                    let answer = match reply {
+                        Reply::Answer(answer) => Ok(answer),
+                        Reply::Error(message) => Err(message),
+                        Reply::Move(_) => Err("The worker answered something else.".to_owned()),
+                    };
+                    self.app.finish_job(job.answered(answer));
+                }
+            }
+        }
+        self.send_work();
+    }
+}
+
+fn to_js(error: impl std::fmt::Display) -> JsValue {
+    JsValue::from_str(&error.to_string())
+}
+
+/// How many cells of the page's font fit the screen element, measured as the DOM backend
+/// measures them.
+fn grid_size() -> Option<(u16, u16)> {
+    let document = web_sys::window()?.document()?;
+    let parent = document.get_element_by_id(SCREEN)?;
+    let pre = document.create_element("pre").ok()?;
+    pre.set_attribute(
+        "style",
+        "margin: 0; padding: 0; border: 0; line-height: normal;",
+    )
+    .ok()?;
+    let span = document.create_element("span").ok()?;
+    span.set_inner_html("\u{2588}");
+    span.set_attribute("style", "display: inline-block; width: 1ch;")
+        .ok()?;
+    pre.append_child(&span).ok()?;
+    parent.append_child(&pre).ok()?;
+    let cell = span.get_bounding_client_rect();
+    parent.remove_child(&pre).ok()?;
+    let screen = parent.get_bounding_client_rect();
+    if cell.width() <= 0.0 || cell.height() <= 0.0 {
+        return None;
+    }
+    let columns = (screen.width() / cell.width()) as u16;
+    let rows = (screen.height() / cell.height()) as u16;
+    Some((columns, rows))
+}
+
+/// The area to draw in: what fits the screen element, and never more than the backend's
+/// grid of cells holds.
+fn area(terminal: &mut Terminal<DomBackend>) -> Rect {
+    let (columns, rows) = grid_size().unwrap_or((80, 24));
+    let grid = terminal
+        .backend_mut()
+        .window_size()
+        .map(|size| size.columns_rows)
+        .unwrap_or_default();
+    Rect::new(0, 0, columns.min(grid.width), rows.min(grid.height))
+}
+
+fn key(event: &KeyEvent) -> Option<Key> {
+    if event.ctrl || event.alt {
+        return None;
+    }
+    Some(match &event.code {
+        KeyCode::Char(character) => Key::Char(*character),
+        KeyCode::Enter => Key::Enter,
+        KeyCode::Esc => Key::Esc,
+        KeyCode::Backspace => Key::Backspace,
+        KeyCode::Tab => Key::Tab,
+        KeyCode::Up => Key::Up,
+        KeyCode::Down => Key::Down,
+        KeyCode::Left => Key::Left,
+        KeyCode::Right => Key::Right,
+        _ => return None,
+    })
+}
+
+fn click(event: &MouseEvent) -> Option<Input> {
+    (event.kind == MouseEventKind::ButtonDown(MouseButton::Left)).then_some(Input::Click {
+        column: event.col,
+        row: event.row,
+    })
+}
+
+/// Starts the game on the page: called once by the page's script, after the wasm loaded.
+///
+/// # Errors
+/// When the page has no element to draw in.
+#[wasm_bindgen]
+pub fn start() -> Result<(), JsValue> {
+    let backend = DomBackend::new_by_id(SCREEN).map_err(to_js)?;
+    let mut terminal = Terminal::with_options(
+        backend,
+        TerminalOptions {
+            viewport: Viewport::Fixed(Rect::new(0, 0, 80, 24)),
+        },
+    )
+    .map_err(to_js)?;
+    let first_area = area(&mut terminal);
+    terminal.resize(first_area).map_err(to_js)?;
+    let settings = Settings::new(Rules::default(), Seats::Ask { letter: None }).map_err(to_js)?;
+    // Colour unless the person asked the system for more contrast or forced colours.
+    let theme = Theme::new(!media("(prefers-contrast: more)") && !media("(forced-colors: active)"));
+    let page = Rc::new(RefCell::new(Page {
+        app: App::new(settings, theme, first_area, now()),
+        settings,
+        theme,
+        area: first_area,
+        thinking: None,
+        job: None,
+    }));
+    PAGE.with(|slot| *slot.borrow_mut() = Some(page.clone()));
+    terminal
+        .on_key_event({
+            let page = page.clone();
+            move |event| {
+                if let Some(key) = key(&event) {
+                    page.borrow_mut().handle(Input::Key(key));
+                }
+            }
+        })
+        .map_err(to_js)?;
+    terminal
+        .on_mouse_event({
+            let page = page.clone();
+            move |event| {
+                if let Some(input) = click(&event) {
+                    page.borrow_mut().handle(input);
+                }
+            }
+        })
+        .map_err(to_js)?;
+    animate(terminal, page);
+    Ok(())
+}
+
+/// Draws on every animation frame, after letting time pass and following the window's size.
+/// The closure that draws a frame and asks for the next one.
+type Frame = Rc<RefCell<Option<Closure<dyn FnMut()>>>>;
+
+fn animate(mut terminal: Terminal<DomBackend>, page: Rc<RefCell<Page>>) {
+    let frame: Frame = Rc::new(RefCell::new(None));
+    let next = frame.clone();
+    *frame.borrow_mut() = Some(Closure::new(move || {
+        let area = area(&mut terminal);
+        {
+            let mut page = page.borrow_mut();
+            if area != page.area && terminal.resize(area).is_ok() {
+                page.area = area;
+                page.handle(Input::Resize {
+                    width: area.width,
+                    height: area.height,
+                });
+            }
+            page.handle(Input::Tick);
+        }
+        let page = page.borrow();
+        let _ = terminal.draw(|frame| frame.render_widget(&page.app, frame.area()));
+        request_frame(&next);
+    }));
+    request_frame(&frame);
+}
+
+fn request_frame(frame: &Frame) {
+    if let (Some(window), Some(closure)) = (web_sys::window(), frame.borrow().as_ref()) {
+        let _ = window.request_animation_frame(closure.as_ref().unchecked_ref());
+    }
+}
+
+/// Hands a worker's reply line to the page (called by the page's script).
+#[wasm_bindgen]
+pub fn deliver(worker: &str, reply: &str) {
+    PAGE.with(|slot| {
+        if let Some(page) = slot.borrow().as_ref() {
+            page.borrow_mut().deliver(worker, reply);
+        }
+    });
+}
+
+/// The worker's entry: a request line in, a reply line out (this is where the time goes).
+#[wasm_bindgen]
+pub fn answer(request: &str) -> String {
+    protocol::answer(request)
+}

@@ -1,0 +1,205 @@
+// End-to-end test of the web page in a real browser (Debian's chromium, driven by
+// playwright-core): serves web/dist on 127.0.0.1, plays a whole game against the perfect
+// player by clicks, checks the verdict, uses undo and hint, starts a gomoku game against
+// `search` and checks that the page answers a key within 100 ms while the computer
+// thinks, and keeps a screenshot in target/web-e2e.png.
+//
+//   node web/tests/e2e.mjs          (after web/build.sh; .ci/run runs both)
+import { createServer } from "node:http";
+import { readFile } from "node:fs/promises";
+import { extname, join, normalize } from "node:path";
+import { fileURLToPath } from "node:url";
+import { chromium } from "playwright-core";
+
+const root = fileURLToPath(new URL("../..", import.meta.url));
+const dist = join(root, "web", "dist");
+const types = {
+  ".html": "text/html; charset=utf-8",
+  ".js": "text/javascript",
+  ".css": "text/css",
+  ".wasm": "application/wasm",
+};
+
+const server = createServer(async (request, response) => {
+  const path = normalize(decodeURIComponent(new URL(request.url, "http://x").pathname));
+  const file = join(dist, path === "/" ? "index.html" : path);
+  if (!file.startsWith(dist)) {
+    response.writeHead(403).end();
+    return;
+  }
+  try {
+    const body = await readFile(file);
+    response.writeHead(200, { "content-type": types[extname(file)] ?? "application/octet-stream" });
+    response.end(body);
+  } catch {
+    response.writeHead(404).end();
+  }
+});
+await new Promise((resolve) => server.listen(0, "127.0.0.1", resolve));
+const url = `http://127.0.0.1:${server.address().port}/`;
+
+const browser = await chromium.launch({
+  executablePath: process.env.CHROMIUM ?? "/usr/bin/chromium",
+  args: [
+    "--headless",
+    "--no-sandbox",
+    "--disable-gpu",
+    "--no-first-run",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+  ],
+});
+
+let failed = false;
+const page = await browser.newPage({ viewport: { width: 1200, height: 800 } });
+const errors = [];
+page.on("pageerror", (error) => errors.push(String(error)));
+page.on("console", (message) => {
+  if (message.type() === "error") errors.push(message.text());
+});
+
+function check(condition, what) {
+  if (!condition) {
+    throw new Error(`failed: ${what}`);
+  }
+  console.log(`ok: ${what}`);
+}
+
+/** The screen as lines of text. */
+async function screen() {
+  return page.evaluate(() =>
+    Array.from(document.querySelectorAll("#screen pre")).map((row) => row.textContent),
+  );
+}
+
+async function waitFor(text, timeout = 10000) {
+  const start = Date.now();
+  while (Date.now() - start < timeout) {
+    const lines = await screen();
+    if (lines.some((line) => line.includes(text))) {
+      return lines;
+    }
+    await page.waitForTimeout(20);
+  }
+  throw new Error(`"${text}" did not appear; the screen:\n${(await screen()).join("\n")}`);
+}
+
+/** Clicks the cell at `column`, `row` of the character grid. */
+async function clickCell(column, row) {
+  const box = await page.evaluate(
+    ([column, row]) => {
+      const rows = document.querySelectorAll("#screen pre");
+      const cell = rows[row].children[column].getBoundingClientRect();
+      return { x: cell.x + cell.width / 2, y: cell.y + cell.height / 2 };
+    },
+    [column, row],
+  );
+  await page.mouse.click(box.x, box.y);
+}
+
+/** Clicks the first place `text` shows on the screen. */
+async function clickText(text) {
+  const lines = await screen();
+  const row = lines.findIndex((line) => line.includes(text));
+  check(row >= 0, `"${text}" is on the screen`);
+  await clickCell([...lines[row].slice(0, lines[row].indexOf(text))].length + 1, row);
+}
+
+try {
+  await page.goto(url);
+  await waitFor("Play against");
+  // Keys work from the start, with no click first: ↓ then ↑ moves the pointer.
+  await page.keyboard.press("ArrowUp");
+  await waitFor("▸ Board");
+  check(true, "keys work without a click first");
+
+  // Against the perfect player, chosen with clicks: medium -> mcts -> hard -> impossible.
+  for (let i = 0; i < 3; i++) {
+    await clickText("the computer,");
+  }
+  await waitFor("the computer, impossible");
+  await clickText("[ Start ]");
+  await waitFor("Computer (impossible)");
+
+  // A whole game by clicks: each time it is our turn, click the first free square.
+  const verdicts = ["Draw.", "The computer wins.", "You win!"];
+  let verdict = null;
+  for (let turn = 0; turn < 10 && !verdict; turn++) {
+    const lines = await waitFor("to move: You").catch(async () => screen());
+    verdict = verdicts.find((text) => lines.some((line) => line.includes(text)));
+    if (verdict) break;
+    const width = lines[0].length;
+    let clicked = false;
+    for (let row = 0; row < lines.length && !clicked; row++) {
+      const chars = [...lines[row]];
+      for (let column = 0; column < width - 33 && !clicked; column++) {
+        if (/[1-9]/.test(chars[column]) && chars[column - 1] === "│") {
+          await clickCell(column + 2, row + 1);
+          clicked = true;
+        }
+      }
+    }
+    check(clicked, `a free square to click on turn ${turn + 1}`);
+    await page.waitForTimeout(300);
+    const after = await screen();
+    verdict = verdicts.find((text) => after.some((line) => line.includes(text)));
+  }
+  check(verdict === "Draw." || verdict === "The computer wins.", `the verdict on the page: ${verdict}`);
+
+  // Undo after the end takes the last move back; then a hint.
+  await page.keyboard.press("u");
+  await waitFor("Took back");
+  check(true, "undo after the end");
+  await page.keyboard.press("H");
+  await waitFor("Hint:");
+  check(true, "the hint");
+
+  // Gomoku against search: back to the start screen, the board line up to 15x15.
+  await page.keyboard.press("m");
+  await page.keyboard.press("y");
+  await waitFor("Play against");
+  for (let i = 0; i < 6; i++) {
+    await clickText("Board");
+  }
+  await waitFor("15x15, k=5");
+  await waitFor("the computer, hard");
+  await clickText("[ Start ]");
+  await waitFor("Computer (hard)");
+  // Our move (or the computer's first), then measure a key during the computer's think.
+  const lines = await screen();
+  if (lines.some((line) => line.includes("to move: You"))) {
+    await page.keyboard.press("t");
+    await page.keyboard.press("h");
+    await page.keyboard.press("8");
+  }
+  await waitFor("thinking");
+  const started = Date.now();
+  await page.keyboard.press("?");
+  await waitFor("Press any key to close.", 1000);
+  const took = Date.now() - started;
+  const stillThinking = (await screen()).some((line) => line.includes("thinking"));
+  check(stillThinking, "the computer was still thinking");
+  check(took < 100, `a key answered within 100 ms while the computer thought (${took} ms)`);
+  await page.keyboard.press("Escape");
+  await waitFor("Computer (hard) played", 15000);
+  check(true, "the computer's move came back from the worker");
+
+  // A phone-sized window still gets the whole game.
+  await page.setViewportSize({ width: 390, height: 844 });
+  await page.waitForTimeout(300);
+  const phone = await screen();
+  check(!phone.some((line) => line.includes("too small")), "a phone-sized window fits the game");
+  await page.setViewportSize({ width: 1200, height: 800 });
+  await page.waitForTimeout(300);
+
+  check(errors.length === 0, `no errors in the page (${errors.join("; ")})`);
+} catch (error) {
+  failed = true;
+  console.error(String(error.stack ?? error));
+} finally {
+  await page.screenshot({ path: join(root, "target", "web-e2e.png") }).catch(() => {});
+  await browser.close();
+  server.close();
+}
+process.exit(failed ? 1 : 0);
