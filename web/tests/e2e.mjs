@@ -147,11 +147,12 @@ try {
   }
   check(verdict === "Draw." || verdict === "The computer wins.", `the verdict on the page: ${verdict}`);
 
-  // Undo after the end takes the last move back; then a hint.
-  await page.keyboard.press("u");
+  // Undo after the end takes the last move back; then a hint: both by clicks on the key
+  // list, as a finger alone would.
+  await clickText("u undo");
   await waitFor("Took back");
   check(true, "undo after the end");
-  await page.keyboard.press("H");
+  await clickText("H hint");
   await waitFor("Hint:");
   check(true, "the hint");
 

@@ -41,7 +41,7 @@ pub use job::{Answer, Done, Job, Purpose};
 pub use layout::{MIN_HEIGHT, MIN_WIDTH};
 pub use start::{BOARDS, Choices, Opponent, StartLine, StartMenu};
 pub use theme::Theme;
-pub use ui::footer;
+pub use ui::{footer, footer_items};
 
 use crate::session::{Refusal, Session, Thinking, Thought};
 use crate::settings::{Seat, Seats, Settings};
@@ -281,7 +281,16 @@ impl App {
     }
 
     fn click(&mut self, column: u16, row: u16, now: Duration) {
-        if self.overlay.take().is_some() {
+        if let Some(overlay) = self.overlay.take() {
+            // A click on the answer line says yes; anywhere else closes the box.
+            if let Overlay::Confirm(leave) = overlay {
+                let (_, lines) = ui::overlay_text(&overlay);
+                let rect = ui::overlay_rect(self.area, &lines);
+                let answer = rect.y + 1 + lines.len().saturating_sub(1) as u16;
+                if row == answer && (rect.x..rect.right()).contains(&column) {
+                    self.leave_now(leave, now);
+                }
+            }
             return;
         }
         let (area, rules, given) = (self.area, self.rules(), self.session.settings().rules());
@@ -298,6 +307,15 @@ impl App {
                         StartAction::Note(note) => self.say(note),
                         _ => {}
                     }
+                }
+            }
+            Screen::Game(_)
+                if let Some(screen) = layout::screen(area)
+                    && row == screen.footer.y =>
+            {
+                // The key list is buttons too, for a mouse or a finger alone.
+                if let Some(key) = ui::footer_key(rules, column.saturating_sub(screen.footer.x)) {
+                    self.key(key, now);
                 }
             }
             Screen::Game(game) => {

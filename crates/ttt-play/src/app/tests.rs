@@ -835,7 +835,7 @@ fn every_text_fits_whole_at_the_smallest_size_on_every_board() {
             Theme::monochrome(),
         );
         let mut game = start_app(setup, Rect::new(0, 0, width, height), Duration::ZERO);
-        assert_shows(&game, &[super::ui::footer(rules)], "the game screen");
+        assert_shows(&game, &[&super::ui::footer(rules)], "the game screen");
         // The hint's words, or why there is none (4x4's exact hint takes seconds here).
         if rules.square_count() != 16 {
             key(&mut game, Key::Char('H'));
@@ -870,7 +870,7 @@ fn every_text_fits_whole_at_the_smallest_size_on_every_board() {
             &game,
             &[
                 "A game is in progress. Quit anyway?",
-                "y: quit · any other key: keep playing",
+                "y (or click here): quit · any other key: keep playing",
             ],
             "the question before quitting",
         );
@@ -1148,4 +1148,39 @@ fn the_tally_goes_on_through_the_start_screen_and_a_change_of_board() {
     key(&mut app, Key::Enter);
     assert_eq!(app.position().history().len(), 1);
     assert_eq!(app.status.text, "Back to the game.");
+}
+
+#[test]
+fn a_mouse_or_a_finger_alone_reaches_every_action() {
+    let mut app = two_people();
+    let footer_row = AREA.height - 1;
+    let column_of = |entry: &str| {
+        let footer = super::footer(Rules::default());
+        let at = footer.find(entry).unwrap();
+        footer[..at].chars().count() as u16 + 1
+    };
+    let (x, y) = centre_of(&app, Square::new(4));
+    click(&mut app, x, y);
+    click(&mut app, column_of("u undo"), footer_row);
+    assert_eq!(app.status.text, "Took back 5.");
+    click(&mut app, column_of("H hint"), footer_row);
+    work(&mut app);
+    assert!(app.status.text.starts_with("Hint:"), "{}", app.status.text);
+    click(&mut app, x, y);
+    // Leaving a game in progress asks; a click on the answer line says yes.
+    click(&mut app, column_of("n new"), footer_row);
+    assert_eq!(app.overlay, Some(Overlay::Confirm(Leave::NewGame)));
+    let (_, lines) = super::ui::overlay_text(app.overlay.as_ref().unwrap());
+    let rect = super::ui::overlay_rect(AREA, &lines);
+    click(&mut app, rect.x + 3, rect.y + lines.len() as u16);
+    assert_eq!(app.overlay, None);
+    assert!(app.position().history().is_empty(), "the new game began");
+    // Anywhere else, a click closes the box and keeps the game.
+    click(&mut app, x, y);
+    click(&mut app, column_of("q quit"), footer_row);
+    click(&mut app, rect.x + 3, rect.y + 1);
+    assert_eq!(app.end, None);
+    assert_eq!(app.position().history().len(), 1);
+    click(&mut app, column_of("? help"), footer_row);
+    assert_eq!(app.overlay, Some(Overlay::Help));
 }

@@ -9,7 +9,7 @@ use ttt_core::{Mark, Position, Rules, Square};
 use ttt_solver::MoveValue;
 
 use super::layout::{self, BoardGeometry, MIN_HEIGHT, MIN_WIDTH};
-use super::{App, GameScreen, Leave, Overlay, Screen, StartLine, StartMenu};
+use super::{App, GameScreen, Key, Leave, Overlay, Screen, StartLine, StartMenu};
 
 impl Widget for &App {
     fn render(self, area: Rect, buf: &mut Buffer) {
@@ -166,13 +166,53 @@ fn game_screen(app: &App, game: &GameScreen, area: Rect, buf: &mut Buffer) {
     Line::from(Span::styled(footer(rules), app.theme().quiet())).render(screen.footer, buf);
 }
 
-/// The game screen's key list: hint and review only where the exact solver reaches.
-pub fn footer(rules: Rules) -> &'static str {
-    if rules.square_count() <= ttt_solver::MAX_SOLVED_SQUARES {
-        "←↑↓→ Enter · t type · H hint · u undo · n new · r review · ? help · q quit"
-    } else {
-        "←↑↓→ Enter · t type · u undo · n new · m menu · ? help · q quit"
+/// The game screen's key list, each entry with the key a click on it presses: hint and
+/// review only where the exact solver reaches.
+pub fn footer_items(rules: Rules) -> Vec<(&'static str, Option<Key>)> {
+    let solved = rules.square_count() <= ttt_solver::MAX_SOLVED_SQUARES;
+    let mut items = vec![("←↑↓→ Enter", None), ("t type", Some(Key::Char('t')))];
+    if solved {
+        items.push(("H hint", Some(Key::Char('H'))));
     }
+    items.extend([
+        ("u undo", Some(Key::Char('u'))),
+        ("n new", Some(Key::Char('n'))),
+    ]);
+    items.push(if solved {
+        ("r review", Some(Key::Char('r')))
+    } else {
+        ("m menu", Some(Key::Char('m')))
+    });
+    items.extend([
+        ("? help", Some(Key::Char('?'))),
+        ("q quit", Some(Key::Char('q'))),
+    ]);
+    items
+}
+
+/// Between two entries of the key list.
+pub const FOOTER_GAP: &str = " · ";
+
+/// The game screen's key list as shown.
+pub fn footer(rules: Rules) -> String {
+    let items: Vec<&str> = footer_items(rules)
+        .iter()
+        .map(|(shown, _)| *shown)
+        .collect();
+    items.join(FOOTER_GAP)
+}
+
+/// The key of the footer entry at `column` (counted from the footer's left edge), if any.
+pub fn footer_key(rules: Rules, column: u16) -> Option<Key> {
+    let mut left = 0;
+    for (shown, key) in footer_items(rules) {
+        let right = left + shown.chars().count() as u16;
+        if (left..right).contains(&column) {
+            return key;
+        }
+        left = right + FOOTER_GAP.chars().count() as u16;
+    }
+    None
 }
 
 fn board(
@@ -448,8 +488,9 @@ fn move_lines(app: &App, position: &Position) -> Vec<String> {
         .collect()
 }
 
-fn overlay_box(app: &App, overlay: &Overlay, area: Rect, buf: &mut Buffer) {
-    let (title, lines): (&str, Vec<String>) = match overlay {
+/// The title and lines of an overlay box.
+pub(super) fn overlay_text(overlay: &Overlay) -> (&'static str, Vec<String>) {
+    let (title, mut lines) = match overlay {
         Overlay::Help => ("Keys", help_lines()),
         Overlay::Review(lines) => ("Review", lines.clone()),
         Overlay::Confirm(leave) => {
@@ -463,16 +504,20 @@ fn overlay_box(app: &App, overlay: &Overlay, area: Rect, buf: &mut Buffer) {
                 vec![
                     format!("A game is in progress. {question}"),
                     String::new(),
-                    format!("y: {answer} · any other key: keep playing"),
+                    format!("y (or click here): {answer} · any other key: keep playing"),
                 ],
             )
         }
     };
-    let mut lines = lines;
     if !matches!(overlay, Overlay::Confirm(_)) {
         lines.push(String::new());
         lines.push("Press any key to close.".to_owned());
     }
+    (title, lines)
+}
+
+/// Where the box of `lines` goes: centred, as wide as the longest line and its frame.
+pub(super) fn overlay_rect(area: Rect, lines: &[String]) -> Rect {
     let width = (lines
         .iter()
         .map(|line| line.chars().count())
@@ -481,12 +526,17 @@ fn overlay_box(app: &App, overlay: &Overlay, area: Rect, buf: &mut Buffer) {
         + 6)
     .min(area.width);
     let height = (lines.len() as u16 + 2).min(area.height);
-    let rect = Rect::new(
+    Rect::new(
         area.x + (area.width - width) / 2,
         area.y + (area.height - height) / 2,
         width,
         height,
-    );
+    )
+}
+
+fn overlay_box(app: &App, overlay: &Overlay, area: Rect, buf: &mut Buffer) {
+    let (title, lines) = overlay_text(overlay);
+    let rect = overlay_rect(area, &lines);
     Clear.render(rect, buf);
     let block = Block::new()
         .borders(Borders::ALL)
