@@ -175,10 +175,26 @@ try {
     await page.keyboard.press("8");
   }
   await waitFor("thinking");
-  const started = Date.now();
-  await page.keyboard.press("?");
-  await waitFor("Press any key to close.", 1000);
-  const took = Date.now() - started;
+  // Measured in the page: from the key event to the frame that shows its answer.
+  const took = await page.evaluate(
+    () =>
+      new Promise((resolve) => {
+        const grid = document.querySelector("#screen [tabindex]");
+        const start = performance.now();
+        grid.dispatchEvent(new KeyboardEvent("keydown", { key: "?", bubbles: true }));
+        const look = () => {
+          const text = Array.from(document.querySelectorAll("#screen pre"), (row) => row.textContent);
+          if (text.some((line) => line.includes("Press any key to close."))) {
+            resolve(Math.round(performance.now() - start));
+          } else if (performance.now() - start > 2000) {
+            resolve(Infinity);
+          } else {
+            requestAnimationFrame(look);
+          }
+        };
+        look();
+      }),
+  );
   const stillThinking = (await screen()).some((line) => line.includes("thinking"));
   check(stillThinking, "the computer was still thinking");
   check(took < 100, `a key answered within 100 ms while the computer thought (${took} ms)`);
