@@ -1,9 +1,9 @@
-//! A fixed-size set of square indices, large enough for a 19x19 board.
+//! A fixed-size set of square indices, large enough for a 20x20 board.
 
-/// Words in a [`Bitset`]: 6 x 64 = 384 bits, more than the 361 squares of 19x19.
-const WORDS: usize = 6;
+/// Words in a [`Bitset`]: 7 x 64 = 448 bits, more than the 400 squares of 20x20.
+const WORDS: usize = 7;
 
-/// A set of square indices below 384, stored as bits.
+/// A set of square indices below 448, stored as bits.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default)]
 pub(crate) struct Bitset([u64; WORDS]);
 

@@ -253,10 +253,10 @@ mod tests {
 
     #[test]
     fn every_scheme_round_trips_every_square_of_every_board() {
-        for width in 3..=19 {
-            for height in 3..=19 {
+        for width in 3..=20 {
+            for height in 3..=20 {
                 let Ok(rules) = Rules::new(width, height, 3) else {
-                    unreachable!("3..=19 sides are valid")
+                    unreachable!("3..=20 sides are valid")
                 };
                 for naming in SquareNaming::ALL {
                     for square in rules.squares() {

@@ -29,7 +29,7 @@ pub struct Rules {
 /// Why a board size or line length was refused.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 pub enum RulesError {
-    /// A side is outside 3..=19.
+    /// A side is outside 3..=20.
     #[error(
         "a board of {width}x{height} is not supported: each side must be from {min} to {max}",
         min = Rules::MIN_SIDE,
@@ -62,8 +62,8 @@ impl Rules {
     /// The smallest side of a board.
     pub const MIN_SIDE: usize = 3;
     /// The largest side of a board.
-    pub const MAX_SIDE: usize = 19;
-    /// The most squares any board has (19x19).
+    pub const MAX_SIDE: usize = 20;
+    /// The most squares any board has (20x20, the Gomocup size).
     pub const MAX_SQUARES: usize = Self::MAX_SIDE * Self::MAX_SIDE;
 
     /// Tic-tac-toe: 3x3, three in a row.
@@ -76,7 +76,7 @@ impl Rules {
     /// Checks and builds the rules of a `width` x `height` board where `k` in a row wins.
     ///
     /// # Errors
-    /// [`RulesError::Size`] when a side is outside 3..=19, [`RulesError::LineLength`] when
+    /// [`RulesError::Size`] when a side is outside 3..=20, [`RulesError::LineLength`] when
     /// `k` is below 3 or longer than the longer side.
     pub fn new(width: usize, height: usize, k: usize) -> Result<Rules, RulesError> {
         let side = Self::MIN_SIDE..=Self::MAX_SIDE;

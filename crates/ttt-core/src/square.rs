@@ -17,7 +17,7 @@ impl Square {
     /// board is for [`Rules::contains`](crate::Rules::contains) to say.
     #[must_use]
     pub const fn new(index: usize) -> Square {
-        // No board has more than 361 squares; saturate rather than wrap anything larger.
+        // No board has more than 400 squares; saturate rather than wrap anything larger.
         if index > u16::MAX as usize {
             Square(u16::MAX)
         } else {

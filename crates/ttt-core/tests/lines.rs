@@ -1,4 +1,4 @@
-//! Every line of every board from 3x3 to 19x19 wins; one mark short of it does not.
+//! Every line of every board from 3x3 to 20x20 wins; one mark short of it does not.
 
 #![allow(
     clippy::unwrap_used,
@@ -51,8 +51,8 @@ fn board_with(rules: Rules, squares: &[Square]) -> Board {
 #[test]
 fn every_line_of_every_board_wins_and_one_short_does_not() {
     let mut checked = 0_u64;
-    for width in 3..=19 {
-        for height in 3..=19 {
+    for width in 3..=20 {
+        for height in 3..=20 {
             let longest = width.max(height);
             let mut lengths = vec![3, 4, 5, longest];
             lengths.retain(|&k| k <= longest);

@@ -5,7 +5,7 @@ use ratatui::layout::{Constraint, Layout, Rect};
 use ttt_core::{Rules, Square};
 
 /// The smallest window the game draws in: the classic terminal's 80x24, where every
-/// board up to 19x19, the key list, the help and every message fit whole (the tests
+/// board up to 20x20, the key list, the help and every message fit whole (the tests
 /// render every screen at this size to check).
 pub const MIN_WIDTH: u16 = 80;
 /// The smallest window the game draws in (see [`MIN_WIDTH`]).

@@ -59,7 +59,7 @@ impl Shape {
 /// The value of a live window holding 0..=k marks of one side: `base^count`, with the
 /// base as large as 8 while a side's whole evaluation (every window at its most) stays
 /// below a quarter of a win, so that no heuristic value ever outweighs a win. With long
-/// lines (k up to 19) the base shrinks toward 2.
+/// lines (k up to 20) the base shrinks toward 2.
 fn window_weights(k: usize, windows: usize) -> Vec<i64> {
     let ceiling = i128::from(WIN / 4);
     let power = |base: i128| base.checked_pow(u32::try_from(k).unwrap_or(u32::MAX));
@@ -349,8 +349,8 @@ mod tests {
 
     #[test]
     fn no_heuristic_value_reaches_a_win_on_any_board() {
-        // For each k the most windows are on the largest board, 19x19.
-        for k in 3..=19 {
+        // For each k the most windows are on the largest board, 20x20.
+        for k in 3..=20 {
             for (width, height) in [(19, 19), (19, 3), (3, 19), (k.max(3), k.max(3))] {
                 let Ok(rules) = Rules::new(width, height, k) else {
                     continue;
