@@ -44,12 +44,23 @@ pub enum Command {
     Count(CountArgs),
     /// Prove a position's result (win, draw or loss) with perfect play, on boards up to 64 squares.
     Solve(SolveArgs),
+    /// Play as a Gomocup (Piskvork protocol) engine on standard input and output.
+    Brain(BrainArgs),
+}
+
+/// `ttt brain`: the manager sets the board, the time and the memory.
+#[derive(Debug, Clone, Copy, Args)]
+pub struct BrainArgs {
+    /// The most memory the engine's table may take, in megabytes (less if the manager's
+    /// max_memory says so).
+    #[arg(long, value_name = "MB", default_value_t = Limits::DEFAULT_MEMORY >> 20, value_parser = parse_megabytes)]
+    pub hash: usize,
 }
 
 /// The board: its size and the length of a winning line.
 #[derive(Debug, Clone, Copy, Args)]
 pub struct BoardArgs {
-    /// Board size, WIDTHxHEIGHT, each side 3 to 19.
+    /// Board size, WIDTHxHEIGHT, each side 3 to 20.
     #[arg(long, value_name = "WxH", default_value = "3x3", global = true)]
     pub size: BoardSize,
 

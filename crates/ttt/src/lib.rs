@@ -1,10 +1,12 @@
-//! The line mode and the process plumbing under the `ttt` program: signals, failures.
+//! The line mode, the Gomocup brain protocol and the process plumbing under the `ttt`
+//! program: signals, failures.
 //!
 //! The rules, players and play layer live in their own crates (`ttt-core`, `ttt-players`,
 //! `ttt-solver`, `ttt-play`); the program itself (`main.rs`) adds the command line, the
 //! commands and the terminal front end of the full-screen app. This library holds what the
 //! fuzz targets drive.
 
+pub mod brain;
 pub mod failure;
 pub mod line;
 pub mod signals;

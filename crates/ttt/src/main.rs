@@ -53,6 +53,20 @@ fn run(cli: Cli) -> anyhow::Result<ExitCode> {
         Some(Command::Count(args)) => {
             commands::count::run(&args, rules, &mut out).map(|()| ExitCode::SUCCESS)
         }
+        Some(Command::Brain(args)) => {
+            let interrupts = Interrupts::watch()?;
+            let memory = cli::memory_bound(args.hash)?;
+            ttt::brain::run(
+                io::BufReader::new(io::stdin()),
+                &mut out,
+                memory,
+                &interrupts,
+            )?;
+            Ok(match interrupts.received() {
+                Some(signal) => signal.exit_code(),
+                None => ExitCode::SUCCESS,
+            })
+        }
     }
     .and_then(|code| {
         out.flush()?;

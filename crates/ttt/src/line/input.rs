@@ -116,23 +116,34 @@ impl Input {
     /// The signal, or an error reading input.
     pub fn next(&mut self) -> Result<Line, Interruption> {
         loop {
-            if let Some(signal) = self.interrupts.received() {
-                return Err(Interruption::Signal(signal));
+            if let Some(line) = self.poll(LOOK) {
+                return line;
             }
-            if self.ended {
-                return Ok(Line::End);
+        }
+    }
+
+    /// The next line if one comes within `wait`, or the signal that arrived meanwhile;
+    /// `None` when neither did, so that the caller can look at other things too.
+    pub fn poll(&mut self, wait: Duration) -> Option<Result<Line, Interruption>> {
+        if let Some(signal) = self.interrupts.received() {
+            return Some(Err(Interruption::Signal(signal)));
+        }
+        if self.ended {
+            return Some(Ok(Line::End));
+        }
+        match self.lines.recv_timeout(wait) {
+            Ok(Ok(line)) => {
+                self.ended = line == Line::End;
+                Some(Ok(line))
             }
-            match self.lines.recv_timeout(LOOK) {
-                Ok(Ok(line)) => {
-                    self.ended = line == Line::End;
-                    return Ok(line);
-                }
-                Ok(Err(error)) => {
-                    self.ended = true;
-                    return Err(Interruption::Io(error));
-                }
-                Err(RecvTimeoutError::Timeout) => {}
-                Err(RecvTimeoutError::Disconnected) => self.ended = true,
+            Ok(Err(error)) => {
+                self.ended = true;
+                Some(Err(Interruption::Io(error)))
+            }
+            Err(RecvTimeoutError::Timeout) => None,
+            Err(RecvTimeoutError::Disconnected) => {
+                self.ended = true;
+                Some(Ok(Line::End))
             }
         }
     }

@@ -2,7 +2,7 @@
 //! classic tutorials play it. Works the same on a terminal and through pipes.
 
 mod board_style;
-mod input;
+pub(crate) mod input;
 mod palette;
 mod typed;
 

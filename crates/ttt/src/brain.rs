@@ -1,0 +1,465 @@
+//! `ttt brain`: the Piskvork / Gomocup protocol on standard input and output, so that `ttt`
+//! plays as a `pbrain-*` engine under any Gomocup manager.
+//!
+//! [`Brain`] is the protocol's state, one command line at a time, with no I/O of its own;
+//! [`run`] reads the lines (on a thread of their own, so that `END` or `INFO time_left`
+//! are read while the engine thinks), lets the computer think on another thread and
+//! writes the replies. Coordinates are `x,y`: column then row, from 0 at the top left.
+
+use std::io::{self, BufRead, Write};
+use std::sync::mpsc;
+use std::time::Duration;
+
+use rand::SeedableRng;
+use rand::rngs::StdRng;
+use ttt_core::{Board, Mark, Position, Rules, Square};
+use ttt_players::{Limits, Strength};
+
+use crate::line::input::{Input, Interruption, Line};
+use crate::signals::Interrupts;
+
+/// The line length that wins: freestyle gomoku, five or more.
+const K: usize = 5;
+
+/// What the brain asks of the loop after a command.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Action {
+    /// Nothing to say.
+    Nothing,
+    /// A line for the manager.
+    Say(String),
+    /// Choose a move in this position (the brain's stones are X, and X is to move), within
+    /// these limits, and answer `x,y`.
+    Think(Position, Limits),
+    /// `END`: stop at once.
+    End,
+}
+
+/// Who holds a square.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Stone {
+    Own,
+    Opponent,
+}
+
+/// The protocol's state: the board, the stones, the time and memory the manager allows.
+#[derive(Debug, Clone)]
+pub struct Brain {
+    rules: Option<Rules>,
+    stones: Vec<Option<Stone>>,
+    /// Lines of `BOARD` … `DONE` being read.
+    reading_board: bool,
+    timeout_turn: Option<Duration>,
+    timeout_match: Option<Duration>,
+    time_left: Option<Duration>,
+    max_memory: Option<usize>,
+    exactly_five: bool,
+    /// The memory bound given on the command line.
+    memory: usize,
+}
+
+impl Brain {
+    /// A brain with no board yet; `memory` bounds its tables unless the manager says less.
+    pub fn new(memory: usize) -> Brain {
+        Brain {
+            rules: None,
+            stones: Vec::new(),
+            reading_board: false,
+            timeout_turn: None,
+            timeout_match: None,
+            time_left: None,
+            max_memory: None,
+            exactly_five: false,
+            memory,
+        }
+    }
+
+    /// Handles one line from the manager.
+    pub fn handle(&mut self, line: &str) -> Action {
+        let line = line.trim();
+        if self.reading_board {
+            return self.board_line(line);
+        }
+        let (word, rest) = line.split_once(char::is_whitespace).unwrap_or((line, ""));
+        let rest = rest.trim();
+        match word.to_ascii_uppercase().as_str() {
+            "" => Action::Nothing,
+            "START" => match rest.parse::<usize>() {
+                Ok(size) => self.start(size, size),
+                Err(_) => error(format!("START needs a board size, not '{rest}'")),
+            },
+            "RECTSTART" => match pair(rest) {
+                Some((width, height)) => self.start(width, height),
+                None => error(format!("RECTSTART needs width,height, not '{rest}'")),
+            },
+            "RESTART" => match self.rules {
+                Some(rules) => self.start(rules.width(), rules.height()),
+                None => error("RESTART before START: there is no board".to_owned()),
+            },
+            "BEGIN" => self.think(),
+            "TURN" => match self.square(rest) {
+                Ok(square) if self.stones[square.index()].is_some() => {
+                    error(format!("TURN {rest}: that square is taken"))
+                }
+                Ok(square) => {
+                    self.stones[square.index()] = Some(Stone::Opponent);
+                    self.think()
+                }
+                Err(message) => error(message),
+            },
+            "BOARD" => {
+                if self.rules.is_none() {
+                    return error("BOARD before START: there is no board".to_owned());
+                }
+                self.stones.fill(None);
+                self.reading_board = true;
+                Action::Nothing
+            }
+            "TAKEBACK" => match self.square(rest) {
+                Ok(square) if self.stones[square.index()].is_some() => {
+                    self.stones[square.index()] = None;
+                    Action::Say("OK".to_owned())
+                }
+                Ok(_) => error(format!("TAKEBACK {rest}: that square is empty")),
+                Err(message) => error(message),
+            },
+            "INFO" => self.info(rest),
+            "END" => Action::End,
+            "ABOUT" => Action::Say(format!(
+                "name=\"ttt\", version=\"{}\", author=\"the ttt developers\", country=\"\"",
+                env!("CARGO_PKG_VERSION")
+            )),
+            _ => Action::Say(format!("UNKNOWN command '{word}'")),
+        }
+    }
+
+    fn start(&mut self, width: usize, height: usize) -> Action {
+        match Rules::new(width, height, K) {
+            Ok(rules) => {
+                self.rules = Some(rules);
+                self.stones = vec![None; rules.square_count()];
+                self.reading_board = false;
+                Action::Say("OK".to_owned())
+            }
+            Err(why) => error(format!("unsupported board {width}x{height}: {why}")),
+        }
+    }
+
+    fn board_line(&mut self, line: &str) -> Action {
+        if line.eq_ignore_ascii_case("DONE") {
+            self.reading_board = false;
+            return self.think();
+        }
+        let fields: Vec<&str> = line.split(',').map(str::trim).collect();
+        let [x, y, field] = fields.as_slice() else {
+            return error(format!("a BOARD line is x,y,field, not '{line}'"));
+        };
+        let stone = match *field {
+            "1" => Stone::Own,
+            // 3 marks a stone of a continuous game's winning line: a square no one can use.
+            "2" | "3" => Stone::Opponent,
+            _ => return error(format!("a BOARD field is 1, 2 or 3, not '{field}'")),
+        };
+        match self.square(&format!("{x},{y}")) {
+            Ok(square) => {
+                self.stones[square.index()] = Some(stone);
+                Action::Nothing
+            }
+            Err(message) => error(message),
+        }
+    }
+
+    fn info(&mut self, rest: &str) -> Action {
+        let (key, value) = rest.split_once(char::is_whitespace).unwrap_or((rest, ""));
+        let number = value.trim().parse::<u64>();
+        match (key.to_ascii_lowercase().as_str(), number) {
+            ("timeout_turn", Ok(ms)) => self.timeout_turn = Some(Duration::from_millis(ms)),
+            ("timeout_match", Ok(ms)) => self.timeout_match = Some(Duration::from_millis(ms)),
+            ("time_left", Ok(ms)) => self.time_left = Some(Duration::from_millis(ms)),
+            ("max_memory", Ok(bytes)) => {
+                self.max_memory = (bytes > 0).then(|| usize::try_from(bytes).unwrap_or(usize::MAX));
+            }
+            ("rule", Ok(rule)) => {
+                self.exactly_five = rule & 1 == 1;
+                if self.exactly_five {
+                    return Action::Say(
+                        "MESSAGE ttt plays freestyle only (five or more wins): rule 1, exactly five, is not supported yet".to_owned(),
+                    );
+                }
+            }
+            // game_type, evaluate, folder and the rest change nothing here.
+            _ => {}
+        }
+        Action::Nothing
+    }
+
+    /// The square named `x,y`, checked against the board.
+    fn square(&self, text: &str) -> Result<Square, String> {
+        let rules = self.rules.ok_or("there is no board: START first")?;
+        let (x, y) = pair(text).ok_or_else(|| format!("'{text}' is not x,y"))?;
+        rules
+            .square(x, y)
+            .ok_or_else(|| format!("{x},{y} is not on the {rules} board"))
+    }
+
+    /// The position to move in, the brain's stones as X and X to move.
+    fn position(&self) -> Result<Position, String> {
+        let rules = self.rules.ok_or("there is no board: START first")?;
+        let mut board = Board::empty(rules);
+        for (index, stone) in self.stones.iter().enumerate() {
+            let mark = stone.map(|stone| match stone {
+                Stone::Own => Mark::X,
+                Stone::Opponent => Mark::O,
+            });
+            board.set(Square::new(index), mark);
+        }
+        let (own, opponent) = (board.count(Mark::X), board.count(Mark::O));
+        let first = if own == opponent { Mark::X } else { Mark::O };
+        let position = Position::from_board(board, first).map_err(|why| why.to_string())?;
+        if position.to_move() != Mark::X || position.is_over() {
+            return Err(format!(
+                "no move to make: {own} own stones and {opponent} of the opponent's{}",
+                if position.is_over() {
+                    ", and the game is over"
+                } else {
+                    ""
+                }
+            ));
+        }
+        Ok(position)
+    }
+
+    /// The time for this move: the turn's limit, and a share of what is left of the match,
+    /// less a margin for the answer to reach the manager.
+    fn think_time(&self) -> Duration {
+        let margin = |time: Duration| time.saturating_sub(time / 10 + Duration::from_millis(30));
+        let mut think = self.timeout_turn.map_or(Duration::from_secs(5), margin);
+        let left = self
+            .time_left
+            .or(self.timeout_match.filter(|time| !time.is_zero()));
+        if let Some(left) = left {
+            // As if a quarter of the board's squares were still to be played by each side.
+            let moves = self
+                .rules
+                .map_or(50, |rules| rules.square_count() / 8)
+                .max(10);
+            think = think.min(margin(left / u32::try_from(moves).unwrap_or(50)));
+        }
+        think.clamp(Limits::MIN_THINK, Limits::MAX_THINK)
+    }
+
+    fn think(&mut self) -> Action {
+        match self.position() {
+            Ok(position) => {
+                let memory = self
+                    .max_memory
+                    .map_or(self.memory, |most| self.memory.min(most / 2))
+                    .max(Limits::MIN_MEMORY);
+                Action::Think(
+                    position,
+                    Limits {
+                        think: self.think_time(),
+                        memory,
+                    },
+                )
+            }
+            Err(message) => error(message),
+        }
+    }
+
+    /// Records the brain's own move, once chosen.
+    pub fn played(&mut self, square: Square) {
+        if let Some(stone) = self.stones.get_mut(square.index()) {
+            *stone = Some(Stone::Own);
+        }
+    }
+
+    /// `x,y` for a square.
+    pub fn name(&self, square: Square) -> String {
+        let rules = self.rules.unwrap_or_default();
+        format!("{},{}", rules.column(square), rules.row(square))
+    }
+}
+
+fn error(message: String) -> Action {
+    Action::Say(format!("ERROR {message}"))
+}
+
+fn pair(text: &str) -> Option<(usize, usize)> {
+    let (a, b) = text.split_once(',')?;
+    Some((a.trim().parse().ok()?, b.trim().parse().ok()?))
+}
+
+/// Speaks the protocol on `input` and `output` until `END`, the end of input or a signal.
+///
+/// # Errors
+/// Only errors writing the replies.
+pub fn run(
+    input: impl BufRead + Send + 'static,
+    mut output: impl Write,
+    memory: usize,
+    interrupts: &Interrupts,
+) -> io::Result<()> {
+    let mut lines = Input::spawn(input, interrupts);
+    let mut brain = Brain::new(memory);
+    let mut thinking: Option<mpsc::Receiver<Option<Square>>> = None;
+    // Commands that came while the engine thought, for after its answer (bounded).
+    let mut waiting: std::collections::VecDeque<String> = std::collections::VecDeque::new();
+    let mut seed = 0_u64;
+    loop {
+        if let Some(answer) = thinking
+            .as_ref()
+            .and_then(|thought| thought.try_recv().ok())
+        {
+            thinking = None;
+            match answer {
+                Some(square) => {
+                    brain.played(square);
+                    writeln!(output, "{}", brain.name(square))?;
+                }
+                None => writeln!(output, "ERROR no move could be chosen")?,
+            }
+            output.flush()?;
+        }
+        let queued = if thinking.is_none() {
+            waiting.pop_front()
+        } else {
+            None
+        };
+        let wait = if thinking.is_some() { 5 } else { 50 };
+        let polled = match queued {
+            Some(line) => Some(Ok(Line::Text(line))),
+            None => lines.poll(Duration::from_millis(wait)),
+        };
+        let line = match polled {
+            None => continue,
+            Some(Ok(Line::Text(line))) => line,
+            Some(Ok(Line::End) | Err(Interruption::Signal(_))) => return Ok(()),
+            Some(Err(Interruption::Io(error))) => return Err(error),
+            Some(Ok(Line::TooLong | Line::NotText)) => {
+                writeln!(output, "ERROR the line was too long or not text")?;
+                output.flush()?;
+                continue;
+            }
+        };
+        let action = if thinking.is_some() && !is_info_or_end(&line) {
+            if waiting.len() >= MAX_WAITING {
+                Action::Say(format!(
+                    "ERROR more than {MAX_WAITING} commands came while thinking: '{line}' was dropped"
+                ))
+            } else {
+                waiting.push_back(line);
+                Action::Nothing
+            }
+        } else {
+            brain.handle(&line)
+        };
+        match action {
+            Action::Nothing => {}
+            Action::Say(reply) => writeln!(output, "{reply}")?,
+            Action::End => return Ok(()),
+            Action::Think(position, limits) => {
+                let (sender, thought) = mpsc::channel();
+                seed += 1;
+                std::thread::spawn(move || {
+                    let mut player = Strength::Search.player(limits);
+                    let choice = player.choose(&position, &mut StdRng::seed_from_u64(seed));
+                    let _ = sender.send(choice.ok());
+                });
+                thinking = Some(thought);
+            }
+        }
+        output.flush()?;
+    }
+}
+
+/// The most commands kept while the engine thinks (a manager sends one at a time).
+const MAX_WAITING: usize = 1024;
+
+fn is_info_or_end(line: &str) -> bool {
+    let word = line.split_whitespace().next().unwrap_or("");
+    word.eq_ignore_ascii_case("INFO") || word.eq_ignore_ascii_case("END")
+}
+
+#[cfg(test)]
+mod tests {
+    #![allow(clippy::unwrap_used, reason = "a test fails by panicking")]
+
+    use super::*;
+
+    fn said(action: Action) -> String {
+        match action {
+            Action::Say(text) => text,
+            other => panic!("said nothing: {other:?}"),
+        }
+    }
+
+    #[test]
+    fn a_manager_s_commands_get_the_protocol_s_answers() {
+        let mut brain = Brain::new(Limits::DEFAULT_MEMORY);
+        assert!(
+            said(brain.handle("TURN 7,7")).starts_with("ERROR"),
+            "no board yet"
+        );
+        assert_eq!(said(brain.handle("START 20")), "OK");
+        assert!(said(brain.handle("START 4")).starts_with("ERROR unsupported board 4x4"));
+        assert_eq!(said(brain.handle("RECTSTART 20,15")), "OK");
+        assert_eq!(said(brain.handle("start 15")), "OK");
+        assert_eq!(brain.handle("INFO timeout_turn 1000"), Action::Nothing);
+        assert_eq!(brain.handle("INFO time_left 60000"), Action::Nothing);
+        assert_eq!(brain.handle("INFO folder /tmp"), Action::Nothing);
+        let Action::Think(position, limits) = brain.handle("TURN 7,7") else {
+            panic!("TURN asks for a move")
+        };
+        assert_eq!(position.board().count(Mark::O), 1);
+        assert_eq!(position.to_move(), Mark::X);
+        assert!(limits.think <= Duration::from_millis(900), "{limits:?}");
+        brain.played(Square::new(0));
+        assert!(said(brain.handle("TURN 7,7")).contains("taken"));
+        assert!(said(brain.handle("TURN 15,0")).contains("not on the"));
+        assert!(said(brain.handle("TURN seven")).contains("is not x,y"));
+        assert_eq!(said(brain.handle("TAKEBACK 0,0")), "OK");
+        assert!(said(brain.handle("TAKEBACK 0,0")).contains("empty"));
+        assert!(said(brain.handle("DANCE")).starts_with("UNKNOWN"));
+        assert!(said(brain.handle("ABOUT")).starts_with("name=\"ttt\""));
+        assert_eq!(brain.handle("END"), Action::End);
+    }
+
+    #[test]
+    fn a_board_is_read_to_done_and_counts_settle_who_moves() {
+        let mut brain = Brain::new(Limits::DEFAULT_MEMORY);
+        brain.handle("START 15");
+        assert_eq!(brain.handle("BOARD"), Action::Nothing);
+        assert_eq!(brain.handle("7,7,2"), Action::Nothing);
+        assert_eq!(brain.handle("8,8,1"), Action::Nothing);
+        assert_eq!(brain.handle("9,9,2"), Action::Nothing);
+        assert!(said(brain.handle("9,9")).starts_with("ERROR"));
+        assert!(said(brain.handle("1,1,7")).starts_with("ERROR"));
+        let Action::Think(position, _) = brain.handle("DONE") else {
+            panic!("DONE asks for a move")
+        };
+        assert_eq!(position.first(), Mark::O, "the opponent has one stone more");
+        // Two stones more is no position of alternate moves.
+        brain.handle("BOARD");
+        brain.handle("1,1,2");
+        brain.handle("2,2,2");
+        assert!(said(brain.handle("DONE")).starts_with("ERROR"));
+    }
+
+    #[test]
+    fn a_match_clock_shares_the_time_left() {
+        let mut brain = Brain::new(Limits::DEFAULT_MEMORY);
+        brain.handle("START 20");
+        brain.handle("INFO timeout_turn 5000");
+        brain.handle("INFO time_left 10000");
+        let Action::Think(_, limits) = brain.handle("BEGIN") else {
+            panic!("BEGIN asks for a move")
+        };
+        assert!(limits.think < Duration::from_millis(500), "{limits:?}");
+        brain.handle("INFO max_memory 8388608");
+        let Action::Think(_, limits) = brain.handle("TURN 0,0") else {
+            panic!("TURN asks for a move")
+        };
+        assert_eq!(limits.memory, 4 << 20, "half the manager's bound");
+    }
+}

@@ -1,0 +1,189 @@
+//! `ttt brain` driven as a Gomocup manager drives an engine: one command, one answer, a
+//! whole game to its end, malformed lines, and END while it thinks.
+
+#![allow(
+    clippy::unwrap_used,
+    clippy::panic,
+    reason = "a test fails by panicking"
+)]
+
+use std::io::{BufRead, BufReader, Write};
+use std::process::{Child, ChildStdin, Command, Stdio};
+use std::sync::mpsc::{self, Receiver};
+use std::time::{Duration, Instant};
+
+use rand::SeedableRng;
+use rand::rngs::StdRng;
+use ttt_core::{Mark, Outcome, Position, Rules};
+use ttt_players::{Player, RulesPlayer};
+
+/// A running `ttt brain` and its answers, read on a thread so that a wait can time out.
+struct Engine {
+    child: Child,
+    stdin: Option<ChildStdin>,
+    answers: Receiver<String>,
+}
+
+impl Engine {
+    fn start() -> Engine {
+        let mut child = Command::new(env!("CARGO_BIN_EXE_ttt"))
+            .arg("brain")
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .spawn()
+            .unwrap();
+        let stdin = child.stdin.take().unwrap();
+        let stdout = child.stdout.take().unwrap();
+        let (sender, answers) = mpsc::channel();
+        std::thread::spawn(move || {
+            for line in BufReader::new(stdout).lines() {
+                let Ok(line) = line else { return };
+                if sender.send(line).is_err() {
+                    return;
+                }
+            }
+        });
+        Engine {
+            child,
+            stdin: Some(stdin),
+            answers,
+        }
+    }
+
+    fn send(&mut self, line: &str) {
+        let stdin = self.stdin.as_mut().unwrap();
+        writeln!(stdin, "{line}").unwrap();
+        stdin.flush().unwrap();
+    }
+
+    /// The next answer, within `wait`.
+    fn answer(&self, wait: Duration) -> String {
+        self.answers
+            .recv_timeout(wait)
+            .unwrap_or_else(|_| panic!("no answer within {wait:?}"))
+    }
+
+    fn ask(&mut self, line: &str) -> String {
+        self.send(line);
+        self.answer(Duration::from_secs(10))
+    }
+
+    /// Whether the process ended within `wait`, with success.
+    fn ended(&mut self, wait: Duration) -> bool {
+        let start = Instant::now();
+        while start.elapsed() < wait {
+            if let Some(status) = self.child.try_wait().unwrap() {
+                return status.success();
+            }
+            std::thread::sleep(Duration::from_millis(20));
+        }
+        let _ = self.child.kill();
+        false
+    }
+}
+
+fn coordinates(answer: &str) -> (usize, usize) {
+    let (x, y) = answer
+        .split_once(',')
+        .unwrap_or_else(|| panic!("'{answer}' is no move"));
+    (x.trim().parse().unwrap(), y.trim().parse().unwrap())
+}
+
+#[test]
+fn a_whole_game_under_a_manager_s_commands() {
+    let mut engine = Engine::start();
+    assert_eq!(engine.ask("START 20"), "OK");
+    engine.send("INFO timeout_match 300000");
+    engine.send("INFO timeout_turn 200");
+    engine.send("INFO max_memory 83886080");
+    engine.send("INFO game_type 1");
+    engine.send("INFO rule 0");
+    assert!(engine.ask("ABOUT").starts_with("name=\"ttt\""));
+    let rules = Rules::new(20, 20, 5).unwrap();
+    // The engine plays O here; the manager's side (X) is the rules player.
+    let mut position = Position::new(rules, Mark::X);
+    let mut rng = StdRng::seed_from_u64(3);
+    let mut opponent = RulesPlayer;
+    let mut slowest = Duration::ZERO;
+    while !position.is_over() {
+        let square = opponent.choose(&position, &mut rng).unwrap();
+        position.play(square).unwrap();
+        if position.is_over() {
+            break;
+        }
+        let (x, y) = (rules.column(square), rules.row(square));
+        let asked = Instant::now();
+        let answer = engine.ask(&format!("TURN {x},{y}"));
+        slowest = slowest.max(asked.elapsed());
+        let (x, y) = coordinates(&answer);
+        let reply = rules.square(x, y).unwrap();
+        position
+            .play(reply)
+            .unwrap_or_else(|error| panic!("{answer}: {error}"));
+    }
+    assert!(
+        slowest < Duration::from_millis(200 + 100),
+        "each answer within the turn's time (slowest {slowest:?})"
+    );
+    assert_eq!(
+        position.outcome(),
+        Some(Outcome::Win(Mark::O)),
+        "the engine beats the rules player:\n{}",
+        position.board()
+    );
+    engine.send("END");
+    assert!(engine.ended(Duration::from_secs(2)));
+}
+
+#[test]
+fn a_board_a_takeback_and_malformed_lines() {
+    let mut engine = Engine::start();
+    assert!(engine.ask("TURN 1,1").starts_with("ERROR"), "no board yet");
+    assert!(engine.ask("START 2").starts_with("ERROR"));
+    assert!(engine.ask("START fifteen").starts_with("ERROR"));
+    assert_eq!(engine.ask("RECTSTART 20,15"), "OK");
+    engine.send("INFO timeout_turn 100");
+    engine.send("BOARD");
+    engine.send("9,7,1");
+    engine.send("10,7,1");
+    engine.send("11,7,1");
+    engine.send("12,7,1");
+    engine.send("9,8,2");
+    engine.send("10,8,2");
+    engine.send("11,8,2");
+    engine.send("12,8,2");
+    // Four in a row on row 7, open at both ends: the engine completes five.
+    let answer = engine.ask("DONE");
+    assert!(answer == "8,7" || answer == "13,7", "{answer}");
+    assert_eq!(engine.ask("TAKEBACK 12,8"), "OK");
+    assert!(engine.ask("TAKEBACK 12,8").starts_with("ERROR"));
+    assert!(engine.ask("TURN 25,3").starts_with("ERROR"));
+    assert!(engine.ask("TURN 9,7").starts_with("ERROR"), "taken");
+    assert!(engine.ask("DANCE").starts_with("UNKNOWN"));
+    assert!(engine.ask("TURN").starts_with("ERROR"));
+    engine.send("");
+    assert!(engine.ask(&"x".repeat(10_000)).starts_with("ERROR"));
+    assert!(engine.ask("\u{1b}[31m").starts_with("UNKNOWN"));
+    engine.send("END");
+    assert!(engine.ended(Duration::from_secs(2)));
+}
+
+#[test]
+fn end_and_the_clock_are_read_while_it_thinks() {
+    let mut engine = Engine::start();
+    assert_eq!(engine.ask("START 20"), "OK");
+    engine.send("INFO timeout_turn 20000");
+    engine.send("BEGIN");
+    std::thread::sleep(Duration::from_millis(300));
+    engine.send("INFO time_left 15000");
+    engine.send("END");
+    assert!(
+        engine.ended(Duration::from_secs(2)),
+        "END during a 20-second think ends it at once"
+    );
+    // End of input is an end too.
+    let mut engine = Engine::start();
+    assert_eq!(engine.ask("START 15"), "OK");
+    engine.stdin = None;
+    assert!(engine.ended(Duration::from_secs(2)));
+}
