@@ -31,7 +31,7 @@ pub use mcts::Mcts;
 pub use perfect::Perfect;
 pub use random::Random;
 pub use rules::{RuleStep, RulesPlayer};
-pub use search::Search;
+pub use search::{Search, vcf};
 pub use strength::{ParseStrengthError, Strength};
 
 use rand::Rng;

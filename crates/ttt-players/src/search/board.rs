@@ -200,6 +200,34 @@ impl SearchBoard {
         squares
     }
 
+    /// The free squares where `mark` would make a line one short of winning (a four, on
+    /// gomoku): the free squares of its windows with two marks to go and none of the
+    /// other side's; those in the most such windows first.
+    pub(crate) fn four_squares(&self, mark: Mark) -> Vec<usize> {
+        let (me, other) = (side(mark), 1 - side(mark));
+        let Some(short) = (self.rules().k() as u8).checked_sub(2) else {
+            return Vec::new();
+        };
+        let mut found: Vec<(u32, usize)> = Vec::new();
+        for (index, window) in self.shape.windows.iter().enumerate() {
+            if self.counts[me][index] != short || self.counts[other][index] != 0 {
+                continue;
+            }
+            for &square in window {
+                let square = usize::from(square);
+                if self.cells[square] != 0 {
+                    continue;
+                }
+                match found.iter_mut().find(|(_, s)| *s == square) {
+                    Some((count, _)) => *count += 1,
+                    None => found.push((1, square)),
+                }
+            }
+        }
+        found.sort_unstable_by(|a, b| b.0.cmp(&a.0).then(a.1.cmp(&b.1)));
+        found.into_iter().map(|(_, square)| square).collect()
+    }
+
     /// How much playing `square` gains the side to move: its own windows grown, and the
     /// opponent's windows spoiled. For ordering moves.
     pub(crate) fn move_value(&self, square: usize) -> i64 {

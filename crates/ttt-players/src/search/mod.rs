@@ -2,6 +2,7 @@
 
 pub(crate) mod board;
 mod table;
+mod vcf;
 
 use std::sync::Arc;
 use web_time::Instant;
@@ -18,6 +19,10 @@ use table::{Bound, Entry, Table};
 pub(crate) const WIN: i64 = 1 << 60;
 /// Moves searched at each node below the root, best first by a quick estimate.
 const WIDTH: usize = 12;
+/// Attacking moves a search for a victory by continuous fours may try at the root.
+const VCF_BUDGET: u64 = 100_000;
+/// Root moves checked for allowing the opponent such a win, best first.
+const VCF_CHECKED: usize = 24;
 
 /// Plays strongly on any board within a time bound per move.
 ///
@@ -97,6 +102,27 @@ impl Search {
         if moves.is_empty() {
             return pick(&legal, rng).map(|square| (square, 0));
         }
+        // A forced win by fours, seen far beyond any depth the alpha-beta reaches.
+        if let Some(square) = vcf::Vcf::new(VCF_BUDGET).find(&mut board) {
+            return Ok((Square::new(square), 0));
+        }
+        // Moves after which the opponent has a forced win by fours are no moves, unless
+        // every move is one.
+        let mut threats = vcf::Vcf::new(VCF_BUDGET);
+        let safe: Vec<usize> = moves
+            .iter()
+            .copied()
+            .take(VCF_CHECKED)
+            .filter(|&square| {
+                board.play(square);
+                let lost = threats.threatened_by(&mut board, !me);
+                board.undo();
+                !lost
+            })
+            .collect();
+        if !safe.is_empty() {
+            moves = safe;
+        }
         let mut best = moves[0];
         let mut finished = 0;
         let mut searcher = Searcher {
@@ -126,6 +152,37 @@ impl Search {
         }
         Ok((Square::new(best), finished))
     }
+}
+
+/// The first move of a victory by continuous fours for the side to move, if a search of at
+/// most `budget` attacking moves finds one: a forced win in which every attacking move
+/// makes a line one short of winning.
+///
+/// ```
+/// use ttt_core::{Mark, Position, Rules};
+///
+/// let rules = Rules::new(15, 15, 5)?;
+/// // X to move with three in a row, open at both ends: a four open at both ends wins.
+/// let rows = [
+///     "...............",
+///     "....xxx........",
+///     "...............",
+///     "..........o.o.o",
+/// ];
+/// let mut text = rows.map(str::to_owned).to_vec();
+/// text.resize(15, ".".repeat(15));
+/// let position = Position::parse(&text.join("/"), rules, Mark::X)?;
+/// let first = ttt_players::vcf(&position, 10_000).map(|square| square.index());
+/// assert!(first == Some(15 + 3) || first == Some(15 + 7), "d2 or h2: {first:?}");
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
+#[must_use]
+pub fn vcf(position: &Position, budget: u64) -> Option<Square> {
+    if position.is_over() {
+        return None;
+    }
+    let mut board = SearchBoard::new(Arc::new(board::Shape::new(position.rules())), position);
+    vcf::Vcf::new(budget).find(&mut board).map(Square::new)
 }
 
 /// Threat knowledge before any search: a win now, else the block of a line one short of

@@ -1,0 +1,80 @@
+//! The gomoku tactical suites (`../shared/gomoku/`): what `search` plays in each position
+//! within a time per move, and how often that is a winning move.
+//!
+//! ```text
+//! cargo run --release -p ttt-players --example tactics -- ../shared/gomoku/attack.jsonl 1.0
+//! ```
+//!
+//! On the attack suite a move passes when it is the suite's winning move or the first move
+//! of a victory by continuous fours that `ttt_players::vcf` proves (a lower bound: a win by
+//! threes that no VCF proves counts only when it is the suite's move). On the defence
+//! suite a move passes when it is the suite's holding move or when, after it, the opponent
+//! has no victory by continuous fours (an upper bound: wins by threes are not seen).
+
+use std::time::{Duration, Instant};
+
+use rand::SeedableRng;
+use rand::rngs::StdRng;
+use ttt_core::{Mark, Position, Rules, SquareNaming};
+use ttt_players::{Limits, Player, Search};
+
+fn main() -> Result<(), Box<dyn std::error::Error>> {
+    let mut args = std::env::args().skip(1);
+    let path = args.next().ok_or("give the suite's path (a .jsonl file)")?;
+    let seconds: f64 = args.next().map_or(Ok(1.0), |text| text.parse())?;
+    let think = Duration::from_secs_f64(seconds);
+    let rules = Rules::new(15, 15, 5)?;
+    let text = std::fs::read_to_string(&path)?;
+    let (mut passed, mut total, mut proved, mut slowest) = (0, 0, 0, Duration::ZERO);
+    // How many of the losing moves the VCF judge itself sees as losing.
+    let mut judged = 0;
+    for line in text.lines().filter(|line| !line.trim().is_empty()) {
+        let case: serde_json::Value = serde_json::from_str(line)?;
+        let rows = case["position"].as_str().ok_or("no position")?;
+        let to_move: Mark = case["to_move"].as_str().ok_or("no side to move")?.parse()?;
+        let expected = case["winning_move"]
+            .as_str()
+            .or(case["holds"].as_str())
+            .ok_or("no winning move")?;
+        let (x, o) = (rows.matches('x').count(), rows.matches('o').count());
+        let first = if x == o { to_move } else { !to_move };
+        let position = Position::parse(rows, rules, first)?;
+        let mut search = Search::new(Limits {
+            think,
+            memory: Limits::DEFAULT_MEMORY,
+        });
+        let started = Instant::now();
+        let chosen = search.choose(&position, &mut StdRng::seed_from_u64(1))?;
+        slowest = slowest.max(started.elapsed());
+        let label = SquareNaming::Letters.label(chosen, rules);
+        let by_vcf = ttt_players::vcf(&position, 200_000);
+        proved += usize::from(by_vcf.is_some());
+        let pass = if case["holds"].is_string() {
+            // A defence holds when, after it, the opponent has no forced win by fours
+            // (judged by the VCF search alone: wins by threes are not seen).
+            let after = position.after(chosen)?;
+            if let Some(lost) = case["lost_with"].as_str() {
+                let lost = SquareNaming::Letters.read(lost, rules)?;
+                judged +=
+                    usize::from(ttt_players::vcf(&position.after(lost)?, 2_000_000).is_some());
+            }
+            label == expected || ttt_players::vcf(&after, 2_000_000).is_none()
+        } else {
+            label == expected || by_vcf == Some(chosen)
+        };
+        passed += usize::from(pass);
+        total += 1;
+        if !pass {
+            println!("missed: played {label}, the suite's move {expected}");
+        }
+    }
+    println!(
+        "{passed} of {total} passed ({:.0}%) at {seconds} s a move; a VCF exists in {proved}; slowest move {:.3} s",
+        100.0 * passed as f64 / total.max(1) as f64,
+        slowest.as_secs_f64()
+    );
+    if judged > 0 || text.contains("lost_with") {
+        println!("the VCF judge sees the loss after {judged} of the losing moves");
+    }
+    Ok(())
+}
