@@ -25,7 +25,9 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
     let think = Duration::from_secs_f64(seconds);
     let rules = Rules::new(15, 15, 5)?;
     let text = std::fs::read_to_string(&path)?;
-    let (mut passed, mut total, mut proved, mut slowest) = (0, 0, 0, Duration::ZERO);
+    let (mut passed, mut total, mut proved, mut slowest): (usize, u32, usize, Duration) =
+        (0, 0, 0, Duration::ZERO);
+    let mut spent = Duration::ZERO;
     // How many of the losing moves the VCF judge itself sees as losing.
     let mut judged = 0;
     for line in text.lines().filter(|line| !line.trim().is_empty()) {
@@ -46,6 +48,7 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
         let started = Instant::now();
         let chosen = search.choose(&position, &mut StdRng::seed_from_u64(1))?;
         slowest = slowest.max(started.elapsed());
+        spent += started.elapsed();
         let label = SquareNaming::Letters.label(chosen, rules);
         let by_vcf = ttt_players::vcf(&position, 200_000);
         proved += usize::from(by_vcf.is_some());
@@ -69,8 +72,9 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
         }
     }
     println!(
-        "{passed} of {total} passed ({:.0}%) at {seconds} s a move; a VCF exists in {proved}; slowest move {:.3} s",
+        "{passed} of {total} passed ({:.0}%) at {seconds} s a move; a VCF exists in {proved}; moves took {:.3} s on average, {:.3} s at the most",
         100.0 * passed as f64 / total.max(1) as f64,
+        spent.as_secs_f64() / f64::from(total.max(1)),
         slowest.as_secs_f64()
     );
     if judged > 0 || text.contains("lost_with") {

@@ -204,13 +204,35 @@ impl SearchBoard {
     /// gomoku): the free squares of its windows with two marks to go and none of the
     /// other side's; those in the most such windows first.
     pub(crate) fn four_squares(&self, mark: Mark) -> Vec<usize> {
+        match (self.rules().k() as u8).checked_sub(2) {
+            // Windows one short already have their square: only those two short count.
+            Some(short) => self
+                .growth_squares(mark, short)
+                .into_iter()
+                .filter(|&square| self.makes_exactly(mark, square, short))
+                .collect(),
+            None => Vec::new(),
+        }
+    }
+
+    /// Whether `square` lies in a window of `mark`'s with exactly `marks` of its marks and
+    /// none of the other side's.
+    fn makes_exactly(&self, mark: Mark, square: usize, marks: u8) -> bool {
         let (me, other) = (side(mark), 1 - side(mark));
-        let Some(short) = (self.rules().k() as u8).checked_sub(2) else {
-            return Vec::new();
-        };
+        self.shape.through[square].iter().any(|&window| {
+            let window = window as usize;
+            self.counts[me][window] == marks && self.counts[other][window] == 0
+        })
+    }
+
+    /// The free squares of `mark`'s windows that hold at least `marks` of its marks and
+    /// none of the other side's: where its lines can still grow, those in the most such
+    /// windows first.
+    pub(crate) fn growth_squares(&self, mark: Mark, marks: u8) -> Vec<usize> {
+        let (me, other) = (side(mark), 1 - side(mark));
         let mut found: Vec<(u32, usize)> = Vec::new();
         for (index, window) in self.shape.windows.iter().enumerate() {
-            if self.counts[me][index] != short || self.counts[other][index] != 0 {
+            if self.counts[me][index] < marks || self.counts[other][index] != 0 {
                 continue;
             }
             for &square in window {

@@ -131,7 +131,10 @@ impl Search {
             nodes: 0,
         };
         let free = legal.len() as u32;
+        let budget = think.mul_f64(0.9);
+        let mut previous: Option<f64> = None;
         for depth in 1..=free {
+            let iteration = Instant::now();
             match searcher.root(&mut board, &moves, depth) {
                 Ok((square, score)) => {
                     best = square;
@@ -145,10 +148,16 @@ impl Search {
                 }
                 Err(OutOfTime) => break,
             }
-            // A deeper iteration takes longer than all before it: don't start what can't end.
-            if start.elapsed() * 3 > think {
+            // Start the next iteration only if it is expected to end in time: it takes as
+            // much longer as the last one did than the one before (2 to 8 times).
+            let took = iteration.elapsed().as_secs_f64();
+            let growth = previous
+                .filter(|&before| before > 0.0)
+                .map_or(4.0, |before| (took / before).clamp(2.0, 8.0));
+            if start.elapsed().as_secs_f64() + took * growth > budget.as_secs_f64() {
                 break;
             }
+            previous = Some(took);
         }
         Ok((Square::new(best), finished))
     }
