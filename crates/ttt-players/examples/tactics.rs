@@ -5,11 +5,13 @@
 //! cargo run --release -p ttt-players --example tactics -- ../shared/gomoku/attack.jsonl 1.0
 //! ```
 //!
-//! On the attack suite a move passes when it is the suite's winning move or the first move
-//! of a victory by continuous fours that `ttt_players::vcf` proves (a lower bound: a win by
-//! threes that no VCF proves counts only when it is the suite's move). On the defence
-//! suite a move passes when it is the suite's holding move or when, after it, the opponent
-//! has no victory by continuous fours (an upper bound: wins by threes are not seen).
+//! The judge is the threat-space search (`ttt_players::wins_by_threats`) with a generous
+//! budget of its own. On the attack suite a move passes when it is the suite's winning
+//! move or when, after it, the judge proves the win by threats (a lower bound: a win that
+//! needs a quiet move counts only when it is the suite's move). On the defence suite a
+//! move passes when it is the suite's holding move or when, after it, the judge finds no
+//! forced win by threats for the opponent (an upper bound: a win that needs quiet moves is
+//! not seen; the last line says how many of the suite's losing moves the judge sees lose).
 
 use std::time::{Duration, Instant};
 
@@ -17,6 +19,9 @@ use rand::SeedableRng;
 use rand::rngs::StdRng;
 use ttt_core::{Mark, Position, Rules, SquareNaming};
 use ttt_players::{Limits, Player, Search};
+
+/// Attacking moves the judge may try for each question it is asked.
+const JUDGE_BUDGET: u64 = 3_000_000;
 
 fn main() -> Result<(), Box<dyn std::error::Error>> {
     let mut args = std::env::args().skip(1);
@@ -28,7 +33,7 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
     let (mut passed, mut total, mut proved, mut slowest): (usize, u32, usize, Duration) =
         (0, 0, 0, Duration::ZERO);
     let mut spent = Duration::ZERO;
-    // How many of the losing moves the VCF judge itself sees as losing.
+    // How many of the losing moves the judge itself sees as losing.
     let mut judged = 0;
     for line in text.lines().filter(|line| !line.trim().is_empty()) {
         let case: serde_json::Value = serde_json::from_str(line)?;
@@ -50,20 +55,25 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
         slowest = slowest.max(started.elapsed());
         spent += started.elapsed();
         let label = SquareNaming::Letters.label(chosen, rules);
-        let by_vcf = ttt_players::vcf(&position, 200_000);
-        proved += usize::from(by_vcf.is_some());
+        let me = position.to_move();
+        let by_threats = ttt_players::wins_by_threats(&position, me, JUDGE_BUDGET);
+        proved += usize::from(by_threats);
+        let after = position.after(chosen)?;
         let pass = if case["holds"].is_string() {
-            // A defence holds when, after it, the opponent has no forced win by fours
-            // (judged by the VCF search alone: wins by threes are not seen).
-            let after = position.after(chosen)?;
+            // A defence holds when, after it, the opponent has no forced win by threats
+            // that the judge finds (a win that needs quiet moves is not seen).
             if let Some(lost) = case["lost_with"].as_str() {
                 let lost = SquareNaming::Letters.read(lost, rules)?;
-                judged +=
-                    usize::from(ttt_players::vcf(&position.after(lost)?, 2_000_000).is_some());
+                judged += usize::from(ttt_players::wins_by_threats(
+                    &position.after(lost)?,
+                    !me,
+                    JUDGE_BUDGET,
+                ));
             }
-            label == expected || ttt_players::vcf(&after, 2_000_000).is_none()
+            label == expected || !ttt_players::wins_by_threats(&after, !me, JUDGE_BUDGET)
         } else {
-            label == expected || by_vcf == Some(chosen)
+            // An attack passes when the move keeps a forced win that the judge proves.
+            label == expected || ttt_players::wins_by_threats(&after, me, JUDGE_BUDGET)
         };
         passed += usize::from(pass);
         total += 1;
@@ -72,13 +82,13 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
         }
     }
     println!(
-        "{passed} of {total} passed ({:.0}%) at {seconds} s a move; a VCF exists in {proved}; moves took {:.3} s on average, {:.3} s at the most",
+        "{passed} of {total} passed ({:.0}%) at {seconds} s a move; the judge proves a win by threats for the side to move in {proved}; moves took {:.3} s on average, {:.3} s at the most",
         100.0 * passed as f64 / total.max(1) as f64,
         spent.as_secs_f64() / f64::from(total.max(1)),
         slowest.as_secs_f64()
     );
     if judged > 0 || text.contains("lost_with") {
-        println!("the VCF judge sees the loss after {judged} of the losing moves");
+        println!("the judge sees the loss after {judged} of the suite's losing moves");
     }
     Ok(())
 }

@@ -112,6 +112,8 @@ pub(crate) struct SearchBoard {
     strength: [i64; 2],
     /// For each side, how many windows it could complete with one more mark.
     open: [u32; 2],
+    /// For each side, how many windows it could complete with two more marks.
+    two_short: [u32; 2],
     pub(crate) hash: u64,
     pub(crate) to_move: Mark,
     /// The squares played, in order.
@@ -136,6 +138,7 @@ impl SearchBoard {
             counts: [vec![0; windows], vec![0; windows]],
             strength: [0, 0],
             open: [0, 0],
+            two_short: [0, 0],
             hash: 0,
             to_move: position.first(),
             played: Vec::new(),
@@ -215,6 +218,145 @@ impl SearchBoard {
         }
     }
 
+    /// The free squares where `mark` would make two different squares to win on at once
+    /// (a straight four, or two fours: on gomoku, the squares that answer an open three).
+    pub(crate) fn double_squares(&self, mark: Mark) -> Vec<usize> {
+        // Two squares to win on take two windows two short: none, or one, is no threat.
+        if self.two_short[side(mark)] < 2 {
+            return Vec::new();
+        }
+        let mut found = Vec::new();
+        for (index, window) in self.shape.windows.iter().enumerate() {
+            if !self.is_two_short(mark, index) {
+                continue;
+            }
+            for &square in window {
+                let square = usize::from(square);
+                if self.cells[square] == 0
+                    && !found.contains(&square)
+                    && self.is_double(mark, square)
+                {
+                    found.push(square);
+                }
+            }
+        }
+        found
+    }
+
+    /// Whether window `index` holds k - 2 of `mark`'s marks and none of the other side's.
+    fn is_two_short(&self, mark: Mark, index: usize) -> bool {
+        let (me, other) = (side(mark), 1 - side(mark));
+        usize::from(self.counts[me][index]) + 2 == self.rules().k()
+            && self.counts[other][index] == 0
+    }
+
+    /// The squares `mark` would win on after playing the free `square`, through windows that
+    /// hold k - 2 of its marks and none of the other side's (each such window has one other
+    /// free square), at most two of them.
+    fn partners(&self, mark: Mark, square: usize) -> [Option<usize>; 2] {
+        let mut partners = [None, None];
+        for &window in &self.shape.through[square] {
+            let window = window as usize;
+            if !self.is_two_short(mark, window) {
+                continue;
+            }
+            let other = self.shape.windows[window]
+                .iter()
+                .map(|&s| usize::from(s))
+                .find(|&s| s != square && self.cells[s] == 0);
+            match (partners, other) {
+                (_, None) => {}
+                ([None, _], found) => partners[0] = found,
+                ([Some(first), None], Some(next)) if next != first => {
+                    partners[1] = Some(next);
+                    break;
+                }
+                _ => {}
+            }
+        }
+        partners
+    }
+
+    /// Whether `mark` playing the free `square` would have two squares to win on.
+    pub(crate) fn is_double(&self, mark: Mark, square: usize) -> bool {
+        self.partners(mark, square)[1].is_some()
+    }
+
+    /// The free squares that answer `mark`'s threat to make two squares to win on (its
+    /// [`double_squares`](SearchBoard::double_squares)): those squares themselves and
+    /// the squares they would win on, kept when the other side playing there leaves `mark`
+    /// no such square. `None` when `mark` has no such threat; empty when no one square
+    /// answers all of them.
+    pub(crate) fn defences(&mut self, mark: Mark) -> Option<Vec<usize>> {
+        let doubles = self.double_squares(mark);
+        if doubles.is_empty() {
+            return None;
+        }
+        let mut tried: Vec<usize> = Vec::new();
+        for &square in &doubles {
+            // The windows two short through the square hold it and what it would win on.
+            for &window in &self.shape.through[square] {
+                let window = window as usize;
+                if self.is_two_short(mark, window) {
+                    tried.extend(
+                        self.shape.windows[window]
+                            .iter()
+                            .map(|&s| usize::from(s))
+                            .filter(|&s| self.cells[s] == 0),
+                    );
+                }
+            }
+        }
+        tried.sort_unstable();
+        tried.dedup();
+        let mover = self.to_move;
+        self.to_move = !mark;
+        tried.retain(|&square| {
+            self.play(square);
+            let holds = self.double_squares(mark).is_empty();
+            self.undo();
+            holds
+        });
+        self.to_move = mover;
+        Some(tried)
+    }
+
+    /// The free squares where `mark` would make a three: a line that one more mark turns
+    /// into two squares to win on (on gomoku, an open or broken three), found by trying
+    /// the squares of its windows three short.
+    pub(crate) fn three_squares(&mut self, mark: Mark) -> Vec<usize> {
+        let Some(short) = self.rules().k().checked_sub(3) else {
+            return Vec::new();
+        };
+        let candidates = self.growth_squares(mark, short as u8);
+        let mover = self.to_move;
+        self.to_move = mark;
+        let threes = candidates
+            .into_iter()
+            .filter(|&square| {
+                self.play(square);
+                let three = self.makes_double_through(mark, square);
+                self.undo();
+                three
+            })
+            .collect();
+        self.to_move = mover;
+        threes
+    }
+
+    /// Whether a window through `square` (just played by `mark`) now gives `mark` a square
+    /// that would make two squares to win on.
+    fn makes_double_through(&self, mark: Mark, square: usize) -> bool {
+        self.shape.through[square].iter().any(|&window| {
+            let window = window as usize;
+            self.is_two_short(mark, window)
+                && self.shape.windows[window].iter().any(|&s| {
+                    let s = usize::from(s);
+                    self.cells[s] == 0 && self.is_double(mark, s)
+                })
+        })
+    }
+
     /// Whether `square` lies in a window of `mark`'s with exactly `marks` of its marks and
     /// none of the other side's.
     fn makes_exactly(&self, mark: Mark, square: usize, marks: u8) -> bool {
@@ -285,7 +427,11 @@ impl SearchBoard {
             );
             if theirs == 0 {
                 self.strength[me] += shape.weights[mine + 1] - shape.weights[mine];
+                if mine + 1 == k - 2 {
+                    self.two_short[me] += 1;
+                }
                 if mine + 1 == k - 1 {
+                    self.two_short[me] -= 1;
                     self.open[me] += 1;
                 }
                 if mine + 1 == k {
@@ -295,6 +441,9 @@ impl SearchBoard {
             }
             if mine == 0 && theirs > 0 {
                 self.strength[other] -= shape.weights[theirs];
+                if theirs == k - 2 {
+                    self.two_short[other] -= 1;
+                }
                 if theirs == k - 1 {
                     self.open[other] -= 1;
                 }
@@ -325,7 +474,11 @@ impl SearchBoard {
             );
             if theirs == 0 {
                 self.strength[me] -= shape.weights[mine + 1] - shape.weights[mine];
+                if mine + 1 == k - 2 {
+                    self.two_short[me] -= 1;
+                }
                 if mine + 1 == k - 1 {
+                    self.two_short[me] += 1;
                     self.open[me] -= 1;
                 }
                 if mine + 1 == k {
@@ -334,6 +487,9 @@ impl SearchBoard {
             }
             if mine == 0 && theirs > 0 {
                 self.strength[other] += shape.weights[theirs];
+                if theirs == k - 2 {
+                    self.two_short[other] += 1;
+                }
                 if theirs == k - 1 {
                     self.open[other] += 1;
                 }

@@ -2,27 +2,35 @@
 
 pub(crate) mod board;
 mod table;
-mod vcf;
+mod threats;
 
 use std::sync::Arc;
 use web_time::Instant;
 
 use rand::Rng;
-use ttt_core::{Position, Rules, Square};
+use ttt_core::{Mark, Position, Rules, Square};
 
 use crate::{Limits, Player, PlayerError, pick};
 use board::{SearchBoard, Shape, ShapeCache};
 use table::{Bound, Entry, Table};
+use threats::Threats;
 
 /// A won game's score; wins sooner score higher. Every heuristic value stays below it on
 /// every board (see [`board::Shape`]'s weights).
 pub(crate) const WIN: i64 = 1 << 60;
 /// Moves searched at each node below the root, best first by a quick estimate.
 const WIDTH: usize = 12;
-/// Attacking moves a search for a victory by continuous fours may try at the root.
-const VCF_BUDGET: u64 = 100_000;
-/// Root moves checked for allowing the opponent such a win, best first.
-const VCF_CHECKED: usize = 24;
+/// Attacking moves a threat-space search may try at the root, for each side.
+const THREAT_BUDGET: u64 = 2_000_000;
+/// The most threes in a line of threats searched at the root.
+const MAX_THREES: u32 = 8;
+/// The share of the think time by which the search for the side to move's own win by
+/// threats ends.
+const OWN_SHARE: f64 = 0.2;
+/// The share of the think time by which the search for the opponent's threats ends.
+const DEFENCE_SHARE: f64 = 0.5;
+/// Attacking moves the opponent's threats may take after each root move checked.
+const MOVE_CHECK_BUDGET: u64 = 30_000;
 
 /// Plays strongly on any board within a time bound per move.
 ///
@@ -102,26 +110,21 @@ impl Search {
         if moves.is_empty() {
             return pick(&legal, rng).map(|square| (square, 0));
         }
-        // A forced win by fours, seen far beyond any depth the alpha-beta reaches.
-        if let Some(square) = vcf::Vcf::new(VCF_BUDGET).find(&mut board) {
+        // A forced win by threats, seen far beyond any depth the alpha-beta reaches: by
+        // fours first (quick), then by threes too, within a share of the time.
+        let mut mine = Threats::new(THREAT_BUDGET, Some(start + think.mul_f64(OWN_SHARE)));
+        if let Some(square) = mine
+            .find(&mut board, 0)
+            .or_else(|| mine.find(&mut board, MAX_THREES))
+        {
             return Ok((Square::new(square), 0));
         }
-        // Moves after which the opponent has a forced win by fours are no moves, unless
+        // Moves after which the opponent has a forced win by threats are no moves, unless
         // every move is one.
-        let mut threats = vcf::Vcf::new(VCF_BUDGET);
-        let safe: Vec<usize> = moves
-            .iter()
-            .copied()
-            .take(VCF_CHECKED)
-            .filter(|&square| {
-                board.play(square);
-                let lost = threats.threatened_by(&mut board, !me);
-                board.undo();
-                !lost
-            })
-            .collect();
-        if !safe.is_empty() {
-            moves = safe;
+        let mut theirs = Threats::new(THREAT_BUDGET, Some(start + think.mul_f64(DEFENCE_SHARE)));
+        if theirs.threatened_by(&mut board, !me, MAX_THREES) {
+            theirs.allow(THREAT_BUDGET);
+            moves = safe_moves(&mut board, moves, &mut theirs);
         }
         let mut best = moves[0];
         let mut finished = 0;
@@ -163,6 +166,50 @@ impl Search {
     }
 }
 
+/// The root moves after which the opponent, to move, has no forced win by threats: the
+/// moves that answer its threats and make fours of one's own first, then the rest in
+/// order, as long as the search's bounds allow. The moves proved safe, if any; else those
+/// not judged in time; moves proved lost only when every move is.
+fn safe_moves(board: &mut SearchBoard, moves: Vec<usize>, theirs: &mut Threats) -> Vec<usize> {
+    let me = board.to_move;
+    let mut order = board.winning_squares(!me);
+    order.extend(board.defences(!me).unwrap_or_default());
+    order.extend(board.four_squares(me));
+    order.extend(board.four_squares(!me));
+    order.extend(board.three_squares(!me));
+    order.extend(moves.iter().copied());
+    let mut seen = Vec::with_capacity(order.len());
+    order.retain(|&square| {
+        let new = board.is_free(square) && !seen.contains(&square);
+        seen.push(square);
+        new
+    });
+    let (mut safe, mut unknown, mut lost) = (Vec::new(), Vec::new(), Vec::new());
+    for square in order {
+        if theirs.stopped() {
+            unknown.push(square);
+            continue;
+        }
+        theirs.allow(MOVE_CHECK_BUDGET);
+        board.play(square);
+        let threatened = theirs.find(board, MAX_THREES).is_some();
+        board.undo();
+        match (threatened, theirs.stopped()) {
+            (true, _) => lost.push(square),
+            (false, false) => safe.push(square),
+            (false, true) => unknown.push(square),
+        }
+    }
+    // The alpha-beta orders moves by its own estimate: keep its order within each group.
+    let rank = |square: &usize| moves.iter().position(|m| m == square).unwrap_or(usize::MAX);
+    let mut keep = [safe, unknown, lost]
+        .into_iter()
+        .find(|group| !group.is_empty())
+        .unwrap_or(moves.clone());
+    keep.sort_by_key(rank);
+    keep
+}
+
 /// The first move of a victory by continuous fours for the side to move, if a search of at
 /// most `budget` attacking moves finds one: a forced win in which every attacking move
 /// makes a line one short of winning.
@@ -191,7 +238,48 @@ pub fn vcf(position: &Position, budget: u64) -> Option<Square> {
         return None;
     }
     let mut board = SearchBoard::new(Arc::new(board::Shape::new(position.rules())), position);
-    vcf::Vcf::new(budget).find(&mut board).map(Square::new)
+    Threats::new(budget, None)
+        .find(&mut board, 0)
+        .map(Square::new)
+}
+
+/// Whether `mark` has a forced win by threats in `position`, as a search of at most
+/// `budget` attacking moves proves it: a win made of fours and threes (see [`vcf`]), each
+/// leaving the defender only the replies that answer it or make a four of its own. With
+/// `mark` to move, a line of threats it can start; with the other side to move, the
+/// threat `mark` has just made, every reply searched. `false` proves nothing: the win may
+/// need quiet moves, or more work than the budget.
+///
+/// ```
+/// use ttt_core::{Mark, Position, Rules};
+///
+/// let rules = Rules::new(15, 15, 5)?;
+/// // X has just made two threes that meet at h8: one on row 8, one down column h, broken
+/// // at h9. O to move cannot answer both, and has no four to gain time with.
+/// let mut rows = vec![".".repeat(15); 15];
+/// rows[7] = "......xxx......".to_owned();
+/// rows[9] = ".......x.......".to_owned();
+/// rows[10] = ".......x.......".to_owned();
+/// rows[0] = "o.o.o..........".to_owned();
+/// rows[2] = "o..............".to_owned();
+/// let position = Position::parse(&rows.join("/"), rules, Mark::X)?;
+/// assert!(ttt_players::wins_by_threats(&position, Mark::X, 100_000));
+/// // O has nothing of the kind.
+/// assert!(!ttt_players::wins_by_threats(&position, Mark::O, 100_000));
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
+#[must_use]
+pub fn wins_by_threats(position: &Position, mark: Mark, budget: u64) -> bool {
+    if position.is_over() {
+        return position.outcome().and_then(|outcome| outcome.winner()) == Some(mark);
+    }
+    let mut board = SearchBoard::new(Arc::new(board::Shape::new(position.rules())), position);
+    let mut search = Threats::new(budget, None);
+    if board.to_move == mark {
+        search.find(&mut board, MAX_THREES).is_some()
+    } else {
+        search.proves(&mut board, MAX_THREES)
+    }
 }
 
 /// Threat knowledge before any search: a win now, else the block of a line one short of
@@ -205,6 +293,31 @@ pub(crate) fn forced(board: &SearchBoard) -> Option<usize> {
         .winning_squares(!me)
         .into_iter()
         .max_by_key(|&square| board.move_value(square))
+}
+
+/// The moves worth searching below the root: when the opponent threatens to make two
+/// squares to win on (an open three), only the squares that answer it and one's own fours,
+/// which gain the tempo back; otherwise the best-ordered candidates.
+fn threat_aware_moves(board: &mut SearchBoard) -> Vec<usize> {
+    let me = board.to_move;
+    let Some(mut moves) = board.defences(!me) else {
+        let mut moves = board.candidates();
+        moves.truncate(WIDTH);
+        return moves;
+    };
+    for square in board.four_squares(me) {
+        if !moves.contains(&square) {
+            moves.push(square);
+        }
+    }
+    if moves.is_empty() {
+        // A threat no move answers: the game is lost; any move will do for the search.
+        let mut moves = board.candidates();
+        moves.truncate(1);
+        return moves;
+    }
+    moves.sort_by_cached_key(|&square| std::cmp::Reverse(board.move_value(square)));
+    moves
 }
 
 struct Searcher<'a> {
@@ -276,9 +389,7 @@ impl Searcher<'_> {
             }
         }
         let mut moves = if forced.is_empty() {
-            let mut moves = board.candidates();
-            moves.truncate(WIDTH);
-            moves
+            threat_aware_moves(board)
         } else {
             forced
         };
