@@ -179,9 +179,8 @@ try {
   const took = await page.evaluate(
     () =>
       new Promise((resolve) => {
-        const grid = document.querySelector("#screen [tabindex]");
         const start = performance.now();
-        grid.dispatchEvent(new KeyboardEvent("keydown", { key: "?", bubbles: true }));
+        document.dispatchEvent(new KeyboardEvent("keydown", { key: "?", bubbles: true }));
         const look = () => {
           const text = Array.from(document.querySelectorAll("#screen pre"), (row) => row.textContent);
           if (text.some((line) => line.includes("Press any key to close."))) {
@@ -202,11 +201,33 @@ try {
   await waitFor("Computer (hard) played", 15000);
   check(true, "the computer's move came back from the worker");
 
-  // A phone-sized window still gets the whole game.
+  // Asked before leaving the game, a click on "keep playing" keeps it.
+  await clickText("n new");
+  await waitFor("keep playing");
+  await clickText("keep playing");
+  await page.waitForTimeout(200);
+  check(
+    (await screen()).some((line) => line.includes("Computer (hard) played")),
+    "a click on keep playing keeps the game",
+  );
+
+  // A phone-sized window still gets the whole game, and keys and clicks still act after
+  // the window changed size (turned, as a phone is).
   await page.setViewportSize({ width: 390, height: 844 });
   await page.waitForTimeout(300);
   const phone = await screen();
   check(!phone.some((line) => line.includes("too small")), "a phone-sized window fits the game");
+  await page.setViewportSize({ width: 844, height: 390 });
+  await page.waitForTimeout(300);
+  await page.keyboard.press("?");
+  await waitFor("Press any key to close.", 2000);
+  check(true, "a key acts after the window turned");
+  await page.keyboard.press("Escape");
+  await page.waitForTimeout(100);
+  await clickText("? help");
+  await waitFor("Press any key to close.", 2000);
+  check(true, "a click acts after the window turned");
+  await page.keyboard.press("Escape");
   await page.setViewportSize({ width: 1200, height: 800 });
   await page.waitForTimeout(300);
 

@@ -31,7 +31,7 @@ pub use mcts::Mcts;
 pub use perfect::Perfect;
 pub use random::Random;
 pub use rules::{RuleStep, RulesPlayer};
-pub use search::{Search, vcf, wins_by_threats};
+pub use search::{Search, Thought, vcf, wins_by_threats};
 pub use strength::{ParseStrengthError, Strength};
 
 use rand::Rng;

@@ -6,11 +6,10 @@ use std::cell::RefCell;
 use std::rc::Rc;
 use std::time::Duration;
 
-use ratzilla::event::{KeyCode, KeyEvent, MouseButton, MouseEvent, MouseEventKind};
+use ratzilla::DomBackend;
 use ratzilla::ratatui::backend::Backend;
 use ratzilla::ratatui::layout::Rect;
 use ratzilla::ratatui::{Terminal, TerminalOptions, Viewport};
-use ratzilla::{DomBackend, WebRenderer};
 use ttt_core::Rules;
 use ttt_play::app::{App, Input, Job, Key, Theme};
 use ttt_play::session::Thinking;
@@ -121,6 +120,20 @@ fn to_js(error: impl std::fmt::Display) -> JsValue {
 /// How many cells of the page's font fit the screen element, measured as the DOM backend
 /// measures them.
 fn grid_size() -> Option<(u16, u16)> {
+    let (width, height) = cell_size()?;
+    let screen = web_sys::window()?
+        .document()?
+        .get_element_by_id(SCREEN)?
+        .get_bounding_client_rect();
+    Some((
+        (screen.width() / width) as u16,
+        (screen.height() / height) as u16,
+    ))
+}
+
+/// The size of one cell of the page's font in CSS pixels, measured as the DOM backend
+/// measures it: a block character in a `pre` inside the screen element.
+fn cell_size() -> Option<(f64, f64)> {
     let document = web_sys::window()?.document()?;
     let parent = document.get_element_by_id(SCREEN)?;
     let pre = document.create_element("pre").ok()?;
@@ -137,13 +150,7 @@ fn grid_size() -> Option<(u16, u16)> {
     parent.append_child(&pre).ok()?;
     let cell = span.get_bounding_client_rect();
     parent.remove_child(&pre).ok()?;
-    let screen = parent.get_bounding_client_rect();
-    if cell.width() <= 0.0 || cell.height() <= 0.0 {
-        return None;
-    }
-    let columns = (screen.width() / cell.width()) as u16;
-    let rows = (screen.height() / cell.height()) as u16;
-    Some((columns, rows))
+    (cell.width() > 0.0 && cell.height() > 0.0).then(|| (cell.width(), cell.height()))
 }
 
 /// The area to draw in: what fits the screen element, and never more than the backend's
@@ -158,29 +165,87 @@ fn area(terminal: &mut Terminal<DomBackend>) -> Rect {
     Rect::new(0, 0, columns.min(grid.width), rows.min(grid.height))
 }
 
-fn key(event: &KeyEvent) -> Option<Key> {
-    if event.ctrl || event.alt {
+/// The game's key for a key pressed on the page, if it is one.
+fn key(event: &web_sys::KeyboardEvent) -> Option<Key> {
+    if event.ctrl_key() || event.alt_key() || event.meta_key() {
         return None;
     }
-    Some(match &event.code {
-        KeyCode::Char(character) => Key::Char(*character),
-        KeyCode::Enter => Key::Enter,
-        KeyCode::Esc => Key::Esc,
-        KeyCode::Backspace => Key::Backspace,
-        KeyCode::Tab => Key::Tab,
-        KeyCode::Up => Key::Up,
-        KeyCode::Down => Key::Down,
-        KeyCode::Left => Key::Left,
-        KeyCode::Right => Key::Right,
-        _ => return None,
+    let name = event.key();
+    Some(match name.as_str() {
+        "Enter" => Key::Enter,
+        "Escape" => Key::Esc,
+        "Backspace" => Key::Backspace,
+        "Tab" => Key::Tab,
+        "ArrowUp" => Key::Up,
+        "ArrowDown" => Key::Down,
+        "ArrowLeft" => Key::Left,
+        "ArrowRight" => Key::Right,
+        _ => {
+            let mut characters = name.chars();
+            match (characters.next(), characters.next()) {
+                (Some(character), None) => Key::Char(character),
+                _ => return None,
+            }
+        }
     })
 }
 
-fn click(event: &MouseEvent) -> Option<Input> {
-    (event.kind == MouseEventKind::ButtonDown(MouseButton::Left)).then_some(Input::Click {
-        column: event.col,
-        row: event.row,
+/// The cell under a press of the main button or a tap, counted as the screen element's
+/// grid of cells is laid out (measured afresh, so it holds after any resize).
+fn click(event: &web_sys::MouseEvent) -> Option<Input> {
+    if event.button() != 0 {
+        return None;
+    }
+    let (width, height) = cell_size()?;
+    let document = web_sys::window()?.document()?;
+    let screen = document
+        .get_element_by_id(SCREEN)?
+        .get_bounding_client_rect();
+    let (x, y) = (
+        f64::from(event.client_x()) - screen.left(),
+        f64::from(event.client_y()) - screen.top(),
+    );
+    if x < 0.0 || y < 0.0 {
+        return None;
+    }
+    Some(Input::Click {
+        column: u16::try_from((x / width) as u64).ok()?,
+        row: u16::try_from((y / height) as u64).ok()?,
     })
+}
+
+/// Listens on the page itself, not on the grid of cells the DOM backend draws in: the
+/// backend makes a new grid when the window's size changes, and listeners on the old one
+/// would hear nothing after a resize or a turn of a phone.
+fn listen(page: &Rc<RefCell<Page>>) -> Result<(), JsValue> {
+    let document = web_sys::window()
+        .and_then(|window| window.document())
+        .ok_or_else(|| JsValue::from_str("no document"))?;
+    let keys = Closure::<dyn FnMut(web_sys::KeyboardEvent)>::new({
+        let page = page.clone();
+        move |event: web_sys::KeyboardEvent| {
+            if let Some(key) = key(&event) {
+                page.borrow_mut().handle(Input::Key(key));
+            }
+        }
+    });
+    document.add_event_listener_with_callback("keydown", keys.as_ref().unchecked_ref())?;
+    let screen = document
+        .get_element_by_id(SCREEN)
+        .ok_or_else(|| JsValue::from_str("no screen element"))?;
+    let clicks = Closure::<dyn FnMut(web_sys::MouseEvent)>::new({
+        let page = page.clone();
+        move |event: web_sys::MouseEvent| {
+            if let Some(input) = click(&event) {
+                page.borrow_mut().handle(input);
+            }
+        }
+    });
+    screen.add_event_listener_with_callback("pointerdown", clicks.as_ref().unchecked_ref())?;
+    // The page keeps listening as long as it lives.
+    keys.forget();
+    clicks.forget();
+    Ok(())
 }
 
 /// Starts the game on the page: called once by the page's script, after the wasm loaded.
@@ -211,26 +276,7 @@ pub fn start() -> Result<(), JsValue> {
         job: None,
     }));
     PAGE.with(|slot| *slot.borrow_mut() = Some(page.clone()));
-    terminal
-        .on_key_event({
-            let page = page.clone();
-            move |event| {
-                if let Some(key) = key(&event) {
-                    page.borrow_mut().handle(Input::Key(key));
-                }
-            }
-        })
-        .map_err(to_js)?;
-    terminal
-        .on_mouse_event({
-            let page = page.clone();
-            move |event| {
-                if let Some(input) = click(&event) {
-                    page.borrow_mut().handle(input);
-                }
-            }
-        })
-        .map_err(to_js)?;
+    listen(&page)?;
     animate(terminal, page);
     Ok(())
 }

@@ -87,6 +87,18 @@ pub enum Leave {
     Menu,
 }
 
+impl Leave {
+    /// The word for saying yes to it: "quit", "new game", "leave".
+    #[must_use]
+    pub const fn answer(self) -> &'static str {
+        match self {
+            Leave::Quit => "quit",
+            Leave::NewGame => "new game",
+            Leave::Menu => "leave",
+        }
+    }
+}
+
 /// How the app ended.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum End {
@@ -282,14 +294,11 @@ impl App {
 
     fn click(&mut self, column: u16, row: u16, now: Duration) {
         if let Some(overlay) = self.overlay.take() {
-            // A click on the answer line says yes; anywhere else closes the box.
-            if let Overlay::Confirm(leave) = overlay {
-                let (_, lines) = ui::overlay_text(&overlay);
-                let rect = ui::overlay_rect(self.area, &lines);
-                let answer = rect.y + 1 + lines.len().saturating_sub(1) as u16;
-                if row == answer && (rect.x..rect.right()).contains(&column) {
-                    self.leave_now(leave, now);
-                }
+            // A click on the yes of the answer line says yes; anywhere else closes the box.
+            if let Overlay::Confirm(leave) = overlay
+                && ui::confirms(&overlay, self.area, column, row)
+            {
+                self.leave_now(leave, now);
             }
             return;
         }

@@ -870,7 +870,7 @@ fn every_text_fits_whole_at_the_smallest_size_on_every_board() {
             &game,
             &[
                 "A game is in progress. Quit anyway?",
-                "y (or click here): quit · any other key: keep playing",
+                "[ y: quit ]   [ any other key: keep playing ]",
             ],
             "the question before quitting",
         );
@@ -1172,7 +1172,17 @@ fn a_mouse_or_a_finger_alone_reaches_every_action() {
     assert_eq!(app.overlay, Some(Overlay::Confirm(Leave::NewGame)));
     let (_, lines) = super::ui::overlay_text(app.overlay.as_ref().unwrap());
     let rect = super::ui::overlay_rect(AREA, &lines);
-    click(&mut app, rect.x + 3, rect.y + lines.len() as u16);
+    let answer = lines.last().unwrap();
+    let answer_row = rect.y + lines.len() as u16;
+    // The text starts inside the frame and its padding.
+    let column_in_box =
+        |text: &str| rect.x + 2 + answer[..answer.find(text).unwrap()].chars().count() as u16 + 1;
+    // "keep playing" on the answer line keeps the game.
+    click(&mut app, column_in_box("keep playing"), answer_row);
+    assert_eq!(app.overlay, None);
+    assert_eq!(app.position().history().len(), 1, "the game goes on");
+    click(&mut app, column_of("n new"), footer_row);
+    click(&mut app, column_in_box("new game"), answer_row);
     assert_eq!(app.overlay, None);
     assert!(app.position().history().is_empty(), "the new game began");
     // Anywhere else, a click closes the box and keeps the game.

@@ -494,17 +494,18 @@ pub(super) fn overlay_text(overlay: &Overlay) -> (&'static str, Vec<String>) {
         Overlay::Help => ("Keys", help_lines()),
         Overlay::Review(lines) => ("Review", lines.clone()),
         Overlay::Confirm(leave) => {
-            let (title, question, answer) = match leave {
-                Leave::Quit => ("Quit?", "Quit anyway?", "quit"),
-                Leave::NewGame => ("New game?", "Start a new one anyway?", "new game"),
-                Leave::Menu => ("Start screen?", "Leave it for the start screen?", "leave"),
+            let (title, question) = match leave {
+                Leave::Quit => ("Quit?", "Quit anyway?"),
+                Leave::NewGame => ("New game?", "Start a new one anyway?"),
+                Leave::Menu => ("Start screen?", "Leave it for the start screen?"),
             };
+            let answer = leave.answer();
             (
                 title,
                 vec![
                     format!("A game is in progress. {question}"),
                     String::new(),
-                    format!("y (or click here): {answer} · any other key: keep playing"),
+                    format!("{}{KEEP_PLAYING}", confirm_yes(answer)),
                 ],
             )
         }
@@ -514,6 +515,30 @@ pub(super) fn overlay_text(overlay: &Overlay) -> (&'static str, Vec<String>) {
         lines.push("Press any key to close.".to_owned());
     }
     (title, lines)
+}
+
+/// The answer of a box that asks before leaving a game: the part that says yes, as a key
+/// and as a place to click.
+fn confirm_yes(answer: &str) -> String {
+    format!("[ y: {answer} ]")
+}
+
+/// The rest of the answer line: anything else keeps the game.
+const KEEP_PLAYING: &str = "   [ any other key: keep playing ]";
+
+/// Whether a click at `column`, `row` falls on the yes of the box `overlay` asking before
+/// leaving a game, drawn over `area`.
+pub(super) fn confirms(overlay: &Overlay, area: Rect, column: u16, row: u16) -> bool {
+    let Overlay::Confirm(leave) = overlay else {
+        return false;
+    };
+    let (_, lines) = overlay_text(overlay);
+    let rect = overlay_rect(area, &lines);
+    // The last line, inside the frame (one cell) and its padding (one more).
+    let answer_row = rect.y + lines.len() as u16;
+    let left = rect.x + 2;
+    let yes = confirm_yes(leave.answer()).chars().count() as u16;
+    row == answer_row && (left..left + yes).contains(&column)
 }
 
 /// Where the box of `lines` goes: centred, as wide as the longest line and its frame.

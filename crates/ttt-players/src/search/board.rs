@@ -162,6 +162,17 @@ impl SearchBoard {
         self.shape.rules
     }
 
+    /// The square of `mark`'s most recent mark, if it has one.
+    pub(crate) fn last_of(&self, mark: Mark) -> Option<Square> {
+        let wanted = side(mark) as u8 + 1;
+        self.played
+            .iter()
+            .rev()
+            .map(|&square| usize::from(square))
+            .find(|&square| self.cells[square] == wanted)
+            .map(Square::new)
+    }
+
     /// Whether `square` is free.
     pub(crate) fn is_free(&self, square: usize) -> bool {
         self.cells[square] == 0

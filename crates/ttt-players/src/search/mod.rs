@@ -45,6 +45,19 @@ pub struct Search {
     limits: Limits,
     shapes: ShapeCache,
     table: Table,
+    last: Option<Thought>,
+}
+
+/// What [`Search`] did for its last move: for benchmarks and curious people.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub struct Thought {
+    /// How deep the last finished iteration of the alpha-beta went (0 when the move was
+    /// forced or a win by threats was found before it).
+    pub depth: u32,
+    /// Positions the alpha-beta visited.
+    pub nodes: u64,
+    /// Moves the threat-space searches tried, for both sides.
+    pub threat_nodes: u64,
 }
 
 /// The search ran out of time.
@@ -58,7 +71,14 @@ impl Search {
             limits,
             shapes: ShapeCache::default(),
             table: Table::new(limits.memory),
+            last: None,
         }
+    }
+
+    /// What the search did for its last move, if it has made one.
+    #[must_use]
+    pub fn last_thought(&self) -> Option<Thought> {
+        self.last
     }
 
     /// The bytes its transposition table takes: at most [`Limits::memory`].
@@ -81,8 +101,9 @@ impl Search {
         &mut self,
         position: &Position,
         rng: &mut dyn Rng,
-    ) -> Result<(Square, u32), PlayerError> {
+    ) -> Result<(Square, Thought), PlayerError> {
         let start = Instant::now();
+        let mut thought = Thought::default();
         let think = self.limits.think;
         // Leave room for the last check and the answer itself.
         let deadline = start + think.mul_f64(0.9);
@@ -95,7 +116,7 @@ impl Search {
         let me = board.to_move;
         // Threat knowledge at the root: win now; else block the one square that loses.
         if let Some(&win) = board.winning_squares(me).first() {
-            return Ok((Square::new(win), 0));
+            return Ok((Square::new(win), thought));
         }
         let must_block = board.winning_squares(!me);
         if !must_block.is_empty() {
@@ -104,11 +125,11 @@ impl Search {
                 .copied()
                 .max_by_key(|&s| board.move_value(s))
                 .unwrap_or(must_block[0]);
-            return Ok((Square::new(square), 0));
+            return Ok((Square::new(square), thought));
         }
         let mut moves = board.candidates();
         if moves.is_empty() {
-            return pick(&legal, rng).map(|square| (square, 0));
+            return pick(&legal, rng).map(|square| (square, thought));
         }
         // A forced win by threats, seen far beyond any depth the alpha-beta reaches: by
         // fours first (quick), then by threes too, within a share of the time.
@@ -117,7 +138,8 @@ impl Search {
             .find(&mut board, 0)
             .or_else(|| mine.find(&mut board, MAX_THREES))
         {
-            return Ok((Square::new(square), 0));
+            thought.threat_nodes = mine.nodes();
+            return Ok((Square::new(square), thought));
         }
         // Moves after which the opponent has a forced win by threats are no moves, unless
         // every move is one.
@@ -126,8 +148,8 @@ impl Search {
             theirs.allow(THREAT_BUDGET);
             moves = safe_moves(&mut board, moves, &mut theirs);
         }
+        thought.threat_nodes = mine.nodes() + theirs.nodes();
         let mut best = moves[0];
-        let mut finished = 0;
         let mut searcher = Searcher {
             table: &mut self.table,
             deadline,
@@ -141,7 +163,7 @@ impl Search {
             match searcher.root(&mut board, &moves, depth) {
                 Ok((square, score)) => {
                     best = square;
-                    finished = depth;
+                    thought.depth = depth;
                     // The best move first in the next, deeper iteration.
                     moves.retain(|&m| m != square);
                     moves.insert(0, square);
@@ -151,18 +173,20 @@ impl Search {
                 }
                 Err(OutOfTime) => break,
             }
-            // Start the next iteration only if it is expected to end in time: it takes as
-            // much longer as the last one did than the one before (2 to 8 times).
+            // Start the next iteration only if it is expected to get far enough: past its
+            // first move (the best so far), which takes about a third of an iteration that
+            // is, by the growth of the last ones, 2 to 8 times longer than the last.
             let took = iteration.elapsed().as_secs_f64();
             let growth = previous
                 .filter(|&before| before > 0.0)
                 .map_or(4.0, |before| (took / before).clamp(2.0, 8.0));
-            if start.elapsed().as_secs_f64() + took * growth > budget.as_secs_f64() {
+            if start.elapsed().as_secs_f64() + took * growth / 3.0 > budget.as_secs_f64() {
                 break;
             }
             previous = Some(took);
         }
-        Ok((Square::new(best), finished))
+        thought.nodes = searcher.nodes;
+        Ok((Square::new(best), thought))
     }
 }
 
@@ -327,6 +351,9 @@ struct Searcher<'a> {
 }
 
 impl Searcher<'_> {
+    /// The best root move at `depth` and its score. Out of time after the first move (the
+    /// best of the last iteration) was searched, the best of the moves searched so far:
+    /// a move found better than that one at this depth is better by this depth's measure.
     fn root(
         &mut self,
         board: &mut SearchBoard,
@@ -335,14 +362,20 @@ impl Searcher<'_> {
     ) -> Result<(usize, i64), OutOfTime> {
         let mut best = (moves[0], -WIN * 2);
         let mut alpha = -WIN * 2;
-        for &square in moves {
+        for (index, &square) in moves.iter().enumerate() {
             board.play(square);
             let score = if board.won {
-                WIN
+                Ok(WIN)
             } else {
-                -self.negamax(board, depth - 1, -WIN * 2, -alpha, 1)?
+                self.negamax(board, depth - 1, -WIN * 2, -alpha, 1)
+                    .map(|score| -score)
             };
             board.undo();
+            let score = match score {
+                Ok(score) => score,
+                Err(OutOfTime) if index > 0 => return Ok(best),
+                Err(OutOfTime) => return Err(OutOfTime),
+            };
             if score > best.1 {
                 best = (square, score);
             }
@@ -374,6 +407,14 @@ impl Searcher<'_> {
         let forced = board.winning_squares(!me);
         if forced.len() > 1 {
             return Ok(-(WIN - ply - 1));
+        }
+        // Two squares to win on next move (an open three made a four) win when the
+        // opponent has no four to gain time with.
+        if forced.is_empty()
+            && !board.double_squares(me).is_empty()
+            && board.four_squares(!me).is_empty()
+        {
+            return Ok(WIN - ply - 2);
         }
         if depth == 0 && forced.is_empty() {
             return Ok(board.evaluate());
@@ -409,11 +450,14 @@ impl Searcher<'_> {
         for square in moves {
             board.play(square);
             let score = if board.won {
-                WIN - ply
+                Ok(WIN - ply)
             } else {
-                -self.negamax(board, next_depth, -beta, -alpha, ply + 1)?
+                self.negamax(board, next_depth, -beta, -alpha, ply + 1)
+                    .map(|score| -score)
             };
+            // Undone even when out of time, so the root can use what it has.
             board.undo();
+            let score = score?;
             if score > best_score {
                 best_score = score;
                 best_move = Some(square as u16);
@@ -445,6 +489,8 @@ impl Searcher<'_> {
 
 impl Player for Search {
     fn choose(&mut self, position: &Position, rng: &mut dyn Rng) -> Result<Square, PlayerError> {
-        self.best_square(position, rng).map(|(square, _)| square)
+        let (square, thought) = self.best_square(position, rng)?;
+        self.last = Some(thought);
+        Ok(square)
     }
 }

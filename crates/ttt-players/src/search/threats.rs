@@ -78,6 +78,11 @@ impl Threats {
         }
     }
 
+    /// Attacking moves tried so far.
+    pub(crate) fn nodes(&self) -> u64 {
+        self.nodes
+    }
+
     /// Allows `more` attacking moves from now on (the deadline stays), for a new question.
     pub(crate) fn allow(&mut self, more: u64) {
         self.budget = self.nodes.saturating_add(more);
@@ -205,6 +210,18 @@ impl Threats {
                     moves.push(square);
                 }
             }
+        }
+        // Threats near the attacker's last one first: a line of threats builds on itself.
+        if let Some(last) = board.last_of(attacker) {
+            let rules = board.rules();
+            let (column, row) = (rules.column(last), rules.row(last));
+            moves.sort_by_key(|&square| {
+                let square = ttt_core::Square::new(square);
+                rules
+                    .column(square)
+                    .abs_diff(column)
+                    .max(rules.row(square).abs_diff(row))
+            });
         }
         moves
     }
