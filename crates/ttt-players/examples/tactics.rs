@@ -33,6 +33,8 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
     let (mut passed, mut total, mut proved, mut slowest): (usize, u32, usize, Duration) =
         (0, 0, 0, Duration::ZERO);
     let mut spent = Duration::ZERO;
+    // How many moves were the suite's own move.
+    let mut exact = 0;
     // How many of the losing moves the judge itself sees as losing.
     let mut judged = 0;
     for line in text.lines().filter(|line| !line.trim().is_empty()) {
@@ -76,6 +78,7 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
             label == expected || ttt_players::wins_by_threats(&after, me, JUDGE_BUDGET)
         };
         passed += usize::from(pass);
+        exact += usize::from(label == expected);
         total += 1;
         if !pass {
             println!("missed: played {label}, the suite's move {expected}");
@@ -87,6 +90,7 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
         spent.as_secs_f64() / f64::from(total.max(1)),
         slowest.as_secs_f64()
     );
+    println!("{exact} of {total} were the suite's own move");
     if judged > 0 || text.contains("lost_with") {
         println!("the judge sees the loss after {judged} of the suite's losing moves");
     }

@@ -54,6 +54,17 @@ enum Known {
     Failed { threes: u32 },
 }
 
+impl Known {
+    /// What a search with `threes` threes found.
+    fn after(won: bool, threes: u32) -> Known {
+        if won {
+            Known::Won
+        } else {
+            Known::Failed { threes }
+        }
+    }
+}
+
 /// A threat-space search with bounds on its work and memory.
 pub(crate) struct Threats {
     /// (key, packed result) per slot; the key is 0 where nothing is kept.
@@ -156,6 +167,14 @@ impl Threats {
         })
     }
 
+    /// What the table says of a node searched with `threes` threes left, if it settles it.
+    fn settled(&self, key: u64, threes: u32) -> Option<bool> {
+        match self.known(key)? {
+            Known::Won => Some(true),
+            Known::Failed { threes: failed } => (failed >= threes).then_some(false),
+        }
+    }
+
     fn keep(&mut self, key: u64, known: Known) {
         // A result found after the bounds ran out may be a give-up, not a failure.
         if self.stopped && known != Known::Won {
@@ -255,10 +274,8 @@ impl Threats {
             return false;
         }
         let key = key(board, attacker, true);
-        match self.known(key) {
-            Some(Known::Won) => return true,
-            Some(Known::Failed { threes: failed }) if failed >= threes => return false,
-            _ => {}
+        if let Some(won) = self.settled(key, threes) {
+            return won;
         }
         let moves = self.attacking_moves(board, attacker, threes);
         let won = moves.into_iter().any(|square| {
@@ -267,14 +284,7 @@ impl Threats {
             board.undo();
             won
         });
-        self.keep(
-            key,
-            if won {
-                Known::Won
-            } else {
-                Known::Failed { threes }
-            },
-        );
+        self.keep(key, Known::after(won, threes));
         won
     }
 
@@ -293,10 +303,8 @@ impl Threats {
             return false;
         }
         let key = key(board, attacker, false);
-        match self.known(key) {
-            Some(Known::Won) => return true,
-            Some(Known::Failed { threes: failed }) if failed >= threes => return false,
-            _ => {}
+        if let Some(won) = self.settled(key, threes) {
+            return won;
         }
         let replies = if made.len() == 1 {
             made
@@ -324,14 +332,7 @@ impl Threats {
             board.undo();
             won
         });
-        self.keep(
-            key,
-            if won {
-                Known::Won
-            } else {
-                Known::Failed { threes }
-            },
-        );
+        self.keep(key, Known::after(won, threes));
         won
     }
 }
