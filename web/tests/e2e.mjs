@@ -2,7 +2,8 @@
 // playwright-core): serves web/dist on 127.0.0.1, plays a whole game against the perfect
 // player by clicks, checks the verdict, uses undo and hint, starts a gomoku game against
 // `search` and checks that the page answers a key within 100 ms while the computer
-// thinks, and keeps a screenshot in target/web-e2e.png.
+// thinks, turns a phone-sized window and acts after it, and keeps screenshots in
+// target/web-e2e.png and target/web-e2e-phone.png.
 //
 //   node web/tests/e2e.mjs          (after web/build.sh; .ci/run runs both)
 import { createServer } from "node:http";
@@ -217,6 +218,20 @@ try {
   await page.waitForTimeout(300);
   const phone = await screen();
   check(!phone.some((line) => line.includes("too small")), "a phone-sized window fits the game");
+  const [columns, rows] = [[...phone[0]].length, phone.length];
+  check(
+    columns >= 50 && columns < 80 && rows >= 40 && phone.some((line) => line.startsWith("Game─")),
+    `an upright phone gets the narrow layout, the panel under the board (${columns}x${rows})`,
+  );
+  await page.screenshot({ path: join(root, "target", "web-e2e-phone.png") });
+  // A dark page gets shades it shows: the accent (purple) drawn light, not as written.
+  await page.emulateMedia({ colorScheme: "dark" });
+  const accent = await page.evaluate(() => {
+    const span = document.querySelector('#screen span[style^="color: rgb(128, 0, 128)"]');
+    return span ? getComputedStyle(span).color : null;
+  });
+  check(accent === "rgb(226, 156, 242)", `the accent on a dark page is readable (${accent})`);
+  await page.emulateMedia({ colorScheme: "light" });
   await page.setViewportSize({ width: 844, height: 390 });
   await page.waitForTimeout(300);
   await page.keyboard.press("?");

@@ -33,8 +33,6 @@ const SCREEN: &str = "screen";
 /// The app and the work it handed out, waiting for the workers' replies.
 struct Page {
     app: App,
-    settings: Settings,
-    theme: Theme,
     /// The cells drawn in.
     area: Rect,
     thinking: Option<Thinking>,
@@ -63,10 +61,9 @@ impl Page {
     fn handle(&mut self, input: Input) {
         self.app.handle(input, now());
         if self.app.end().is_some() {
-            // A page has nothing to quit to: quitting starts over at the start screen.
-            self.app = App::new(self.settings, self.theme, self.area, now());
-            self.thinking = None;
-            self.job = None;
+            // A page has nothing to quit to: quitting goes back to the start screen, with
+            // the last game's choices and the score kept.
+            self.app.start_over();
         }
         self.send_work();
     }
@@ -269,8 +266,6 @@ pub fn start() -> Result<(), JsValue> {
     let theme = Theme::new(!media("(prefers-contrast: more)") && !media("(forced-colors: active)"));
     let page = Rc::new(RefCell::new(Page {
         app: App::new(settings, theme, first_area, now()),
-        settings,
-        theme,
         area: first_area,
         thinking: None,
         job: None,

@@ -11,8 +11,28 @@ pub const MIN_WIDTH: u16 = 80;
 /// The smallest window the game draws in (see [`MIN_WIDTH`]).
 pub const MIN_HEIGHT: u16 = 24;
 
+/// The smallest narrow window the game draws in, as a phone held upright gives: the board
+/// above the panel, the key lists on two lines. Every text fits here too, wrapped.
+pub const TALL_MIN_WIDTH: u16 = 50;
+/// The smallest narrow window the game draws in (see [`TALL_MIN_WIDTH`]).
+pub const TALL_MIN_HEIGHT: u16 = 40;
+
 /// The width of the side panel.
 const PANEL_WIDTH: u16 = 32;
+/// The height of the panel under the board of a narrow window, its top line included.
+const TALL_PANEL_HEIGHT: u16 = 14;
+/// Lines of the key list under a narrow window's game.
+const TALL_FOOTER_HEIGHT: u16 = 2;
+
+/// Whether the game can be drawn in `area`: 80x24 or more, or 50x40 or more upright.
+pub fn fits(area: Rect) -> bool {
+    is_wide(area) || (area.width >= TALL_MIN_WIDTH && area.height >= TALL_MIN_HEIGHT)
+}
+
+/// Whether `area` takes the wide layout, with the panel beside the board.
+fn is_wide(area: Rect) -> bool {
+    area.width >= MIN_WIDTH && area.height >= MIN_HEIGHT
+}
 
 /// The parts of the game screen.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -25,26 +45,45 @@ pub struct Screen {
     pub panel: Rect,
     /// The key list at the bottom.
     pub footer: Rect,
+    /// Whether the panel is under the board (a narrow window), not beside it.
+    pub tall: bool,
 }
 
 /// The game screen in `area`, or `None` when the window is too small.
 pub fn screen(area: Rect) -> Option<Screen> {
-    if area.width < MIN_WIDTH || area.height < MIN_HEIGHT {
+    if !fits(area) {
         return None;
     }
-    let [title, body, footer] = Layout::vertical([
+    if is_wide(area) {
+        let [title, body, footer] = Layout::vertical([
+            Constraint::Length(1),
+            Constraint::Min(0),
+            Constraint::Length(1),
+        ])
+        .areas(area);
+        let [board, panel] =
+            Layout::horizontal([Constraint::Min(0), Constraint::Length(PANEL_WIDTH)]).areas(body);
+        return Some(Screen {
+            title,
+            board,
+            panel,
+            footer,
+            tall: false,
+        });
+    }
+    let [title, board, panel, footer] = Layout::vertical([
         Constraint::Length(1),
         Constraint::Min(0),
-        Constraint::Length(1),
+        Constraint::Length(TALL_PANEL_HEIGHT),
+        Constraint::Length(TALL_FOOTER_HEIGHT),
     ])
     .areas(area);
-    let [board, panel] =
-        Layout::horizontal([Constraint::Min(0), Constraint::Length(PANEL_WIDTH)]).areas(body);
     Some(Screen {
         title,
         board,
         panel,
         footer,
+        tall: true,
     })
 }
 
@@ -78,7 +117,9 @@ pub const AXIS_WIDTH: u16 = 3;
 
 /// Cell sizes tried from the largest down: (width, height, gap).
 /// The largest ones are for 3x3 in a big window, which a board game should fill.
-const CELL_SIZES: [(u16, u16, u16); 10] = [
+/// Big boards get cells two lines tall where there is room (a tall window, a phone held
+/// upright), easier to see and to tap than one-line cells.
+const CELL_SIZES: [(u16, u16, u16); 11] = [
     (23, 11, 1),
     (19, 9, 1),
     (15, 7, 1),
@@ -87,6 +128,7 @@ const CELL_SIZES: [(u16, u16, u16); 10] = [
     (9, 5, 1),
     (9, 3, 1),
     (7, 3, 1),
+    (3, 2, 0),
     (3, 1, 1),
     (2, 1, 0),
 ];

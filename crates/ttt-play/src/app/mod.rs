@@ -38,7 +38,7 @@ use ttt_core::{Mark, Position, Rules, Square, SquareNaming};
 pub use game::GameScreen;
 pub use input::{Input, Key};
 pub use job::{Answer, Done, Job, Purpose};
-pub use layout::{MIN_HEIGHT, MIN_WIDTH};
+pub use layout::{MIN_HEIGHT, MIN_WIDTH, TALL_MIN_HEIGHT, TALL_MIN_WIDTH};
 pub use start::{BOARDS, Choices, Opponent, StartLine, StartMenu};
 pub use theme::Theme;
 pub use ui::{footer, footer_items};
@@ -226,9 +226,8 @@ impl App {
     /// Whether `area` is too small to show the current screen: below the minimum, or, in
     /// a game, too small for the board.
     pub fn too_small(&self, area: Rect) -> bool {
-        let below_minimum = area.width < MIN_WIDTH || area.height < MIN_HEIGHT;
         let in_game = matches!(self.screen, Screen::Game(_));
-        below_minimum || (in_game && layout::board(area, self.rules()).is_none())
+        !layout::fits(area) || (in_game && layout::board(area, self.rules()).is_none())
     }
 
     /// Handles one input at time `now`.
@@ -274,8 +273,11 @@ impl App {
 
     fn key(&mut self, key: Key, now: Duration) {
         if let Some(overlay) = self.overlay.take() {
-            if let (Overlay::Confirm(leave), Key::Char('y' | 'Y') | Key::Enter) = (overlay, key) {
-                self.leave_now(leave, now);
+            match (overlay, key) {
+                (Overlay::Confirm(leave), Key::Char('y' | 'Y') | Key::Enter) => {
+                    self.leave_now(leave, now);
+                }
+                (overlay, _) => self.closed(&overlay),
             }
             return;
         }
@@ -295,10 +297,11 @@ impl App {
     fn click(&mut self, column: u16, row: u16, now: Duration) {
         if let Some(overlay) = self.overlay.take() {
             // A click on the yes of the answer line says yes; anywhere else closes the box.
-            if let Overlay::Confirm(leave) = overlay
-                && ui::confirms(&overlay, self.area, column, row)
-            {
-                self.leave_now(leave, now);
+            match overlay {
+                Overlay::Confirm(leave) if ui::confirms(&overlay, self.area, column, row) => {
+                    self.leave_now(leave, now);
+                }
+                overlay => self.closed(&overlay),
             }
             return;
         }
@@ -311,19 +314,28 @@ impl App {
                     .iter()
                     .position(|line| line.contains((column, row).into()));
                 if let Some(index) = hit {
-                    match menu.click(index, given) {
+                    // A click on the ‹ steps back; anywhere else on the line, forward.
+                    let back = ui::START_VALUE_AT + start.lines[index].x;
+                    let step = if (back..back + 2).contains(&column) {
+                        -1
+                    } else {
+                        1
+                    };
+                    match menu.click(index, step, given) {
                         StartAction::Start => self.start(now),
                         StartAction::Note(note) => self.say(note),
                         _ => {}
                     }
+                } else if let Some(key) = ui::start_key(area, &start, column, row) {
+                    self.key(key, now);
                 }
             }
             Screen::Game(_)
                 if let Some(screen) = layout::screen(area)
-                    && row == screen.footer.y =>
+                    && screen.footer.contains((column, row).into()) =>
             {
                 // The key list is buttons too, for a mouse or a finger alone.
-                if let Some(key) = ui::footer_key(rules, column.saturating_sub(screen.footer.x)) {
+                if let Some(key) = ui::footer_key_at(rules, screen.footer, column, row) {
                     self.key(key, now);
                 }
             }
@@ -445,6 +457,14 @@ impl App {
         self.leave_now(leave, now);
     }
 
+    /// A box was closed without an answer: after a review, the game's end is said again.
+    fn closed(&mut self, overlay: &Overlay) {
+        if matches!(overlay, Overlay::Review(_)) && self.position().is_over() {
+            let message = self.end_message();
+            self.say(message);
+        }
+    }
+
     fn leave_now(&mut self, leave: Leave, now: Duration) {
         match leave {
             Leave::Quit => self.end = Some(End::Quit),
@@ -535,7 +555,7 @@ impl App {
                 self.say(format!("Hint: {summary}"));
             }
             Ok(Answer::Review(lines)) => {
-                self.say("The review of the game:".to_owned());
+                self.say("The review of the game: any key or click closes it.".to_owned());
                 self.overlay = Some(Overlay::Review(lines));
             }
             Err(message) => self.refuse(message),
@@ -558,9 +578,22 @@ impl App {
         if self.session.is_thinking() {
             return self.refuse(words::refusal_sentence(&Refusal::Thinking));
         }
+        self.show_start();
+    }
+
+    fn show_start(&mut self) {
         let choices = Choices::of(self.session.table(), self.naming);
         self.screen = Screen::Start(StartMenu::new(choices));
         self.say("Choose, then Start: the score goes on.".to_owned());
+    }
+
+    /// Takes back the end the app reached (the person quit) and shows the start screen
+    /// with the last game's choices and the tally so far: for a front end that has nothing
+    /// to quit to, such as a web page.
+    pub fn start_over(&mut self) {
+        self.end = None;
+        self.overlay = None;
+        self.show_start();
     }
 
     /// After any change of position: clear the hint, report the end, and schedule the
@@ -575,23 +608,33 @@ impl App {
         let session = &self.session;
         let position = session.position();
         if position.is_over() {
-            let verdict = words::verdict(session);
             let last = session.games_left() == Some(0);
-            let next = if last {
-                "That was the last game: r for its review, q to quit."
-            } else {
-                "n: new game · r: review · u: undo."
-            };
             if !session.has_human() && !last {
                 // Nobody is there to press n between two computers' games.
                 game.next_game_due = Some(now + NEXT_GAME_PAUSE);
             }
-            self.say(format!("{verdict} {next}"));
+            let message = self.end_message();
+            self.say(message);
             return;
         }
         if !session.seat(position.to_move()).is_human() {
             game.computer_due = Some(now + COMPUTER_PAUSE);
         }
+    }
+
+    /// What is said when a game has ended: the verdict and what can be done next (the
+    /// review only where the exact solver reaches).
+    fn end_message(&self) -> String {
+        let session = &self.session;
+        let verdict = words::verdict(session);
+        let review = ui::reviewable(self.rules());
+        let next = match (session.games_left() == Some(0), review) {
+            (true, true) => "That was the last game: r for its review, q to quit.",
+            (true, false) => "That was the last game: q to quit.",
+            (false, true) => "n: new game · r: review · u: undo.",
+            (false, false) => "n: new game · u: undo.",
+        };
+        format!("{verdict} {next}")
     }
 
     /// Lets time pass: starts the next game between two computers when its pause is over,

@@ -286,14 +286,14 @@ impl StartMenu {
     }
 
     /// A click on line `index`: it is highlighted and changed, or the game starts.
-    pub fn click(&mut self, index: usize, given: Rules) -> StartAction {
+    pub fn click(&mut self, index: usize, step: isize, given: Rules) -> StartAction {
         let Some(&line) = StartLine::ALL.get(index) else {
             return StartAction::Nothing;
         };
         self.line = index;
         match line {
             StartLine::Start => StartAction::Start,
-            line => self.change(line, 1, given),
+            line => self.change(line, step, given),
         }
     }
 

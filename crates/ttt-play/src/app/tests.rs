@@ -218,9 +218,108 @@ fn clicks_on_the_start_screen_change_a_line_or_start() {
         Rules::new(4, 4, 4).unwrap(),
         "the board line moves on"
     );
+    // A click on the ‹ steps back.
+    let back = start.lines[4].x + super::ui::START_VALUE_AT;
+    click(&mut app, back, start.lines[4].y);
+    assert_eq!(menu(&app).choices.rules, Rules::default(), "‹ goes back");
+    click(&mut app, start.lines[4].x + 20, start.lines[4].y);
     click(&mut app, start.lines[5].x + 20, start.lines[5].y);
     assert!(in_game(&app));
     assert_eq!(app.position().rules(), Rules::new(4, 4, 4).unwrap());
+}
+
+#[test]
+fn the_start_screen_s_key_list_is_buttons_too() {
+    let mut app = start_app(
+        launch(None, FirstPolicy::X, Theme::monochrome()),
+        AREA,
+        Duration::ZERO,
+    );
+    let shown = text(&render(&app, AREA.width, AREA.height));
+    let (row, line) = shown
+        .lines()
+        .enumerate()
+        .find(|(_, line)| line.contains("?: help"))
+        .unwrap();
+    let column = line[..line.find("?: help").unwrap()].chars().count() as u16;
+    click(&mut app, column, row as u16);
+    assert_eq!(app.overlay, Some(Overlay::Help));
+    key(&mut app, Key::Esc);
+    click(&mut app, column - 3, row as u16);
+    assert_eq!(app.overlay, None, "the gap between entries is no button");
+}
+
+#[test]
+fn starting_over_after_quitting_keeps_the_choices_and_the_score() {
+    let mut app = start_app(
+        launch(None, FirstPolicy::X, Theme::monochrome()),
+        AREA,
+        Duration::ZERO,
+    );
+    // Against a friend on 4x4: X wins down the first column.
+    menu_mut(&mut app).choices.opponent = Opponent::Friend;
+    menu_mut(&mut app).choices.rules = Rules::new(4, 4, 4).unwrap();
+    key(&mut app, Key::Enter);
+    let start = layout::start(AREA, 6);
+    click(&mut app, start.lines[5].x + 20, start.lines[5].y);
+    for name in ["1", "2", "5", "6", "9", "10", "13"] {
+        for character in name.chars() {
+            key(&mut app, Key::Char(character));
+        }
+        key(&mut app, Key::Enter);
+    }
+    assert_eq!(app.session.score().x_wins, 1, "{}", app.status.text);
+    key(&mut app, Key::Char('q'));
+    assert_eq!(app.end, Some(End::Quit));
+    app.start_over();
+    assert_eq!(app.end, None);
+    assert_eq!(menu(&app).choices.opponent, Opponent::Friend);
+    assert_eq!(menu(&app).choices.rules, Rules::new(4, 4, 4).unwrap());
+    assert_eq!(app.session.score().x_wins, 1, "the score goes on");
+}
+
+#[test]
+fn the_end_of_a_game_offers_a_review_only_where_there_is_one() {
+    let mut app = two_people();
+    for digit in ['1', '4', '2', '5', '3'] {
+        key(&mut app, Key::Char(digit));
+    }
+    assert!(app.status.text.contains("r: review"), "{}", app.status.text);
+    key(&mut app, Key::Char('r'));
+    work(&mut app);
+    assert!(matches!(app.overlay, Some(Overlay::Review(_))));
+    // Closing the review says the end again, not a heading with nothing after it.
+    key(&mut app, Key::Esc);
+    assert_eq!(app.overlay, None);
+    assert!(
+        app.status.text.starts_with("X wins."),
+        "{}",
+        app.status.text
+    );
+    // On gomoku there is no review to offer.
+    let mut gomoku = start_app(
+        launch_on(
+            Rules::new(15, 15, 5).unwrap(),
+            Some((Seat::Human, Seat::Human)),
+            FirstPolicy::X,
+            Theme::monochrome(),
+        ),
+        AREA,
+        Duration::ZERO,
+    );
+    for name in ["a1", "a2", "b1", "b2", "c1", "c2", "d1", "d2", "e1"] {
+        key(&mut gomoku, Key::Char('t'));
+        for character in name.chars() {
+            key(&mut gomoku, Key::Char(character));
+        }
+        key(&mut gomoku, Key::Enter);
+    }
+    assert!(gomoku.position().is_over(), "{}", gomoku.status.text);
+    assert!(
+        !gomoku.status.text.contains("review"),
+        "{}",
+        gomoku.status.text
+    );
 }
 
 #[test]
@@ -528,7 +627,7 @@ fn colour_gives_x_and_o_their_own_colours() {
     let app = play_out(Theme::colour(), &['7', '4', '1', '5', '2', '8', '3']);
     assert_eq!(app.session.score().x_wins, 1);
     let buffer = render(&app, 80, 24);
-    let x_colours: Vec<Color> = cells_with(&buffer, "\\")
+    let x_colours: Vec<Color> = cells_with(&buffer, "╲")
         .iter()
         .map(|&(x, y)| buffer[(x, y)].fg)
         .collect();
@@ -869,8 +968,9 @@ fn every_text_fits_whole_at_the_smallest_size_on_every_board() {
         assert_shows(
             &game,
             &[
-                "A game is in progress. Quit anyway?",
-                "[ y: quit ]   [ any other key: keep playing ]",
+                "A game is in progress.",
+                "Quit anyway?",
+                "[ y: quit ]  [ other keys: keep playing ]",
             ],
             "the question before quitting",
         );
@@ -1193,4 +1293,133 @@ fn a_mouse_or_a_finger_alone_reaches_every_action() {
     assert_eq!(app.position().history().len(), 1);
     click(&mut app, column_of("? help"), footer_row);
     assert_eq!(app.overlay, Some(Overlay::Help));
+}
+
+/// The smallest upright window: a phone held upright.
+const TALL: Rect = Rect::new(0, 0, layout::TALL_MIN_WIDTH, layout::TALL_MIN_HEIGHT);
+
+/// Asserts that each of `needles` is drawn in `area` of the upright screen, wrapped
+/// perhaps, but whole and in order.
+fn assert_drawn_in(buffer: &Buffer, area: Rect, needles: &[&str], what: &str) {
+    let drawn = squashed(&text_in(buffer, area));
+    for needle in needles {
+        assert!(
+            drawn.contains(&squashed(needle)),
+            "{what}: {needle:?} is not drawn in {area:?}:\n{}",
+            text_in(buffer, area)
+        );
+    }
+}
+
+#[test]
+fn an_upright_window_puts_the_panel_under_the_board_and_every_text_fits() {
+    for &(columns, rows, k) in BOARDS.iter().chain(&[(20, 20, 5)]) {
+        let rules = Rules::new(columns, rows, k).unwrap();
+        let setup = launch_on(rules, None, FirstPolicy::X, Theme::monochrome());
+        let start = start_app(setup, TALL, Duration::ZERO);
+        assert!(!start.too_small(TALL), "{rules}");
+        let buffer = render(&start, TALL.width, TALL.height);
+        let keys = [
+            "↑↓ choose",
+            "←→ or click: change",
+            "Enter: start",
+            "?: help",
+            "q: quit",
+        ];
+        assert_drawn_in(&buffer, TALL, &keys, "the start screen's keys");
+        // Each line of the menu whole on its row, the longest values included.
+        for line in text(&buffer).lines().filter(|line| line.contains('‹')) {
+            assert!(line.contains('›'), "{rules}: cut: {line}");
+        }
+
+        let setup = launch_on(
+            rules,
+            Some((Seat::Human, Seat::Computer(Strength::Mcts))),
+            FirstPolicy::X,
+            Theme::monochrome(),
+        );
+        let mut game = start_app(setup, TALL, Duration::ZERO);
+        let screen = layout::screen(TALL).unwrap();
+        assert!(screen.tall);
+        let geometry = layout::board(TALL, rules).unwrap_or_else(|| panic!("{rules} fits"));
+        assert!(
+            geometry.outer().bottom() <= screen.panel.y,
+            "{rules}: board above the panel"
+        );
+        let message =
+            "The impossible computer plays boards of up to 16 squares: now the computer, hard.";
+        game.status.text = message.to_owned();
+        let buffer = render(&game, TALL.width, TALL.height);
+        assert_drawn_in(
+            &buffer,
+            screen.panel,
+            &[
+                "X  You",
+                "O  Computer (tree search)",
+                "Turn",
+                "X to move: You",
+                "Score",
+                message,
+            ],
+            "the panel",
+        );
+        for (shown, _) in super::ui::footer_items(rules) {
+            let rows = text_in(&buffer, screen.footer);
+            assert!(
+                rows.lines().any(|row| row.contains(shown)),
+                "{rules}: {shown} in\n{rows}"
+            );
+        }
+        game.overlay = Some(Overlay::Help);
+        let buffer = render(&game, TALL.width, TALL.height);
+        assert_drawn_in(
+            &buffer,
+            TALL,
+            &["Press any key to close.", "Ctrl-C"],
+            "the help",
+        );
+    }
+}
+
+#[test]
+fn in_an_upright_window_the_key_list_s_second_line_is_buttons_too() {
+    let mut app = two_people();
+    resize(&mut app, TALL.width, TALL.height);
+    let (x, y) = centre_of(&app, Square::new(4));
+    click(&mut app, x, y);
+    assert_eq!(app.position().history().len(), 1, "{}", app.status.text);
+    let footer = layout::screen(TALL).unwrap().footer;
+    let buffer = render(&app, TALL.width, TALL.height);
+    let rows: Vec<String> = text_in(&buffer, footer)
+        .lines()
+        .map(str::to_owned)
+        .collect();
+    assert_eq!(rows.len(), 2, "{rows:?}");
+    let (row, line) = rows
+        .iter()
+        .enumerate()
+        .find(|(_, line)| line.contains("u undo"))
+        .unwrap();
+    let column = line[..line.find("u undo").unwrap()].chars().count() as u16;
+    click(&mut app, footer.x + column, footer.y + row as u16);
+    assert!(app.position().history().is_empty(), "{}", app.status.text);
+    let (row, line) = rows
+        .iter()
+        .enumerate()
+        .find(|(_, line)| line.contains("? help"))
+        .unwrap();
+    assert_eq!(row, 1, "help is on the second line: {rows:?}");
+    let column = line[..line.find("? help").unwrap()].chars().count() as u16;
+    click(&mut app, footer.x + column, footer.y + 1);
+    assert_eq!(app.overlay, Some(Overlay::Help));
+}
+
+#[test]
+fn screen_upright() {
+    let mut app = two_people();
+    resize(&mut app, TALL.width, TALL.height);
+    for digit in ['5', '1', '9'] {
+        key(&mut app, Key::Char(digit));
+    }
+    insta::assert_snapshot!(text(&render(&app, TALL.width, TALL.height)));
 }

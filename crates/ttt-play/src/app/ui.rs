@@ -8,14 +8,13 @@ use ratatui::widgets::{Block, Borders, Clear, Padding, Paragraph, Widget, Wrap};
 use ttt_core::{Mark, Position, Rules, Square};
 use ttt_solver::MoveValue;
 
-use super::layout::{self, BoardGeometry, MIN_HEIGHT, MIN_WIDTH};
+use super::layout::{self, BoardGeometry, MIN_HEIGHT, MIN_WIDTH, TALL_MIN_HEIGHT, TALL_MIN_WIDTH};
 use super::{App, GameScreen, Key, Leave, Overlay, Screen, StartLine, StartMenu};
 
 impl Widget for &App {
     fn render(self, area: Rect, buf: &mut Buffer) {
         if self.too_small(area) {
-            let below_minimum = area.width < MIN_WIDTH || area.height < MIN_HEIGHT;
-            let board = if below_minimum {
+            let board = if !layout::fits(area) {
                 String::new()
             } else {
                 format!(" for {}", self.rules())
@@ -38,7 +37,7 @@ fn too_small(area: Rect, buf: &mut Buffer, board: &str) {
         Line::from(format!("Window too small{board}")),
         Line::from(if board.is_empty() {
             format!(
-                "need {MIN_WIDTH}x{MIN_HEIGHT}, have {}x{}",
+                "need {MIN_WIDTH}x{MIN_HEIGHT} (or {TALL_MIN_WIDTH}x{TALL_MIN_HEIGHT} upright), have {}x{}",
                 area.width, area.height
             )
         } else {
@@ -84,23 +83,23 @@ fn start_screen(app: &App, menu: &StartMenu, area: Rect, buf: &mut Buffer) {
             Line::from(Span::styled(format!("{pointer}[ Start ]"), style))
                 .alignment(Alignment::Center)
         } else {
+            let width = usize::from(START_VALUE_AT) - pointer.chars().count();
             Line::from(vec![
-                Span::styled(format!("{pointer}{label:<14}"), style),
+                Span::styled(format!("{pointer}{label:<width$}"), style),
                 Span::styled(format!("‹ {value} ›"), style),
             ])
         };
         text.render(*rect, buf);
     }
-    let keys = "↑↓ choose · ←→ or click: change · Enter: start · ?: help · q: quit";
-    let below = Rect::new(
-        area.x,
-        start.frame.bottom().min(area.bottom() - 1),
-        area.width,
-        1,
-    );
-    Line::from(Span::styled(keys, app.theme().quiet()))
-        .alignment(Alignment::Center)
-        .render(below, buf);
+    let below = start_keys_area(area, &start);
+    for (row, y) in key_rows(&START_KEYS, area.width)
+        .iter()
+        .zip(below.y..below.bottom())
+    {
+        Line::from(Span::styled(key_list(row), app.theme().quiet()))
+            .alignment(Alignment::Center)
+            .render(Rect::new(below.x, y, below.width, 1), buf);
+    }
     // What the last change did, under the key list.
     let status_top = below.bottom();
     let status = Rect::new(
@@ -162,14 +161,28 @@ fn game_screen(app: &App, game: &GameScreen, area: Rect, buf: &mut Buffer) {
     if let Some(geometry) = layout::board(area, rules) {
         board(app, game, position, &geometry, buf);
     }
-    panel(app, position, screen.panel, buf);
-    Line::from(Span::styled(footer(rules), app.theme().quiet())).render(screen.footer, buf);
+    if screen.tall {
+        panel_under(app, position, screen.panel, buf);
+    } else {
+        panel(app, position, screen.panel, buf);
+    }
+    let rows = key_rows(&footer_items(rules), screen.footer.width);
+    for (row, y) in rows.iter().zip(screen.footer.y..screen.footer.bottom()) {
+        Line::from(Span::styled(key_list(row), app.theme().quiet()))
+            .render(Rect::new(screen.footer.x, y, screen.footer.width, 1), buf);
+    }
+}
+
+/// Whether games on a board of `rules` have hints and reviews: where the exact solver
+/// reaches.
+pub(super) fn reviewable(rules: Rules) -> bool {
+    rules.square_count() <= ttt_solver::MAX_SOLVED_SQUARES
 }
 
 /// The game screen's key list, each entry with the key a click on it presses: hint and
 /// review only where the exact solver reaches.
 pub fn footer_items(rules: Rules) -> Vec<(&'static str, Option<Key>)> {
-    let solved = rules.square_count() <= ttt_solver::MAX_SOLVED_SQUARES;
+    let solved = reviewable(rules);
     let mut items = vec![("←↑↓→ Enter", None), ("t type", Some(Key::Char('t')))];
     if solved {
         items.push(("H hint", Some(Key::Char('H'))));
@@ -195,17 +208,48 @@ pub const FOOTER_GAP: &str = " · ";
 
 /// The game screen's key list as shown.
 pub fn footer(rules: Rules) -> String {
-    let items: Vec<&str> = footer_items(rules)
-        .iter()
-        .map(|(shown, _)| *shown)
-        .collect();
-    items.join(FOOTER_GAP)
+    key_list(&footer_items(rules))
 }
 
-/// The key of the footer entry at `column` (counted from the footer's left edge), if any.
-pub fn footer_key(rules: Rules, column: u16) -> Option<Key> {
+/// The key of the footer entry drawn at `column`, `row` of the screen, the footer taking
+/// the lines of `footer` (as many as its entries need at that width).
+pub(super) fn footer_key_at(rules: Rules, footer: Rect, column: u16, row: u16) -> Option<Key> {
+    let rows = key_rows(&footer_items(rules), footer.width);
+    let line = rows.get(usize::from(row.checked_sub(footer.y)?))?;
+    key_at(line, column.checked_sub(footer.x)?)
+}
+
+/// A key list broken into lines of at most `width` columns, between entries.
+fn key_rows<'a>(items: &[(&'a str, Option<Key>)], width: u16) -> Vec<Vec<(&'a str, Option<Key>)>> {
+    let gap = FOOTER_GAP.chars().count();
+    let mut rows: Vec<Vec<(&str, Option<Key>)>> = Vec::new();
+    let mut used = 0;
+    for &(shown, key) in items {
+        let length = shown.chars().count();
+        match rows.last_mut() {
+            Some(row) if used + gap + length <= usize::from(width) => {
+                row.push((shown, key));
+                used += gap + length;
+            }
+            _ => {
+                rows.push(vec![(shown, key)]);
+                used = length;
+            }
+        }
+    }
+    rows
+}
+
+/// A key list as shown: its entries joined by [`FOOTER_GAP`].
+fn key_list(items: &[(&str, Option<Key>)]) -> String {
+    let shown: Vec<&str> = items.iter().map(|(shown, _)| *shown).collect();
+    shown.join(FOOTER_GAP)
+}
+
+/// The key of the entry of a key list at `column` (counted from its left edge), if any.
+fn key_at(items: &[(&str, Option<Key>)], column: u16) -> Option<Key> {
     let mut left = 0;
-    for (shown, key) in footer_items(rules) {
+    for &(shown, key) in items {
         let right = left + shown.chars().count() as u16;
         if (left..right).contains(&column) {
             return key;
@@ -213,6 +257,41 @@ pub fn footer_key(rules: Rules, column: u16) -> Option<Key> {
         left = right + FOOTER_GAP.chars().count() as u16;
     }
     None
+}
+
+/// Where a start-screen line's value, with its ‹, begins: after the pointer and the label.
+pub(super) const START_VALUE_AT: u16 = 16;
+
+/// The start screen's key list, each entry with the key a click on it presses.
+const START_KEYS: [(&str, Option<Key>); 5] = [
+    ("↑↓ choose", None),
+    ("←→ or click: change", None),
+    ("Enter: start", Some(Key::Enter)),
+    ("?: help", Some(Key::Char('?'))),
+    ("q: quit", Some(Key::Char('q'))),
+];
+
+/// The lines of the start screen's key list, under the menu: one, or two in a narrow
+/// window.
+fn start_keys_area(area: Rect, start: &layout::StartLayout) -> Rect {
+    let rows = key_rows(&START_KEYS, area.width).len() as u16;
+    let top = start.frame.bottom().min(area.bottom().saturating_sub(rows));
+    Rect::new(area.x, top, area.width, rows.min(area.bottom() - top))
+}
+
+/// The key of the start screen's key list under a click, if any: each line is centred.
+pub(super) fn start_key(
+    area: Rect,
+    start: &layout::StartLayout,
+    column: u16,
+    row: u16,
+) -> Option<Key> {
+    let below = start_keys_area(area, start);
+    let rows = key_rows(&START_KEYS, area.width);
+    let line = rows.get(usize::from(row.checked_sub(below.y)?))?;
+    let width = key_list(line).chars().count() as u16;
+    let left = below.x + below.width.saturating_sub(width) / 2;
+    key_at(line, column.checked_sub(left)?)
 }
 
 fn board(
@@ -327,12 +406,25 @@ fn hint_text(rated: &MoveValue, width: u16) -> String {
 }
 
 /// A mark as a five-line drawing in a big cell, three lines where it fits, a letter
-/// otherwise.
+/// otherwise. A character cell is about twice as tall as it is wide, so the drawings are
+/// nearly twice as wide as they are tall: they look as round and as square as marks do.
 fn draw_mark(mark: Mark, cell: Rect, style: Style, buf: &mut Buffer) {
-    const X: [&str; 3] = ["\\ /", " X ", "/ \\"];
-    const O: [&str; 3] = ["╭─╮", "│ │", "╰─╯"];
-    const BIG_X: [&str; 5] = ["╲   ╱", " ╲ ╱ ", "  ╳  ", " ╱ ╲ ", "╱   ╲"];
-    const BIG_O: [&str; 5] = ["╭───╮", "│   │", "│   │", "│   │", "╰───╯"];
+    const X: [&str; 3] = ["╲   ╱", "  ╳  ", "╱   ╲"];
+    const O: [&str; 3] = ["╭───╮", "│   │", "╰───╯"];
+    const BIG_X: [&str; 5] = [
+        "╲       ╱",
+        "  ╲   ╱  ",
+        "    ╳    ",
+        "  ╱   ╲  ",
+        "╱       ╲",
+    ];
+    const BIG_O: [&str; 5] = [
+        "╭───────╮",
+        "│       │",
+        "│       │",
+        "│       │",
+        "╰───────╯",
+    ];
     let glyph: &[&str] = match mark {
         _ if cell.width < 5 || cell.height < 3 => {
             return centre_text(&mark.to_string(), cell, style, buf);
@@ -400,6 +492,87 @@ fn junction(x: u16, y: u16, outer: Rect) -> &'static str {
     }
 }
 
+/// Whose turn it is, in words: the verdict once the game is over.
+fn turn_text(app: &App, position: &Position) -> String {
+    let session = app.session();
+    if position.is_over() {
+        crate::words::verdict(session)
+    } else if session.is_thinking() {
+        format!("{} thinking…", position.to_move())
+    } else {
+        format!(
+            "{} to move: {}",
+            position.to_move(),
+            app.player_name(position.to_move())
+        )
+    }
+}
+
+/// The score line.
+fn score_text(app: &App) -> String {
+    let score = app.session().score();
+    format!(
+        "X {} · O {} · draws {}",
+        score.x_wins, score.o_wins, score.draws
+    )
+}
+
+/// The panel under the board of a narrow window: the same facts as [`panel`], closer
+/// together, with the last moves and the status below them.
+fn panel_under(app: &App, position: &Position, area: Rect, buf: &mut Buffer) {
+    let block = Block::new()
+        .borders(Borders::TOP)
+        .title(Span::styled("Game", app.theme().accent()));
+    let inner = block.inner(area);
+    block.render(area, buf);
+    let theme = app.theme();
+    let mut lines: Vec<Line> = Mark::ALL
+        .into_iter()
+        .map(|mark| {
+            Line::from(vec![
+                Span::styled(format!(" {mark} "), theme.mark(mark)),
+                Span::raw(format!(" {}", app.player_name(mark))),
+            ])
+        })
+        .collect();
+    lines.push(Line::from(vec![
+        Span::styled("Turn  ", theme.accent()),
+        Span::raw(turn_text(app, position)),
+    ]));
+    lines.push(Line::from(vec![
+        Span::styled("Score ", theme.accent()),
+        Span::raw(score_text(app)),
+    ]));
+    lines.push(Line::from(Span::styled("Moves", theme.accent())));
+    let moves = move_lines(app, position);
+    let status_height = wrapped_height(&app.status().text, inner.width)
+        .max(3)
+        .min(usize::from(inner.height).saturating_sub(lines.len()));
+    let room = usize::from(inner.height).saturating_sub(lines.len() + status_height);
+    lines.extend(
+        moves
+            .iter()
+            .skip(moves.len().saturating_sub(room))
+            .cloned()
+            .map(Line::from),
+    );
+    Paragraph::new(lines).render(inner, buf);
+    status_in(app, inner, status_height, buf);
+}
+
+/// The status at the bottom of a panel's `inner` area, wrapped to `height` lines.
+fn status_in(app: &App, inner: Rect, height: usize, buf: &mut Buffer) {
+    let status_area = Rect::new(
+        inner.x,
+        inner.bottom().saturating_sub(height as u16),
+        inner.width,
+        height as u16,
+    );
+    Paragraph::new(Span::styled(app.status().text.clone(), status_style(app)))
+        .wrap(Wrap { trim: true })
+        .render(status_area, buf);
+}
+
 fn panel(app: &App, position: &Position, area: Rect, buf: &mut Buffer) {
     let block = Block::new()
         .borders(Borders::LEFT)
@@ -416,26 +589,10 @@ fn panel(app: &App, position: &Position, area: Rect, buf: &mut Buffer) {
     }
     lines.push(Line::from(""));
     lines.push(Line::from(Span::styled("Turn", theme.accent())));
-    let session = app.session();
-    let turn = if position.is_over() {
-        crate::words::verdict(session)
-    } else if session.is_thinking() {
-        format!("{} thinking…", position.to_move())
-    } else {
-        format!(
-            "{} to move: {}",
-            position.to_move(),
-            app.player_name(position.to_move())
-        )
-    };
-    lines.push(Line::from(format!(" {turn}")));
+    lines.push(Line::from(format!(" {}", turn_text(app, position))));
     lines.push(Line::from(""));
     lines.push(Line::from(Span::styled("Score", theme.accent())));
-    let score = session.score();
-    lines.push(Line::from(format!(
-        " X {} · O {} · draws {}",
-        score.x_wins, score.o_wins, score.draws
-    )));
+    lines.push(Line::from(format!(" {}", score_text(app))));
     lines.push(Line::from(""));
     lines.push(Line::from(Span::styled("Moves", theme.accent())));
     let moves = move_lines(app, position);
@@ -451,15 +608,7 @@ fn panel(app: &App, position: &Position, area: Rect, buf: &mut Buffer) {
             .map(Line::from),
     );
     Paragraph::new(lines).render(inner, buf);
-    let status_area = Rect::new(
-        inner.x,
-        inner.bottom().saturating_sub(status_height as u16),
-        inner.width,
-        status_height as u16,
-    );
-    Paragraph::new(Span::styled(app.status().text.clone(), status_style(app)))
-        .wrap(Wrap { trim: true })
-        .render(status_area, buf);
+    status_in(app, inner, status_height, buf);
 }
 
 /// `1. X 5  O 1` for each pair of moves, in columns whatever the names' lengths.
@@ -503,7 +652,8 @@ pub(super) fn overlay_text(overlay: &Overlay) -> (&'static str, Vec<String>) {
             (
                 title,
                 vec![
-                    format!("A game is in progress. {question}"),
+                    "A game is in progress.".to_owned(),
+                    question.to_owned(),
                     String::new(),
                     format!("{}{KEEP_PLAYING}", confirm_yes(answer)),
                 ],
@@ -524,7 +674,7 @@ fn confirm_yes(answer: &str) -> String {
 }
 
 /// The rest of the answer line: anything else keeps the game.
-const KEEP_PLAYING: &str = "   [ any other key: keep playing ]";
+const KEEP_PLAYING: &str = "  [ other keys: keep playing ]";
 
 /// Whether a click at `column`, `row` falls on the yes of the box `overlay` asking before
 /// leaving a game, drawn over `area`.
@@ -550,13 +700,39 @@ pub(super) fn overlay_rect(area: Rect, lines: &[String]) -> Rect {
         .unwrap_or(0) as u16
         + 6)
     .min(area.width);
-    let height = (lines.len() as u16 + 2).min(area.height);
+    // Inside the frame (one column each side) and its padding (one more): a line longer
+    // than that wraps, and the box grows to hold it.
+    let rows = wrapped_rows(lines, width.saturating_sub(4));
+    let height = (rows + 2).min(area.height);
     Rect::new(
         area.x + (area.width - width) / 2,
         area.y + (area.height - height) / 2,
         width,
         height,
     )
+}
+
+/// How many rows `lines` take in a box's paragraph `width` columns wide, found by
+/// drawing them as the box does (its words wrap as ratatui wraps them).
+fn wrapped_rows(lines: &[String], width: u16) -> u16 {
+    let tallest = lines
+        .iter()
+        .map(|line| line.chars().count() as u16 / width.max(1) + 2)
+        .sum::<u16>();
+    let scratch = Rect::new(0, 0, width.max(1), tallest);
+    let mut buffer = Buffer::empty(scratch);
+    overlay_paragraph(lines).render(scratch, &mut buffer);
+    (0..tallest)
+        .rev()
+        .find(|&y| (0..scratch.width).any(|x| buffer[(x, y)].symbol() != " "))
+        .map_or(0, |y| y + 1)
+        .max(lines.len() as u16)
+}
+
+/// The paragraph of an overlay box's lines.
+fn overlay_paragraph(lines: &[String]) -> Paragraph<'static> {
+    Paragraph::new(lines.iter().cloned().map(Line::from).collect::<Vec<_>>())
+        .wrap(Wrap { trim: false })
 }
 
 fn overlay_box(app: &App, overlay: &Overlay, area: Rect, buf: &mut Buffer) {
@@ -567,10 +743,7 @@ fn overlay_box(app: &App, overlay: &Overlay, area: Rect, buf: &mut Buffer) {
         .borders(Borders::ALL)
         .padding(Padding::horizontal(1))
         .title(Span::styled(format!(" {title} "), app.theme().accent()));
-    Paragraph::new(lines.into_iter().map(Line::from).collect::<Vec<_>>())
-        .block(block)
-        .wrap(Wrap { trim: false })
-        .render(rect, buf);
+    overlay_paragraph(&lines).block(block).render(rect, buf);
 }
 
 fn help_lines() -> Vec<String> {
