@@ -65,6 +65,10 @@ pub enum PlayerError {
     /// The exact solver cannot handle this board.
     #[error(transparent)]
     Solver(#[from] SolverError),
+    /// A player outside this library (an engine in another process) could not give a
+    /// move: what went wrong, in words.
+    #[error("{0}")]
+    Engine(String),
 }
 
 /// One of `squares`, chosen uniformly, or [`PlayerError::NoMove`] when there are none.

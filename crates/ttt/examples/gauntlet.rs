@@ -7,20 +7,19 @@
 //! cargo run --release -p ttt --example gauntlet -- "/tmp/ttt-old/target/release/ttt brain" 0.2
 //! ```
 //!
-//! The opponent gets the whole position with `BOARD` before each of its moves, and
-//! `INFO timeout_turn` for the same time as `search` has. A move it does not answer
-//! within its time and a second, an illegal move or a crash loses it the game. Prints each
+//! The opponent is run by `ttt::engine::Engine`: it gets the whole position with `BOARD`
+//! before each of its moves, and `INFO timeout_turn` for the same time as `search` has. A
+//! move it does not answer within its time and a second, an illegal move or a crash loses
+//! it the game. Prints each
 //! game's result, then the tally from `search`'s side, the average time per move of each
 //! engine, and `search`'s average depth and nodes per second.
 
-use std::io::{BufRead, BufReader, Write};
-use std::process::{Child, ChildStdin, Command, Stdio};
-use std::sync::mpsc::{self, Receiver};
 use std::time::{Duration, Instant};
 
 use rand::SeedableRng;
 use rand::rngs::StdRng;
-use ttt_core::{Mark, Position, Rules, Square};
+use ttt::engine::Engine;
+use ttt_core::{Mark, Position, Rules};
 use ttt_players::{Limits, Player, Search};
 
 /// Openings as moves from the centre (column, row offsets), X first, two stones each or
@@ -44,106 +43,6 @@ const OPENINGS: [&[(i32, i32)]; 16] = [
     &[(0, 0), (0, 2), (1, 1), (-1, -1)],
     &[(0, 0), (3, 0), (1, 1), (2, -2)],
 ];
-
-/// The engine on the other side of the protocol.
-struct Engine {
-    child: Child,
-    stdin: ChildStdin,
-    lines: Receiver<String>,
-}
-
-impl Engine {
-    fn start(command: &str, think: Duration) -> Result<Engine, String> {
-        let mut words = command.split_whitespace();
-        let program = words.next().ok_or("no engine command")?;
-        let mut child = Command::new(program)
-            .args(words)
-            .stdin(Stdio::piped())
-            .stdout(Stdio::piped())
-            .stderr(Stdio::null())
-            .spawn()
-            .map_err(|why| format!("cannot start '{command}': {why}"))?;
-        let stdin = child.stdin.take().ok_or("no stdin")?;
-        let stdout = child.stdout.take().ok_or("no stdout")?;
-        let (sender, lines) = mpsc::channel();
-        std::thread::spawn(move || {
-            for line in BufReader::new(stdout).lines().map_while(Result::ok) {
-                if sender.send(line).is_err() {
-                    break;
-                }
-            }
-        });
-        let mut engine = Engine {
-            child,
-            stdin,
-            lines,
-        };
-        engine.say(&format!("INFO timeout_turn {}", think.as_millis()))?;
-        engine.say("INFO timeout_match 100000000")?;
-        engine.say("INFO rule 0")?;
-        engine.say("START 15")?;
-        match engine.answer(Duration::from_secs(5))?.as_str() {
-            "OK" => Ok(engine),
-            other => Err(format!("START answered '{other}'")),
-        }
-    }
-
-    fn say(&mut self, line: &str) -> Result<(), String> {
-        writeln!(self.stdin, "{line}")
-            .and_then(|()| self.stdin.flush())
-            .map_err(|why| format!("the engine stopped reading: {why}"))
-    }
-
-    /// The next line that is not a message or a debug line.
-    fn answer(&mut self, within: Duration) -> Result<String, String> {
-        let until = Instant::now() + within;
-        loop {
-            let left = until.saturating_duration_since(Instant::now());
-            let line = self
-                .lines
-                .recv_timeout(left)
-                .map_err(|_| format!("no answer within {} s", within.as_secs_f64()))?;
-            let line = line.trim().to_owned();
-            let word = line.split_whitespace().next().unwrap_or("");
-            if !matches!(word, "MESSAGE" | "DEBUG" | "UNKNOWN" | "") {
-                return Ok(line);
-            }
-        }
-    }
-
-    /// The engine's move in `position`, where its stones are `mark`'s.
-    fn play(&mut self, position: &Position, mark: Mark, think: Duration) -> Result<Square, String> {
-        let rules = position.rules();
-        self.say("BOARD")?;
-        for square in position.history() {
-            let own = if position.board().get(*square) == Some(mark) {
-                1
-            } else {
-                2
-            };
-            let (x, y) = (rules.column(*square), rules.row(*square));
-            self.say(&format!("{x},{y},{own}"))?;
-        }
-        self.say("DONE")?;
-        let line = self.answer(think + Duration::from_secs(1))?;
-        let (x, y) = line
-            .split_once(',')
-            .and_then(|(x, y)| Some((x.trim().parse().ok()?, y.trim().parse().ok()?)))
-            .ok_or_else(|| format!("'{line}' is not a move"))?;
-        rules
-            .square_signed(x, y)
-            .filter(|&square| position.board().get(square).is_none())
-            .ok_or_else(|| format!("{x},{y} is not a free square"))
-    }
-}
-
-impl Drop for Engine {
-    fn drop(&mut self) {
-        let _ = self.say("END");
-        let _ = self.child.kill();
-        let _ = self.child.wait();
-    }
-}
 
 /// How one game ended, from `search`'s side.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -178,11 +77,12 @@ fn game(
             .ok_or("an opening off the board")?;
         position = position.after(square).map_err(|why| why.to_string())?;
     }
-    let mut search = Search::new(Limits {
+    let limits = Limits {
         think,
         memory: Limits::DEFAULT_MEMORY,
-    });
-    let mut engine = Engine::start(command, think)?;
+    };
+    let mut search = Search::new(limits);
+    let mut engine = Engine::start(command, limits).map_err(|why| why.to_string())?;
     let mut rng = StdRng::seed_from_u64(7);
     while !position.is_over() {
         let mover = position.to_move();
@@ -199,7 +99,7 @@ fn game(
             }
             square
         } else {
-            match engine.play(&position, mover, think) {
+            match engine.play(&position) {
                 Ok(square) => {
                     totals.other_moves += 1;
                     totals.other_time += started.elapsed();

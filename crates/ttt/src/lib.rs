@@ -1,4 +1,4 @@
-//! The line mode, the Gomocup brain protocol and the process plumbing under the `ttt`
+//! The line mode, the Gomocup brain protocol (both sides of it) and the process plumbing under the `ttt`
 //! program: signals, failures.
 //!
 //! The rules, players and play layer live in their own crates (`ttt-core`, `ttt-players`,
@@ -7,6 +7,7 @@
 //! fuzz targets drive.
 
 pub mod brain;
+pub mod engine;
 pub mod failure;
 pub mod line;
 pub mod signals;

@@ -56,6 +56,7 @@ pub fn run(args: &MoveArgs, rules: Rules, out: &mut impl Write) -> anyhow::Resul
                 position.board()
             )),
             PlayerError::Solver(error) => BadInput(error.to_string()),
+            PlayerError::Engine(reason) => BadInput(reason),
         })?;
     // Named as every other output names squares: a number on 3x3, letter and row beyond.
     writeln!(

@@ -1,0 +1,255 @@
+//! The other side of the Gomocup brain protocol: any Piskvork engine (a `pbrain-*`
+//! program, or `ttt brain` itself) run as a player, as a Gomocup manager runs it.
+//!
+//! [`Engine`] starts the engine's process, tells it the board and the time per move
+//! (`INFO timeout_turn`), and for each move sends the whole position with `BOARD` … `DONE`
+//! and reads its answer `x,y`. An engine that cannot be started, stops, answers nothing
+//! within its time and a grace second, or answers something that is not a free square,
+//! fails the move with an [`EngineError`] that says which; the caller decides what that
+//! costs (a game lost). Nothing here waits without a bound, and the process is ended when
+//! the `Engine` is dropped.
+
+use std::io::{BufRead, BufReader, Read, Write};
+use std::process::{Child, ChildStdin, Command, Stdio};
+use std::sync::mpsc::{self, Receiver, RecvTimeoutError};
+use std::time::{Duration, Instant};
+
+use rand::Rng;
+use ttt_core::{Mark, Position, Rules, Square};
+use ttt_players::{Limits, Player, PlayerError};
+
+/// How long past its time an engine may take to answer before it loses the move.
+pub const GRACE: Duration = Duration::from_secs(1);
+
+/// Why an engine could not give a move.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum EngineError {
+    /// The command is empty.
+    #[error("no engine command was given")]
+    NoCommand,
+    /// The program could not be started.
+    #[error("cannot start the engine '{command}': {reason}")]
+    Start {
+        /// The command as given.
+        command: String,
+        /// What the system said.
+        reason: String,
+    },
+    /// The engine's process ended, or closed its input or output.
+    #[error("the engine '{command}' stopped")]
+    Stopped {
+        /// The command as given.
+        command: String,
+    },
+    /// No answer within the time allowed.
+    #[error("the engine '{command}' did not answer within {} s", .time.as_secs_f64())]
+    Silent {
+        /// The command as given.
+        command: String,
+        /// The time it had.
+        time: Duration,
+    },
+    /// An answer that is not what the protocol asks for.
+    #[error("the engine '{command}' answered '{answer}' to {asked}")]
+    Answer {
+        /// The command as given.
+        command: String,
+        /// What it was asked.
+        asked: String,
+        /// What it said, as shown to people.
+        answer: String,
+    },
+    /// A move on a square that is taken or off the board.
+    #[error("the engine '{command}' played {answer}, which is not a free square")]
+    Illegal {
+        /// The command as given.
+        command: String,
+        /// The move it answered.
+        answer: String,
+    },
+}
+
+/// A Piskvork engine as a player: its process, and the board it was told of.
+#[derive(Debug)]
+pub struct Engine {
+    command: String,
+    child: Child,
+    stdin: ChildStdin,
+    lines: Receiver<String>,
+    limits: Limits,
+    rules: Option<Rules>,
+}
+
+impl Engine {
+    /// Starts the engine `command` (a program and its arguments, split at white space),
+    /// to play within `limits`.
+    ///
+    /// # Errors
+    /// [`EngineError::NoCommand`] or [`EngineError::Start`].
+    pub fn start(command: &str, limits: Limits) -> Result<Engine, EngineError> {
+        let mut words = command.split_whitespace();
+        let program = words.next().ok_or(EngineError::NoCommand)?;
+        let started = Command::new(program)
+            .args(words)
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::null())
+            .spawn();
+        let mut child = started.map_err(|error| EngineError::Start {
+            command: command.to_owned(),
+            reason: error.to_string(),
+        })?;
+        let (Some(stdin), Some(stdout)) = (child.stdin.take(), child.stdout.take()) else {
+            let _ = child.kill();
+            let _ = child.wait();
+            return Err(EngineError::Stopped {
+                command: command.to_owned(),
+            });
+        };
+        let (sender, lines) = mpsc::channel();
+        std::thread::spawn(move || {
+            // Bounded lines: an engine that writes without end is cut at 4 KiB a line.
+            let mut reader = BufReader::new(stdout);
+            loop {
+                let mut line = Vec::new();
+                match Read::by_ref(&mut reader)
+                    .take(4096)
+                    .read_until(b'\n', &mut line)
+                {
+                    Ok(0) | Err(_) => break,
+                    Ok(_) => {
+                        let text = String::from_utf8_lossy(&line).trim().to_owned();
+                        if sender.send(text).is_err() {
+                            break;
+                        }
+                    }
+                }
+            }
+        });
+        Ok(Engine {
+            command: command.to_owned(),
+            child,
+            stdin,
+            lines,
+            limits,
+            rules: None,
+        })
+    }
+
+    fn say(&mut self, line: &str) -> Result<(), EngineError> {
+        writeln!(self.stdin, "{line}")
+            .and_then(|()| self.stdin.flush())
+            .map_err(|_| EngineError::Stopped {
+                command: self.command.clone(),
+            })
+    }
+
+    /// The engine's next answer within `within`: messages and debug lines pass by.
+    fn answer(&mut self, within: Duration) -> Result<String, EngineError> {
+        let until = Instant::now() + within;
+        loop {
+            let left = until.saturating_duration_since(Instant::now());
+            let line = self.lines.recv_timeout(left).map_err(|error| match error {
+                RecvTimeoutError::Timeout => EngineError::Silent {
+                    command: self.command.clone(),
+                    time: within,
+                },
+                RecvTimeoutError::Disconnected => EngineError::Stopped {
+                    command: self.command.clone(),
+                },
+            })?;
+            let word = line.split_whitespace().next().unwrap_or("");
+            if !matches!(
+                word.to_ascii_uppercase().as_str(),
+                "MESSAGE" | "DEBUG" | "UNKNOWN" | ""
+            ) {
+                return Ok(line);
+            }
+        }
+    }
+
+    /// Tells the engine of a new board, with the time it has per move.
+    fn begin(&mut self, rules: Rules) -> Result<(), EngineError> {
+        let think = self.limits.think.as_millis();
+        let memory = self.limits.memory;
+        self.say(&format!("INFO timeout_turn {think}"))?;
+        self.say("INFO timeout_match 0")?;
+        self.say(&format!("INFO max_memory {memory}"))?;
+        self.say("INFO rule 0")?;
+        let start = if rules.width() == rules.height() {
+            format!("START {}", rules.width())
+        } else {
+            format!("RECTSTART {},{}", rules.width(), rules.height())
+        };
+        self.say(&start)?;
+        let answer = self.answer(self.limits.think + GRACE)?;
+        if answer.eq_ignore_ascii_case("OK") {
+            self.rules = Some(rules);
+            Ok(())
+        } else {
+            Err(EngineError::Answer {
+                command: self.command.clone(),
+                asked: start,
+                answer: ttt_core::Shown(&answer).to_string(),
+            })
+        }
+    }
+
+    /// The engine's move in `position`, for the side to move.
+    ///
+    /// # Errors
+    /// Any [`EngineError`] but [`EngineError::NoCommand`] and [`EngineError::Start`].
+    pub fn play(&mut self, position: &Position) -> Result<Square, EngineError> {
+        let rules = position.rules();
+        if self.rules != Some(rules) {
+            self.begin(rules)?;
+        }
+        let own: Mark = position.to_move();
+        self.say("BOARD")?;
+        for &square in position.history() {
+            let field = if position.board().get(square) == Some(own) {
+                1
+            } else {
+                2
+            };
+            let (x, y) = (rules.column(square), rules.row(square));
+            self.say(&format!("{x},{y},{field}"))?;
+        }
+        self.say("DONE")?;
+        let answer = self.answer(self.limits.think + GRACE)?;
+        let illegal = || EngineError::Illegal {
+            command: self.command.clone(),
+            answer: ttt_core::Shown(&answer).to_string(),
+        };
+        let (x, y) = answer
+            .split_once(',')
+            .and_then(|(x, y)| Some((x.trim().parse().ok()?, y.trim().parse().ok()?)))
+            .ok_or_else(|| EngineError::Answer {
+                command: self.command.clone(),
+                asked: "BOARD".to_owned(),
+                answer: ttt_core::Shown(&answer).to_string(),
+            })?;
+        rules
+            .square_signed(x, y)
+            .filter(|&square| position.is_legal(square))
+            .ok_or_else(illegal)
+    }
+}
+
+impl Player for Engine {
+    fn choose(&mut self, position: &Position, _rng: &mut dyn Rng) -> Result<Square, PlayerError> {
+        if position.is_over() {
+            return Err(PlayerError::NoMove);
+        }
+        self.play(position)
+            .map_err(|error| PlayerError::Engine(error.to_string()))
+    }
+}
+
+impl Drop for Engine {
+    fn drop(&mut self) {
+        let _ = self.say("END");
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}

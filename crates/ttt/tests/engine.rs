@@ -1,0 +1,149 @@
+//! `ttt::engine::Engine`, the manager's side of the Gomocup protocol: `ttt brain` itself
+//! as an engine, and engines that crash, stall, or answer what is no move.
+
+#![allow(
+    clippy::unwrap_used,
+    clippy::expect_used,
+    clippy::panic,
+    reason = "a test fails by panicking"
+)]
+
+use std::os::unix::fs::PermissionsExt;
+use std::path::PathBuf;
+use std::time::{Duration, Instant};
+
+use rand::SeedableRng;
+use rand::rngs::StdRng;
+use ttt::engine::{Engine, EngineError, GRACE};
+use ttt_core::{Mark, Position, Rules};
+use ttt_players::{Limits, Player, PlayerError};
+
+const QUICK: Limits = Limits {
+    think: Duration::from_millis(100),
+    memory: Limits::MIN_MEMORY * 16,
+};
+
+fn brain() -> String {
+    format!("{} brain --hash 16", env!("CARGO_BIN_EXE_ttt"))
+}
+
+/// A shell script standing in for an engine, in a folder of its own.
+fn script(name: &str, body: &str) -> PathBuf {
+    let folder = std::env::temp_dir().join(format!("ttt-engine-test-{}", std::process::id()));
+    std::fs::create_dir_all(&folder).unwrap();
+    let path = folder.join(name);
+    std::fs::write(&path, format!("#!/bin/sh\n{body}\n")).unwrap();
+    std::fs::set_permissions(&path, std::fs::Permissions::from_mode(0o755)).unwrap();
+    path
+}
+
+#[test]
+fn ttt_brain_plays_a_whole_game_against_itself_as_an_engine() {
+    for rules in [Rules::new(15, 15, 5).unwrap(), Rules::new(9, 7, 5).unwrap()] {
+        let mut x = Engine::start(&brain(), QUICK).unwrap();
+        let mut o = Engine::start(&brain(), QUICK).unwrap();
+        let mut position = Position::new(rules, Mark::X);
+        let mut rng = StdRng::seed_from_u64(1);
+        while !position.is_over() {
+            let engine = if position.to_move() == Mark::X {
+                &mut x
+            } else {
+                &mut o
+            };
+            let square = engine.choose(&position, &mut rng).unwrap();
+            position.play(square).unwrap();
+        }
+        assert!(position.history().len() >= 9, "{rules}: {position}");
+        // After the end there is nothing to ask.
+        assert_eq!(x.choose(&position, &mut rng), Err(PlayerError::NoMove));
+    }
+}
+
+#[test]
+fn an_engine_that_cannot_start_or_ends_at_once_fails_in_words() {
+    assert_eq!(
+        Engine::start("  ", QUICK).unwrap_err(),
+        EngineError::NoCommand
+    );
+    let missing = Engine::start("/no/such/engine --fast", QUICK).unwrap_err();
+    assert!(
+        matches!(&missing, EngineError::Start { command, .. } if command == "/no/such/engine --fast"),
+        "{missing:?}"
+    );
+    let position = Position::new(Rules::new(15, 15, 5).unwrap(), Mark::X);
+    let mut crashing = Engine::start("false", QUICK).unwrap();
+    let error = crashing.play(&position).unwrap_err();
+    assert_eq!(
+        error,
+        EngineError::Stopped {
+            command: "false".to_owned()
+        }
+    );
+    assert_eq!(error.to_string(), "the engine 'false' stopped");
+}
+
+#[test]
+fn an_engine_that_stalls_loses_its_move_after_its_time_and_a_grace_second() {
+    let stalling = script("stalling", "sleep 30");
+    let command = stalling.display().to_string();
+    let mut engine = Engine::start(&command, QUICK).unwrap();
+    let started = Instant::now();
+    let error = engine
+        .play(&Position::new(Rules::new(15, 15, 5).unwrap(), Mark::X))
+        .unwrap_err();
+    let waited = started.elapsed();
+    assert!(matches!(error, EngineError::Silent { .. }), "{error:?}");
+    assert!(
+        waited >= QUICK.think + GRACE && waited < QUICK.think + GRACE * 3,
+        "{waited:?}"
+    );
+    // Dropping it ends the process at once, not in 30 s.
+    let started = Instant::now();
+    drop(engine);
+    assert!(started.elapsed() < Duration::from_secs(5));
+}
+
+#[test]
+fn an_answer_that_is_no_free_square_is_refused_with_what_was_said() {
+    // Says OK to START, then always h8 (7,7), or a greeting when asked on 7x7.
+    let stubborn = script(
+        "stubborn",
+        r#"while read line; do
+  case "$line" in
+    START\ 7) echo OK; mode=hello ;;
+    START*) echo OK ;;
+    DONE) if [ "$mode" = hello ]; then echo "hello there"; else echo "MESSAGE thinking"; echo 7,7; fi ;;
+  esac
+done"#,
+    );
+    let command = stubborn.display().to_string();
+    let rules = Rules::new(15, 15, 5).unwrap();
+    let mut engine = Engine::start(&command, QUICK).unwrap();
+    let empty = Position::new(rules, Mark::X);
+    assert_eq!(
+        engine.play(&empty).unwrap().index(),
+        7 * 15 + 7,
+        "a message before the move is passed over"
+    );
+    let taken = empty.after(engine.play(&empty).unwrap()).unwrap();
+    let error = engine.play(&taken).unwrap_err();
+    assert_eq!(
+        error,
+        EngineError::Illegal {
+            command: command.clone(),
+            answer: "7,7".to_owned()
+        }
+    );
+    assert!(
+        error
+            .to_string()
+            .ends_with("played 7,7, which is not a free square")
+    );
+    // A new board is told of with START; the answer there is no move at all.
+    let small = Position::new(Rules::new(7, 7, 5).unwrap(), Mark::X);
+    let error = engine.play(&small).unwrap_err();
+    assert!(
+        matches!(&error, EngineError::Answer { answer, .. } if answer == "hello there"),
+        "{error:?}"
+    );
+}
