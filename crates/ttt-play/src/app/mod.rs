@@ -593,6 +593,9 @@ impl App {
     pub fn start_over(&mut self) {
         self.end = None;
         self.overlay = None;
+        if matches!(self.screen, Screen::Start(_)) {
+            return self.say("There is nothing to quit to here: choose, then Start.".to_owned());
+        }
         self.show_start();
     }
 

@@ -276,6 +276,15 @@ fn starting_over_after_quitting_keeps_the_choices_and_the_score() {
     assert_eq!(menu(&app).choices.opponent, Opponent::Friend);
     assert_eq!(menu(&app).choices.rules, Rules::new(4, 4, 4).unwrap());
     assert_eq!(app.session.score().x_wins, 1, "the score goes on");
+    // Quitting the start screen itself has nothing to go back to: it says so.
+    key(&mut app, Key::Char('q'));
+    app.start_over();
+    assert!(
+        app.status.text.starts_with("There is nothing to quit to"),
+        "{}",
+        app.status.text
+    );
+    assert_eq!(menu(&app).choices.opponent, Opponent::Friend);
 }
 
 #[test]
