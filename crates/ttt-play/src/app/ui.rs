@@ -526,15 +526,7 @@ fn panel_under(app: &App, position: &Position, area: Rect, buf: &mut Buffer) {
     let inner = block.inner(area);
     block.render(area, buf);
     let theme = app.theme();
-    let mut lines: Vec<Line> = Mark::ALL
-        .into_iter()
-        .map(|mark| {
-            Line::from(vec![
-                Span::styled(format!(" {mark} "), theme.mark(mark)),
-                Span::raw(format!(" {}", app.player_name(mark))),
-            ])
-        })
-        .collect();
+    let mut lines = player_lines(app);
     lines.push(Line::from(vec![
         Span::styled("Turn  ", theme.accent()),
         Span::raw(turn_text(app, position)),
@@ -544,33 +536,7 @@ fn panel_under(app: &App, position: &Position, area: Rect, buf: &mut Buffer) {
         Span::raw(score_text(app)),
     ]));
     lines.push(Line::from(Span::styled("Moves", theme.accent())));
-    let moves = move_lines(app, position);
-    let status_height = wrapped_height(&app.status().text, inner.width)
-        .max(3)
-        .min(usize::from(inner.height).saturating_sub(lines.len()));
-    let room = usize::from(inner.height).saturating_sub(lines.len() + status_height);
-    lines.extend(
-        moves
-            .iter()
-            .skip(moves.len().saturating_sub(room))
-            .cloned()
-            .map(Line::from),
-    );
-    Paragraph::new(lines).render(inner, buf);
-    status_in(app, inner, status_height, buf);
-}
-
-/// The status at the bottom of a panel's `inner` area, wrapped to `height` lines.
-fn status_in(app: &App, inner: Rect, height: usize, buf: &mut Buffer) {
-    let status_area = Rect::new(
-        inner.x,
-        inner.bottom().saturating_sub(height as u16),
-        inner.width,
-        height as u16,
-    );
-    Paragraph::new(Span::styled(app.status().text.clone(), status_style(app)))
-        .wrap(Wrap { trim: true })
-        .render(status_area, buf);
+    moves_and_status(app, position, lines, inner, buf);
 }
 
 fn panel(app: &App, position: &Position, area: Rect, buf: &mut Buffer) {
@@ -581,12 +547,7 @@ fn panel(app: &App, position: &Position, area: Rect, buf: &mut Buffer) {
     block.render(area, buf);
     let theme = app.theme();
     let mut lines = vec![Line::from(Span::styled("Players", theme.accent()))];
-    for mark in Mark::ALL {
-        lines.push(Line::from(vec![
-            Span::styled(format!(" {mark} "), theme.mark(mark)),
-            Span::raw(format!(" {}", app.player_name(mark))),
-        ]));
-    }
+    lines.extend(player_lines(app));
     lines.push(Line::from(""));
     lines.push(Line::from(Span::styled("Turn", theme.accent())));
     lines.push(Line::from(format!(" {}", turn_text(app, position))));
@@ -595,6 +556,32 @@ fn panel(app: &App, position: &Position, area: Rect, buf: &mut Buffer) {
     lines.push(Line::from(format!(" {}", score_text(app))));
     lines.push(Line::from(""));
     lines.push(Line::from(Span::styled("Moves", theme.accent())));
+    moves_and_status(app, position, lines, inner, buf);
+}
+
+/// A line for each player: its mark in its colour, and its name.
+fn player_lines(app: &App) -> Vec<Line<'static>> {
+    let theme = app.theme();
+    Mark::ALL
+        .into_iter()
+        .map(|mark| {
+            Line::from(vec![
+                Span::styled(format!(" {mark} "), theme.mark(mark)),
+                Span::raw(format!(" {}", app.player_name(mark))),
+            ])
+        })
+        .collect()
+}
+
+/// Draws a panel's `lines` in its `inner` area, then as many of the last moves as fit
+/// and the status at the bottom, wrapped to at least three lines.
+fn moves_and_status(
+    app: &App,
+    position: &Position,
+    mut lines: Vec<Line<'static>>,
+    inner: Rect,
+    buf: &mut Buffer,
+) {
     let moves = move_lines(app, position);
     let status_height = wrapped_height(&app.status().text, inner.width)
         .max(3)
@@ -608,7 +595,15 @@ fn panel(app: &App, position: &Position, area: Rect, buf: &mut Buffer) {
             .map(Line::from),
     );
     Paragraph::new(lines).render(inner, buf);
-    status_in(app, inner, status_height, buf);
+    let status_area = Rect::new(
+        inner.x,
+        inner.bottom().saturating_sub(status_height as u16),
+        inner.width,
+        status_height as u16,
+    );
+    Paragraph::new(Span::styled(app.status().text.clone(), status_style(app)))
+        .wrap(Wrap { trim: true })
+        .render(status_area, buf);
 }
 
 /// `1. X 5  O 1` for each pair of moves, in columns whatever the names' lengths.
