@@ -134,8 +134,8 @@ impl Threats {
         found
     }
 
-    /// Whether the attacker, who has just played `square` (the defender to move), wins by
-    /// threats with at most `threes` more threes.
+    /// Whether the side that has just moved (the attacker; the defender is to move) wins
+    /// by threats with at most `threes` more threes.
     pub(crate) fn proves(&mut self, board: &mut SearchBoard, threes: u32) -> bool {
         let attacker = !board.to_move;
         (0..=threes)
@@ -149,7 +149,6 @@ impl Threats {
                     .deadline
                     .is_some_and(|deadline| Instant::now() >= deadline))
         {
-            self.nodes = self.nodes.max(self.budget);
             self.stopped = true;
         }
         self.stopped
