@@ -46,7 +46,7 @@ const OPENINGS: [&[(i32, i32)]; 16] = [
 
 /// How one game ended, from `search`'s side.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-enum Result3 {
+enum Verdict {
     Won,
     Lost,
     Drawn,
@@ -68,7 +68,7 @@ fn game(
     search_mark: Mark,
     think: Duration,
     totals: &mut Totals,
-) -> Result<(Result3, String), String> {
+) -> Result<(Verdict, String), String> {
     let rules = Rules::new(15, 15, 5).map_err(|why| why.to_string())?;
     let mut position = Position::new(rules, Mark::X);
     for &(dx, dy) in opening {
@@ -105,15 +105,15 @@ fn game(
                     totals.other_time += started.elapsed();
                     square
                 }
-                Err(why) => return Ok((Result3::Won, format!("the engine lost by fault: {why}"))),
+                Err(why) => return Ok((Verdict::Won, format!("the engine lost by fault: {why}"))),
             }
         };
         position = position.after(square).map_err(|why| why.to_string())?;
     }
     let result = match position.outcome().and_then(|outcome| outcome.winner()) {
-        Some(winner) if winner == search_mark => Result3::Won,
-        Some(_) => Result3::Lost,
-        None => Result3::Drawn,
+        Some(winner) if winner == search_mark => Verdict::Won,
+        Some(_) => Verdict::Lost,
+        None => Verdict::Drawn,
     };
     Ok((result, format!("{} moves", position.history().len())))
 }
@@ -131,9 +131,9 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
         for search_mark in [Mark::X, Mark::O] {
             let (result, how) = game(&command, opening, search_mark, think, &mut totals)?;
             match result {
-                Result3::Won => won += 1,
-                Result3::Lost => lost += 1,
-                Result3::Drawn => drawn += 1,
+                Verdict::Won => won += 1,
+                Verdict::Lost => lost += 1,
+                Verdict::Drawn => drawn += 1,
             }
             println!(
                 "opening {}, search as {search_mark}: {result:?} ({how})",

@@ -520,11 +520,7 @@ fn score_text(app: &App) -> String {
 /// The panel under the board of a narrow window: the same facts as [`panel`], closer
 /// together, with the last moves and the status below them.
 fn panel_under(app: &App, position: &Position, area: Rect, buf: &mut Buffer) {
-    let block = Block::new()
-        .borders(Borders::TOP)
-        .title(Span::styled("Game", app.theme().accent()));
-    let inner = block.inner(area);
-    block.render(area, buf);
+    let inner = panel_frame(app, Borders::TOP, area, buf);
     let theme = app.theme();
     let mut lines = player_lines(app);
     lines.push(Line::from(vec![
@@ -540,11 +536,7 @@ fn panel_under(app: &App, position: &Position, area: Rect, buf: &mut Buffer) {
 }
 
 fn panel(app: &App, position: &Position, area: Rect, buf: &mut Buffer) {
-    let block = Block::new()
-        .borders(Borders::LEFT)
-        .title(Span::styled("Game", app.theme().accent()));
-    let inner = block.inner(area);
-    block.render(area, buf);
+    let inner = panel_frame(app, Borders::LEFT, area, buf);
     let theme = app.theme();
     let mut lines = vec![Line::from(Span::styled("Players", theme.accent()))];
     lines.extend(player_lines(app));
@@ -557,6 +549,16 @@ fn panel(app: &App, position: &Position, area: Rect, buf: &mut Buffer) {
     lines.push(Line::from(""));
     lines.push(Line::from(Span::styled("Moves", theme.accent())));
     moves_and_status(app, position, lines, inner, buf);
+}
+
+/// Draws a panel's frame, titled "Game", with its line on `borders`; the inside.
+fn panel_frame(app: &App, borders: Borders, area: Rect, buf: &mut Buffer) -> Rect {
+    let block = Block::new()
+        .borders(borders)
+        .title(Span::styled("Game", app.theme().accent()));
+    let inner = block.inner(area);
+    block.render(area, buf);
+    inner
 }
 
 /// A line for each player: its mark in its colour, and its name.

@@ -261,11 +261,11 @@ impl SearchBoard {
             && self.counts[other][index] == 0
     }
 
-    /// The squares `mark` would win on after playing the free `square`, through windows that
-    /// hold k - 2 of its marks and none of the other side's (each such window has one other
-    /// free square), at most two of them.
-    fn partners(&self, mark: Mark, square: usize) -> [Option<usize>; 2] {
-        let mut partners = [None, None];
+    /// Whether `mark` playing the free `square` would have two squares to win on: two
+    /// windows through it that hold k - 2 of its marks and none of the other side's, each
+    /// with a different other free square.
+    pub(crate) fn is_double(&self, mark: Mark, square: usize) -> bool {
+        let mut first = None;
         for &window in &self.shape.through[square] {
             let window = window as usize;
             if !self.is_two_short(mark, window) {
@@ -275,22 +275,23 @@ impl SearchBoard {
                 .iter()
                 .map(|&s| usize::from(s))
                 .find(|&s| s != square && self.cells[s] == 0);
-            match (partners, other) {
-                (_, None) => {}
-                ([None, _], found) => partners[0] = found,
-                ([Some(first), None], Some(next)) if next != first => {
-                    partners[1] = Some(next);
-                    break;
-                }
+            match (first, other) {
+                (None, found) => first = found,
+                (Some(seen), Some(next)) if next != seen => return true,
                 _ => {}
             }
         }
-        partners
+        false
     }
 
-    /// Whether `mark` playing the free `square` would have two squares to win on.
-    pub(crate) fn is_double(&self, mark: Mark, square: usize) -> bool {
-        self.partners(mark, square)[1].is_some()
+    /// Runs `work` as if `mark` were to move, then gives the move back to the side it was
+    /// with: for looking at one side's threats whoever is to move.
+    pub(crate) fn as_mover<T>(&mut self, mark: Mark, work: impl FnOnce(&mut Self) -> T) -> T {
+        let mover = self.to_move;
+        self.to_move = mark;
+        let result = work(self);
+        self.to_move = mover;
+        result
     }
 
     /// The free squares that answer `mark`'s threat to make two squares to win on (its
@@ -320,15 +321,14 @@ impl SearchBoard {
         }
         tried.sort_unstable();
         tried.dedup();
-        let mover = self.to_move;
-        self.to_move = !mark;
-        tried.retain(|&square| {
-            self.play(square);
-            let holds = self.double_squares(mark).is_empty();
-            self.undo();
-            holds
+        self.as_mover(!mark, |board| {
+            tried.retain(|&square| {
+                board.play(square);
+                let holds = board.double_squares(mark).is_empty();
+                board.undo();
+                holds
+            });
         });
-        self.to_move = mover;
         Some(tried)
     }
 
@@ -340,19 +340,17 @@ impl SearchBoard {
             return Vec::new();
         };
         let candidates = self.growth_squares(mark, short as u8);
-        let mover = self.to_move;
-        self.to_move = mark;
-        let threes = candidates
-            .into_iter()
-            .filter(|&square| {
-                self.play(square);
-                let three = self.makes_double_through(mark, square);
-                self.undo();
-                three
-            })
-            .collect();
-        self.to_move = mover;
-        threes
+        self.as_mover(mark, |board| {
+            candidates
+                .into_iter()
+                .filter(|&square| {
+                    board.play(square);
+                    let three = board.makes_double_through(mark, square);
+                    board.undo();
+                    three
+                })
+                .collect()
+        })
     }
 
     /// Whether a window through `square` (just played by `mark`) now gives `mark` a square

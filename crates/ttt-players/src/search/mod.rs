@@ -261,7 +261,7 @@ pub fn vcf(position: &Position, budget: u64) -> Option<Square> {
     if position.is_over() {
         return None;
     }
-    let mut board = SearchBoard::new(Arc::new(board::Shape::new(position.rules())), position);
+    let mut board = board_of(position);
     Threats::new(budget, None)
         .find(&mut board, 0)
         .map(Square::new)
@@ -297,13 +297,18 @@ pub fn wins_by_threats(position: &Position, mark: Mark, budget: u64) -> bool {
     if position.is_over() {
         return position.outcome().and_then(|outcome| outcome.winner()) == Some(mark);
     }
-    let mut board = SearchBoard::new(Arc::new(board::Shape::new(position.rules())), position);
+    let mut board = board_of(position);
     let mut search = Threats::new(budget, None);
     if board.to_move == mark {
         search.find(&mut board, MAX_THREES).is_some()
     } else {
         search.proves(&mut board, MAX_THREES)
     }
+}
+
+/// A search board of `position`, with a shape of its own: for the one-off searches.
+fn board_of(position: &Position) -> SearchBoard {
+    SearchBoard::new(Arc::new(Shape::new(position.rules())), position)
 }
 
 /// Threat knowledge before any search: a win now, else the block of a line one short of

@@ -127,11 +127,7 @@ impl Threats {
         mark: Mark,
         threes: u32,
     ) -> bool {
-        let mover = board.to_move;
-        board.to_move = mark;
-        let found = self.find(board, threes).is_some();
-        board.to_move = mover;
-        found
+        board.as_mover(mark, |board| self.find(board, threes).is_some())
     }
 
     /// Whether the side that has just moved (the attacker; the defender is to move) wins
