@@ -243,8 +243,14 @@ try {
   await waitFor("Press any key to close.", 2000);
   check(true, "a click acts after the window turned");
   await page.keyboard.press("Escape");
+  // Back to a large window: the game grows back to the wide layout.
   await page.setViewportSize({ width: 1200, height: 800 });
   await page.waitForTimeout(300);
+  const wide = await screen();
+  check(
+    [...wide[0]].length >= 80 && wide.some((line) => line.includes("│Game")),
+    `a large window again gets the wide layout (${[...wide[0]].length}x${wide.length})`,
+  );
 
   check(errors.length === 0, `no errors in the page (${errors.join("; ")})`);
 } catch (error) {

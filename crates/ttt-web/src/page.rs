@@ -283,16 +283,28 @@ type Frame = Rc<RefCell<Option<Closure<dyn FnMut()>>>>;
 fn animate(mut terminal: Terminal<DomBackend>, page: Rc<RefCell<Page>>) {
     let frame: Frame = Rc::new(RefCell::new(None));
     let next = frame.clone();
+    // The grid is measured (a probe element laid out) only after the window's size
+    // changed, not on every frame: the font follows the window and nothing else. It is
+    // measured frame after frame until the area holds still over a frame drawn at the new
+    // size, as the backend remakes its grid for the new size only when it next draws.
+    let (mut settled_at, mut seen) = (None, None);
     *frame.borrow_mut() = Some(Closure::new(move || {
-        let area = area(&mut terminal);
         {
             let mut page = page.borrow_mut();
-            if area != page.area && terminal.resize(area).is_ok() {
-                page.area = area;
-                page.handle(Input::Resize {
-                    width: area.width,
-                    height: area.height,
-                });
+            let window = window_size();
+            if window != settled_at {
+                let area = area(&mut terminal);
+                let drawn_since = seen == window;
+                seen = window;
+                if area == page.area && drawn_since {
+                    settled_at = window;
+                } else if area != page.area && terminal.resize(area).is_ok() {
+                    page.area = area;
+                    page.handle(Input::Resize {
+                        width: area.width,
+                        height: area.height,
+                    });
+                }
             }
             page.handle(Input::Tick);
         }
@@ -301,6 +313,14 @@ fn animate(mut terminal: Terminal<DomBackend>, page: Rc<RefCell<Page>>) {
         request_frame(&next);
     }));
     request_frame(&frame);
+}
+
+/// The window's inner size in CSS pixels.
+fn window_size() -> Option<(u32, u32)> {
+    let window = web_sys::window()?;
+    let width = window.inner_width().ok()?.as_f64()?;
+    let height = window.inner_height().ok()?.as_f64()?;
+    Some((width as u32, height as u32))
 }
 
 fn request_frame(frame: &Frame) {
