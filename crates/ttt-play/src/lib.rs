@@ -17,5 +17,5 @@ pub mod session;
 pub mod settings;
 pub mod words;
 
-pub use session::{Refusal, Score, Session, Table};
-pub use settings::{FirstPolicy, Seat, Seats, Settings};
+pub use session::{Forfeit, Launcher, Refusal, Score, Session, Table};
+pub use settings::{EngineCommand, FirstPolicy, Seat, Seats, Settings};

@@ -11,10 +11,43 @@ use ttt_core::{Mark, Outcome, PlayError, Position, Rules, Square};
 use ttt_players::{Limits, Player, PlayerError, Strength};
 use ttt_solver::{Mistake, Solver, SolverError};
 
-use crate::settings::{FirstPolicy, Seat, Settings};
+use crate::settings::{EngineCommand, FirstPolicy, Seat, Settings};
 
 /// A computer player the session can lend to another thread.
 type Computer = Box<dyn Player + Send>;
+
+/// Starts the outside engines that seats name. Starting a program is I/O, which the play
+/// layer never does itself: a front end that can run programs lends the session one with
+/// [`Session::set_launcher`]. Without one, an engine's seat fails its first move.
+pub trait Launcher {
+    /// A player that asks `engine` for its moves, within `limits` a move.
+    fn launch(&self, engine: &EngineCommand, limits: Limits) -> Computer;
+}
+
+/// The player of an engine seat when the front end cannot run programs.
+struct Unlaunched;
+
+impl Player for Unlaunched {
+    fn choose(
+        &mut self,
+        _position: &Position,
+        _rng: &mut dyn rand::Rng,
+    ) -> Result<Square, PlayerError> {
+        Err(PlayerError::Engine(
+            "outside engines cannot run here".to_owned(),
+        ))
+    }
+}
+
+/// A game lost because its player could not move: an engine that crashed, stalled past
+/// its time or answered a square that is not free.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Forfeit {
+    /// The mark whose player failed.
+    pub loser: Mark,
+    /// What went wrong, in the player's words.
+    pub reason: String,
+}
 
 /// Why the session did not do what was asked; nothing changed.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, thiserror::Error)]
@@ -112,7 +145,7 @@ impl fmt::Display for Score {
 }
 
 /// What the start screen can change between games: the board, the seats, who goes first.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Table {
     /// The board.
     pub rules: Rules,
@@ -130,12 +163,15 @@ pub struct Session {
     table: Table,
     /// The computer at each seat (X, O); `None` for a person, or while lent out to think.
     players: [Option<Computer>; 2],
+    launcher: Option<Box<dyn Launcher>>,
     rng: StdRng,
     score: Score,
     position: Position,
     last_first: Option<Mark>,
     /// The outcome counted in the tally for the game on the board, if it is over.
     recorded: Option<Outcome>,
+    /// Why the game on the board ended before its position did, if it did.
+    forfeit: Option<Forfeit>,
 }
 
 impl Session {
@@ -153,26 +189,50 @@ impl Session {
         };
         let mut session = Session {
             players: [None, None],
+            launcher: None,
+            position: Position::new(table.rules, Mark::X),
             settings,
             table,
             rng,
             score: Score::default(),
-            position: Position::new(table.rules, Mark::X),
             last_first: None,
             recorded: None,
+            forfeit: None,
         };
         session.seat_players();
         session
     }
 
+    /// Lets `launcher` start the engines the seats name, now and whenever the seats
+    /// change; an engine already seated is started again.
+    ///
+    /// # Errors
+    /// [`Refusal::Thinking`] while a computer thinks.
+    pub fn set_launcher(&mut self, launcher: Box<dyn Launcher>) -> Result<(), Refusal> {
+        if self.is_thinking() {
+            return Err(Refusal::Thinking);
+        }
+        self.launcher = Some(launcher);
+        self.seat_players();
+        Ok(())
+    }
+
     fn seat_players(&mut self) {
         let (open_centre, limits) = (self.settings.open_centre(), self.settings.limits());
-        let player = |seat| match seat {
-            Seat::Human => None,
-            Seat::Computer(strength) if open_centre => Some(strength.player_opening_centre(limits)),
-            Seat::Computer(strength) => Some(strength.player(limits)),
+        let player = |seat: &Seat| -> Option<Computer> {
+            match seat {
+                Seat::Human => None,
+                Seat::Computer(strength) if open_centre => {
+                    Some(strength.player_opening_centre(limits))
+                }
+                Seat::Computer(strength) => Some(strength.player(limits)),
+                Seat::Engine(engine) => Some(match &self.launcher {
+                    Some(launcher) => launcher.launch(engine, limits),
+                    None => Box::new(Unlaunched),
+                }),
+            }
         };
-        self.players = [player(self.table.x), player(self.table.o)];
+        self.players = [player(&self.table.x), player(&self.table.o)];
     }
 
     /// The settings the session was made with.
@@ -181,8 +241,8 @@ impl Session {
     }
 
     /// The board, seats and first-player policy of the games from now on.
-    pub fn table(&self) -> Table {
-        self.table
+    pub fn table(&self) -> &Table {
+        &self.table
     }
 
     /// Changes the board, seats or first-player policy for the next game, keeping the
@@ -194,11 +254,12 @@ impl Session {
         if self.is_thinking() {
             return Err(Refusal::Thinking);
         }
+        self.position = Position::new(table.rules, Mark::X);
         self.table = table;
         self.seat_players();
-        self.position = Position::new(table.rules, Mark::X);
         self.last_first = None;
         self.recorded = None;
+        self.forfeit = None;
         Ok(())
     }
 
@@ -236,6 +297,7 @@ impl Session {
         self.last_first = Some(first);
         self.position = Position::new(self.table.rules, first);
         self.recorded = None;
+        self.forfeit = None;
         Ok(first)
     }
 
@@ -249,16 +311,36 @@ impl Session {
         &self.position
     }
 
+    /// Whether the game on the board is over: its position ended, or a player forfeited.
+    pub fn is_over(&self) -> bool {
+        self.position.is_over() || self.forfeit.is_some()
+    }
+
+    /// How the game on the board ended, if it has: as its position says, or a win for the
+    /// other side when a player forfeited.
+    pub fn outcome(&self) -> Option<Outcome> {
+        self.position.outcome().or_else(|| {
+            self.forfeit
+                .as_ref()
+                .map(|forfeit| Outcome::Win(!forfeit.loser))
+        })
+    }
+
+    /// Why the game on the board was lost before its end, if it was.
+    pub fn forfeit(&self) -> Option<&Forfeit> {
+        self.forfeit.as_ref()
+    }
+
     /// The tally of every finished game of the run.
     pub fn score(&self) -> Score {
         self.score
     }
 
     /// Who plays `mark`.
-    pub fn seat(&self, mark: Mark) -> Seat {
+    pub fn seat(&self, mark: Mark) -> &Seat {
         match mark {
-            Mark::X => self.table.x,
-            Mark::O => self.table.o,
+            Mark::X => &self.table.x,
+            Mark::O => &self.table.o,
         }
     }
 
@@ -278,7 +360,7 @@ impl Session {
 
     /// Whether a game has started and not finished.
     pub fn in_progress(&self) -> bool {
-        self.last_first.is_some() && !self.position.is_over()
+        self.last_first.is_some() && !self.is_over()
     }
 
     /// Plays a square chosen by the person to move: the one place the rules of play are
@@ -288,7 +370,7 @@ impl Session {
     /// [`Refusal`] when the game is over, a computer is to move, or the square is not
     /// free; nothing changes then.
     pub fn play_human(&mut self, square: Square) -> Result<(), Refusal> {
-        if self.position.is_over() {
+        if self.is_over() {
             return Err(Refusal::GameOver);
         }
         if !self.seat(self.position.to_move()).is_human() {
@@ -317,55 +399,71 @@ impl Session {
     /// own, so that it can choose on another thread while the interface stays live. `None`
     /// when the game is over, a person is to move, or the computer is already thinking.
     pub fn begin_computer_turn(&mut self) -> Option<Thinking> {
-        if self.position.is_over() {
+        if self.is_over() {
             return None;
         }
         let mark = self.position.to_move();
-        let Seat::Computer(strength) = self.seat(mark) else {
+        if self.seat(mark).is_human() {
             return None;
-        };
+        }
+        let strength = self.seat(mark).strength();
         let player = self.players[seat_index(mark)].take()?;
         Some(Thinking {
             player,
-            order: Order {
-                strength,
-                limits: self.settings.limits(),
-                open_centre: self.settings.open_centre(),
-                seed: self.rng.random(),
-                position: self.position.clone(),
-            },
+            strength,
+            limits: self.settings.limits(),
+            open_centre: self.settings.open_centre(),
+            seed: self.rng.random(),
+            position: self.position.clone(),
         })
     }
 
     /// Takes the player back from a finished [`Thinking`] and plays its choice, if the game
-    /// is still where it was when the thinking began.
+    /// is still where it was when the thinking began. A player that could not choose a
+    /// free square loses the game: the session records a [`Forfeit`] and the other side's
+    /// win, so that a failing engine never leaves a game stuck.
     ///
     /// # Errors
-    /// The player's own error, or [`PlayerError::NoMove`] when the game has moved on.
+    /// The player's own error (the game is then forfeited), or [`PlayerError::NoMove`]
+    /// when the game has moved on.
     pub fn conclude(&mut self, thought: Thought) -> Result<Square, PlayerError> {
         let Thought {
             player,
             position,
             choice,
         } = thought;
-        self.players[seat_index(position.to_move())] = Some(player);
-        let square = choice?;
-        if position != self.position || position.history() != self.position.history() {
+        let mark = position.to_move();
+        self.players[seat_index(mark)] = Some(player);
+        if self.is_over()
+            || position != self.position
+            || position.history() != self.position.history()
+        {
             return Err(PlayerError::NoMove);
         }
-        self.position
-            .play(square)
-            .map_err(|_| PlayerError::NoMove)?;
+        let rules = self.position.rules();
+        let name = |square| self.settings.naming().on_board(rules).label(square, rules);
+        let played = choice.and_then(|square| match self.position.play(square) {
+            Ok(_) => Ok(square),
+            Err(_) if !self.position.is_legal(square) => Err(PlayerError::Engine(format!(
+                "it chose {}, which is not a free square",
+                name(square)
+            ))),
+            Err(error) => Err(PlayerError::Engine(error.to_string())),
+        });
+        if let Err(error) = &played {
+            self.forfeit = Some(Forfeit {
+                loser: mark,
+                reason: error.to_string(),
+            });
+        }
         self.record_if_over();
-        Ok(square)
+        played
     }
 
     /// Whether a computer is thinking (its player lent out).
     pub fn is_thinking(&self) -> bool {
         let mark = self.position.to_move();
-        !self.position.is_over()
-            && !self.seat(mark).is_human()
-            && self.players[seat_index(mark)].is_none()
+        !self.is_over() && !self.seat(mark).is_human() && self.players[seat_index(mark)].is_none()
     }
 
     /// Takes back moves so that a person gets their last turn again: against the
@@ -400,6 +498,7 @@ impl Session {
         if let Some(outcome) = self.recorded.take() {
             self.score.forget(outcome);
         }
+        self.forfeit = None;
         Ok(taken)
     }
 
@@ -408,7 +507,7 @@ impl Session {
     /// # Errors
     /// [`Refusal::GameOver`] once it has ended.
     pub fn game_on(&self) -> Result<&Position, Refusal> {
-        if self.position.is_over() {
+        if self.is_over() {
             Err(Refusal::GameOver)
         } else {
             Ok(&self.position)
@@ -420,7 +519,7 @@ impl Session {
     /// # Errors
     /// [`Refusal::NotOver`] while it goes on.
     pub fn finished_game(&self) -> Result<&Position, Refusal> {
-        if self.position.is_over() {
+        if self.is_over() {
             Ok(&self.position)
         } else {
             Err(Refusal::NotOver)
@@ -428,7 +527,7 @@ impl Session {
     }
 
     fn record_if_over(&mut self) {
-        if let (Some(outcome), None) = (self.position.outcome(), self.recorded) {
+        if let (Some(outcome), None) = (self.outcome(), self.recorded) {
             self.score.record(outcome);
             self.recorded = Some(outcome);
         }
@@ -458,7 +557,12 @@ const fn seat_index(mark: Mark) -> usize {
 /// hand the [`Thought`] back to [`Session::conclude`].
 pub struct Thinking {
     player: Computer,
-    order: Order,
+    /// The built-in computer thinking, or `None` for an outside engine.
+    strength: Option<Strength>,
+    limits: Limits,
+    open_centre: bool,
+    seed: u64,
+    position: Position,
 }
 
 /// Everything a computer needs to choose its move, as plain data that can travel: which
@@ -494,15 +598,22 @@ impl Order {
 }
 
 impl Thinking {
-    /// What to think about, to send elsewhere.
-    pub fn order(&self) -> &Order {
-        &self.order
+    /// What to think about, to send elsewhere; `None` for an outside engine, which only
+    /// the front end that started it can ask.
+    pub fn order(&self) -> Option<Order> {
+        Some(Order {
+            strength: self.strength?,
+            limits: self.limits,
+            open_centre: self.open_centre,
+            seed: self.seed,
+            position: self.position.clone(),
+        })
     }
 
     /// Chooses the square here (this is where the time goes on big boards).
     pub fn think(mut self) -> Thought {
-        let mut rng = StdRng::seed_from_u64(self.order.seed);
-        let choice = self.player.choose(&self.order.position, &mut rng);
+        let mut rng = StdRng::seed_from_u64(self.seed);
+        let choice = self.player.choose(&self.position, &mut rng);
         self.answer(choice)
     }
 
@@ -510,7 +621,7 @@ impl Thinking {
     pub fn answer(self, choice: Result<Square, PlayerError>) -> Thought {
         Thought {
             player: self.player,
-            position: self.order.position,
+            position: self.position,
             choice,
         }
     }
@@ -539,7 +650,11 @@ mod tests {
     const PERFECT: Seat = Seat::Computer(Strength::Perfect);
 
     fn session(x: Seat, o: Seat, first: FirstPolicy) -> Session {
-        let settings = Settings::new(Rules::default(), Seats::Fixed { x, o })
+        let seats = Seats::Fixed {
+            x: x.clone(),
+            o: o.clone(),
+        };
+        let settings = Settings::new(Rules::default(), seats)
             .unwrap()
             .with_first(first)
             .with_seed(Some(1));
@@ -748,7 +863,7 @@ mod tests {
         assert!(!session.started());
         assert_eq!(session.start_game(), Ok(Mark::O));
         assert_eq!(session.position().rules(), seven_by_six);
-        assert_eq!(session.seat(Mark::X), Seat::Computer(Strength::Random));
+        assert_eq!(*session.seat(Mark::X), Seat::Computer(Strength::Random));
         assert_eq!(session.score().x_wins, 1, "the first game still counts");
     }
 
@@ -797,5 +912,97 @@ mod tests {
         let mistakes = review(&mut Solver::new(), game).unwrap();
         assert_eq!(mistakes[0].number, 2);
         assert_eq!(mistakes[0].mark, Mark::X);
+    }
+
+    /// Plays the squares it is given in turn, then fails: an engine that crashes.
+    struct Scripted(Vec<usize>);
+
+    impl Player for Scripted {
+        fn choose(
+            &mut self,
+            _position: &Position,
+            _rng: &mut dyn rand::Rng,
+        ) -> Result<Square, PlayerError> {
+            match self.0.pop() {
+                Some(index) => Ok(Square::new(index)),
+                None => Err(PlayerError::Engine("the engine 'stub' stopped".to_owned())),
+            }
+        }
+    }
+
+    /// Seats a [`Scripted`] player for every engine: the moves it will play, last first.
+    struct Stubs(Vec<usize>);
+
+    impl Launcher for Stubs {
+        fn launch(&self, _engine: &EngineCommand, _limits: Limits) -> Computer {
+            Box::new(Scripted(self.0.clone()))
+        }
+    }
+
+    fn engine_session(launcher: Option<Stubs>) -> Session {
+        let engine = Seat::Engine("brain:stub".parse().unwrap());
+        let gomoku = Rules::new(7, 7, 5).unwrap();
+        let seats = Seats::Fixed {
+            x: Seat::Human,
+            o: engine.clone(),
+        };
+        let settings = Settings::new(gomoku, seats)
+            .unwrap()
+            .with_first(FirstPolicy::X)
+            .with_games(3)
+            .unwrap();
+        let mut session = Session::new(settings, Seat::Human, engine);
+        if let Some(launcher) = launcher {
+            session.set_launcher(Box::new(launcher)).unwrap();
+        }
+        session
+    }
+
+    #[test]
+    fn a_player_that_cannot_move_forfeits_the_game_and_the_next_one_starts_afresh() {
+        // It plays 8, then fails; an occupied square would fail it the same way.
+        let mut session = engine_session(Some(Stubs(vec![0, 8])));
+        assert!(session.begin_computer_turn().is_none(), "no game yet");
+        session.start_game().unwrap();
+        session.play_human(Square::new(24)).unwrap();
+        assert_eq!(session.play_computer(), Ok(Square::new(8)));
+        session.play_human(Square::new(0)).unwrap();
+        let error = session.play_computer().unwrap_err();
+        assert!(
+            matches!(&error, PlayerError::Engine(reason) if reason == "it chose a1, which is not a free square"),
+            "{error}"
+        );
+        assert!(session.is_over() && !session.position().is_over());
+        assert_eq!(session.outcome(), Some(Outcome::Win(Mark::X)));
+        assert_eq!(
+            session.forfeit().map(|forfeit| forfeit.loser),
+            Some(Mark::O)
+        );
+        assert_eq!(session.score().x_wins, 1);
+        assert_eq!(session.play_human(Square::new(1)), Err(Refusal::GameOver));
+        assert!(session.begin_computer_turn().is_none());
+        assert_eq!(session.games_left(), Some(2));
+        session.start_game().unwrap();
+        assert!(session.forfeit().is_none() && !session.is_over());
+        session.play_human(Square::new(24)).unwrap();
+        // The same player, now with nothing left to play: another forfeit.
+        assert!(session.play_computer().is_err());
+        assert_eq!(session.score().x_wins, 2);
+        // Taking the person's move back takes the forfeit and its win back too.
+        assert_eq!(session.undo(), Ok(vec![Square::new(24)]));
+        assert!(session.forfeit().is_none());
+        assert_eq!(session.score().x_wins, 1);
+    }
+
+    #[test]
+    fn an_engine_seat_without_a_launcher_forfeits_in_words_and_never_travels() {
+        let mut session = engine_session(None);
+        session.start_game().unwrap();
+        session.play_human(Square::new(24)).unwrap();
+        let thinking = session.begin_computer_turn().unwrap();
+        assert!(thinking.order().is_none(), "a web worker cannot run it");
+        let error = session.conclude(thinking.think()).unwrap_err();
+        assert_eq!(error.to_string(), "outside engines cannot run here");
+        assert_eq!(session.outcome(), Some(Outcome::Win(Mark::X)));
     }
 }

@@ -10,12 +10,18 @@
 //! // `--o perfect`: the person plays X, nothing is left to ask.
 //! let seats = Seats::resolve(None, Some(Seat::Computer(Strength::Perfect)));
 //! assert_eq!(seats, Seats::Fixed { x: Seat::Human, o: Seat::Computer(Strength::Perfect) });
-//! let settings = Settings::new(Rules::default(), seats)?.with_games(3)?;
+//! let settings = Settings::new(Rules::default(), seats.clone())?.with_games(3)?;
 //! assert_eq!(settings.games(), Some(3));
 //!
 //! // The impossible computer cannot play gomoku: refused when the settings are made.
 //! let gomoku = Rules::new(15, 15, 5)?;
 //! assert!(Settings::new(gomoku, seats).is_err());
+//!
+//! // `--o brain:pbrain-embryo`: an outside engine plays O, on five-in-a-row boards only.
+//! let engine: Seat = "brain:pbrain-embryo".parse()?;
+//! let seats = Seats::resolve(None, Some(engine));
+//! assert!(Settings::new(gomoku, seats.clone()).is_ok());
+//! assert!(Settings::new(Rules::default(), seats).is_err());
 //! # Ok::<(), Box<dyn std::error::Error>>(())
 //! ```
 
@@ -26,19 +32,87 @@ use ttt_core::{Mark, Rules, Shown, SquareNaming};
 use ttt_players::{Limits, Strength};
 use ttt_solver::SolverError;
 
+/// An outside engine that speaks the Gomocup (Piskvork) protocol, by the command that
+/// starts it: a program and its arguments, as `brain:CMD` names it on the command line.
+/// The play layer only names it; a front end that can run programs starts it (see
+/// [`Session::set_launcher`](crate::Session::set_launcher)).
+///
+/// ```
+/// use ttt_play::EngineCommand;
+///
+/// let engine: EngineCommand = "brain:pbrain-embryo --quiet".parse()?;
+/// assert_eq!(engine.command(), "pbrain-embryo --quiet");
+/// assert_eq!(engine.name(), "pbrain-embryo");
+/// assert_eq!(engine.to_string(), "brain:pbrain-embryo --quiet");
+/// assert!("brain:  ".parse::<EngineCommand>().is_err());
+/// # Ok::<(), ttt_play::settings::ParseSeatError>(())
+/// ```
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
+pub struct EngineCommand(String);
+
+impl EngineCommand {
+    /// What `brain:` is written before.
+    pub const PREFIX: &'static str = "brain:";
+
+    /// The command line that starts the engine.
+    pub fn command(&self) -> &str {
+        &self.0
+    }
+
+    /// The engine's name for people: its program's file name, without its folder.
+    pub fn name(&self) -> &str {
+        let program = self.0.split_whitespace().next().unwrap_or_default();
+        program.rsplit(['/', '\\']).next().unwrap_or(program)
+    }
+}
+
+impl fmt::Display for EngineCommand {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{}{}", Self::PREFIX, self.0)
+    }
+}
+
+impl FromStr for EngineCommand {
+    type Err = ParseSeatError;
+
+    fn from_str(text: &str) -> Result<EngineCommand, ParseSeatError> {
+        let prefix = EngineCommand::PREFIX.len();
+        let command = text
+            .trim()
+            .get(..prefix)
+            .filter(|word| word.eq_ignore_ascii_case(EngineCommand::PREFIX))
+            .map(|_| text.trim()[prefix..].trim())
+            .ok_or_else(|| ParseSeatError(text.to_owned()))?;
+        if command.is_empty() {
+            return Err(ParseSeatError(text.to_owned()));
+        }
+        Ok(EngineCommand(command.to_owned()))
+    }
+}
+
 /// Who sits at one side of the board.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq, Eq)]
 pub enum Seat {
     /// A person typing or clicking.
     Human,
     /// A computer player of this strength.
     Computer(Strength),
+    /// An outside engine, started by the front end.
+    Engine(EngineCommand),
 }
 
 impl Seat {
     /// Whether a person plays this seat.
-    pub fn is_human(self) -> bool {
-        self == Seat::Human
+    pub fn is_human(&self) -> bool {
+        *self == Seat::Human
+    }
+
+    /// The built-in computer at this seat, if that is who sits here.
+    pub fn strength(&self) -> Option<Strength> {
+        match self {
+            Seat::Computer(strength) => Some(*strength),
+            Seat::Human | Seat::Engine(_) => None,
+        }
     }
 }
 
@@ -47,11 +121,12 @@ impl fmt::Display for Seat {
         match self {
             Seat::Human => f.write_str("human"),
             Seat::Computer(strength) => strength.fmt(f),
+            Seat::Engine(engine) => engine.fmt(f),
         }
     }
 }
 
-/// The seat name is neither `human` nor a computer player.
+/// The seat name is neither `human`, a computer player nor `brain:` and a command.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct ParseSeatError(String);
 
@@ -59,7 +134,7 @@ impl fmt::Display for ParseSeatError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         write!(
             f,
-            "'{}' is not a player: use human, random (easy), rules (medium), search (hard), mcts or perfect (impossible)",
+            "'{}' is not a player: use human, random (easy), rules (medium), search (hard), mcts, perfect (impossible) or brain:COMMAND",
             Shown(&self.0)
         )
     }
@@ -73,6 +148,9 @@ impl FromStr for Seat {
     fn from_str(text: &str) -> Result<Seat, ParseSeatError> {
         if text.trim().eq_ignore_ascii_case("human") {
             return Ok(Seat::Human);
+        }
+        if let Ok(engine) = text.parse() {
+            return Ok(Seat::Engine(engine));
         }
         text.parse()
             .map(Seat::Computer)
@@ -124,7 +202,7 @@ impl FromStr for FirstPolicy {
 }
 
 /// Who sits where, as far as the settings say.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq, Eq)]
 pub enum Seats {
     /// Both seats are settled.
     Fixed {
@@ -142,50 +220,40 @@ pub enum Seats {
 }
 
 impl Seats {
-    /// Settles the seats from `--x` and `--o`: a computer on one side puts the person on
-    /// the other; a person on one side leaves the opponent to be chosen; nothing given
-    /// leaves both opponent and letter to be chosen.
+    /// Settles the seats from `--x` and `--o`: a computer or an engine on one side puts
+    /// the person on the other; a person on one side leaves the opponent to be chosen;
+    /// nothing given leaves both opponent and letter to be chosen.
     pub fn resolve(x: Option<Seat>, o: Option<Seat>) -> Seats {
         match (x, o) {
             (Some(x), Some(o)) => Seats::Fixed { x, o },
-            (Some(Seat::Computer(strength)), None) => Seats::Fixed {
-                x: Seat::Computer(strength),
-                o: Seat::Human,
-            },
-            (None, Some(Seat::Computer(strength))) => Seats::Fixed {
-                x: Seat::Human,
-                o: Seat::Computer(strength),
-            },
             (Some(Seat::Human), None) => Seats::Ask {
                 letter: Some(Mark::X),
             },
             (None, Some(Seat::Human)) => Seats::Ask {
                 letter: Some(Mark::O),
             },
+            (Some(x), None) => Seats::Fixed { x, o: Seat::Human },
+            (None, Some(o)) => Seats::Fixed { x: Seat::Human, o },
             (None, None) => Seats::Ask { letter: None },
         }
     }
 
     /// The seats once the person has chosen `opponent` (`None`: a friend) and plays
     /// `letter` against it.
-    pub fn chosen(opponent: Option<Strength>, letter: Mark) -> (Seat, Seat) {
+    pub fn chosen(opponent: Option<Seat>, letter: Mark) -> (Seat, Seat) {
         match (opponent, letter) {
             (None, _) => (Seat::Human, Seat::Human),
-            (Some(strength), Mark::X) => (Seat::Human, Seat::Computer(strength)),
-            (Some(strength), Mark::O) => (Seat::Computer(strength), Seat::Human),
+            (Some(opponent), Mark::X) => (Seat::Human, opponent),
+            (Some(opponent), Mark::O) => (opponent, Seat::Human),
         }
     }
 
-    /// The computers these seats name.
-    fn computers(self) -> impl Iterator<Item = Strength> {
-        let seats = match self {
+    /// The seats, when settled.
+    fn both(&self) -> [Option<&Seat>; 2] {
+        match self {
             Seats::Fixed { x, o } => [Some(x), Some(o)],
             Seats::Ask { .. } => [None, None],
-        };
-        seats.into_iter().flatten().filter_map(|seat| match seat {
-            Seat::Computer(strength) => Some(strength),
-            Seat::Human => None,
-        })
+        }
     }
 }
 
@@ -195,6 +263,14 @@ pub enum SettingsError {
     /// A computer seat cannot play on the board.
     #[error(transparent)]
     Player(#[from] SolverError),
+    /// An outside engine seated on a board that is not five in a row.
+    #[error(
+        "an outside engine plays five in a row on boards from 5x5 to 20x20, not {rules}: use --gomoku, or --k 5 with --size"
+    )]
+    Engine {
+        /// The board asked for.
+        rules: Rules,
+    },
     /// `--games 0`.
     #[error("the number of games must be at least 1")]
     NoGames,
@@ -203,7 +279,7 @@ pub enum SettingsError {
 /// Everything that fixes how a run plays, checked once: the board, the seats as far as
 /// they are known, who moves first, the centre opening, the seed, the computers' limits,
 /// how many games and how squares are named. Nothing below re-derives or re-stores them.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Settings {
     rules: Rules,
     seats: Seats,
@@ -219,10 +295,18 @@ impl Settings {
     /// Settings for `rules` and `seats`, everything else at its default.
     ///
     /// # Errors
-    /// [`SettingsError::Player`] when a computer seat cannot play on this board.
+    /// [`SettingsError::Player`] when a computer seat cannot play on this board,
+    /// [`SettingsError::Engine`] when an engine seat cannot.
     pub fn new(rules: Rules, seats: Seats) -> Result<Settings, SettingsError> {
-        for strength in seats.computers() {
-            strength.check(rules)?;
+        for seat in seats.both().into_iter().flatten() {
+            match seat {
+                Seat::Human => {}
+                Seat::Computer(strength) => strength.check(rules)?,
+                Seat::Engine(_) if !engines_play_on(rules) => {
+                    return Err(SettingsError::Engine { rules });
+                }
+                Seat::Engine(_) => {}
+            }
         }
         Ok(Settings {
             rules,
@@ -289,8 +373,25 @@ impl Settings {
     }
 
     /// Who sits where, as far as known.
-    pub fn seats(&self) -> Seats {
+    pub fn seats(&self) -> &Seats {
+        &self.seats
+    }
+
+    /// The outside engines named for the seats, X's first.
+    pub fn engines(&self) -> impl Iterator<Item = &EngineCommand> {
         self.seats
+            .both()
+            .into_iter()
+            .flatten()
+            .filter_map(|seat| match seat {
+                Seat::Engine(engine) => Some(engine),
+                _ => None,
+            })
+    }
+
+    /// The first outside engine named for a seat, if any.
+    pub fn engine(&self) -> Option<&EngineCommand> {
+        self.engines().next()
     }
 
     /// Who moves first.
@@ -324,13 +425,21 @@ impl Settings {
     }
 }
 
+/// Whether an outside engine can play on a board of `rules`: the protocol knows boards
+/// from 5x5 to 20x20 and five in a row only.
+pub fn engines_play_on(rules: Rules) -> bool {
+    rules.k() == 5 && rules.width().min(rules.height()) >= 5
+}
+
 #[cfg(test)]
 mod tests {
+    #![allow(clippy::unwrap_used, reason = "a test fails by panicking")]
+
     use super::*;
 
     #[test]
     fn seats_resolve_as_both_modes_need() {
-        let perfect = Seat::Computer(Strength::Perfect);
+        let perfect = || Seat::Computer(Strength::Perfect);
         let cases = [
             ((None, None), Seats::Ask { letter: None }),
             (
@@ -346,29 +455,30 @@ mod tests {
                 },
             ),
             (
-                (Some(perfect), None),
+                (Some(perfect()), None),
                 Seats::Fixed {
-                    x: perfect,
+                    x: perfect(),
                     o: Seat::Human,
                 },
             ),
             (
-                (None, Some(perfect)),
+                (None, Some(perfect())),
                 Seats::Fixed {
                     x: Seat::Human,
-                    o: perfect,
+                    o: perfect(),
                 },
             ),
             (
-                (Some(perfect), Some(perfect)),
+                (Some(perfect()), Some(perfect())),
                 Seats::Fixed {
-                    x: perfect,
-                    o: perfect,
+                    x: perfect(),
+                    o: perfect(),
                 },
             ),
         ];
         for ((x, o), seats) in cases {
-            assert_eq!(Seats::resolve(x, o), seats, "{x:?} {o:?}");
+            let shown = format!("{x:?} {o:?}");
+            assert_eq!(Seats::resolve(x, o), seats, "{shown}");
         }
     }
 
@@ -389,6 +499,18 @@ mod tests {
             ask.and_then(|settings| settings.with_games(0)),
             Err(SettingsError::NoGames)
         );
+        let engine = Seat::Engine("brain:pbrain-x".parse().unwrap());
+        for (rules, playable) in [
+            (Rules::default(), false),
+            (Rules::new(4, 4, 4).unwrap(), false),
+            (Rules::new(7, 7, 5).unwrap(), true),
+            (Rules::new(20, 20, 5).unwrap(), true),
+            (Rules::new(19, 19, 6).unwrap(), false),
+            (Rules::new(20, 4, 5).unwrap(), false),
+        ] {
+            let settings = Settings::new(rules, Seats::resolve(None, Some(engine.clone())));
+            assert_eq!(settings.is_ok(), playable, "{rules}");
+        }
     }
 
     #[test]
@@ -397,6 +519,12 @@ mod tests {
         assert_eq!("impossible".parse(), Ok(Seat::Computer(Strength::Perfect)));
         assert_eq!("EASY".parse(), Ok(Seat::Computer(Strength::Random)));
         assert!("alien".parse::<Seat>().is_err());
+        assert!(matches!(
+            " BRAIN: pbrain-x 1 ".parse(),
+            Ok(Seat::Engine(engine)) if engine.command() == "pbrain-x 1"
+        ));
+        assert!("brain:".parse::<Seat>().is_err());
+        assert!("brainy".parse::<Seat>().is_err());
         assert_eq!("Alternate".parse(), Ok(FirstPolicy::Alternate));
         assert!("later".parse::<FirstPolicy>().is_err());
     }

@@ -103,13 +103,24 @@ pub fn square_problem(error: &SquareError, naming: SquareNaming, rules: Rules) -
     }
 }
 
-/// The verdict on a finished game: "You win!", "The computer wins.", "X wins.", "Draw.".
-pub fn verdict(session: &Session) -> String {
-    match (session.position().outcome(), session.lone_human()) {
+/// Who won a finished game, in a few words: "You win!", "The computer wins.", "X wins.",
+/// "Draw.".
+pub fn result(session: &Session) -> String {
+    match (session.outcome(), session.lone_human()) {
         (Some(Outcome::Win(winner)), Some(human)) if winner == human => "You win!".to_owned(),
         (Some(Outcome::Win(_)), Some(_)) => "The computer wins.".to_owned(),
         (Some(outcome), _) => format!("{outcome}."),
         (None, _) => "The game is not finished.".to_owned(),
+    }
+}
+
+/// The verdict on a finished game: "You win!", "The computer wins.", "X wins.", "Draw.".
+/// A game a player forfeited says why first: "O forfeits: the engine 'x' stopped. X wins."
+pub fn verdict(session: &Session) -> String {
+    let result = result(session);
+    match session.forfeit() {
+        Some(forfeit) => format!("{} forfeits: {}. {result}", forfeit.loser, forfeit.reason),
+        None => result,
     }
 }
 

@@ -94,7 +94,7 @@ proptest! {
     fn any_input_is_handled_and_drawn(settings in settings(), inputs in prop::collection::vec(input(), 0..150)) {
         let mut now = Duration::ZERO;
         let mut area = Rect::new(0, 0, 80, 24);
-        let mut app = App::new(settings, Theme::colour(), area, now);
+        let mut app = App::new(settings.clone(), Theme::colour(), area, now);
         for input in inputs {
             if app.end().is_some() {
                 break;

@@ -71,8 +71,14 @@ impl Page {
     /// Posts the work the app handed out to the workers.
     fn send_work(&mut self) {
         if let Some(thinking) = self.app.take_thinking() {
-            post("move", &Request::Move(thinking.order().clone()).encode());
-            self.thinking = Some(thinking);
+            match thinking.order() {
+                Some(order) => {
+                    post("move", &Request::Move(order).encode());
+                    self.thinking = Some(thinking);
+                }
+                // An outside engine: the page cannot run one, and says so in the game.
+                None => self.app.receive(thinking.think(), now()),
+            }
         }
         if let Some(job) = self.app.take_job() {
             let request = Request::Job(job.purpose(), job.naming(), job.position().clone());

@@ -87,11 +87,11 @@ impl BoardArgs {
 /// How to play.
 #[derive(Debug, Clone, Args)]
 pub struct PlayArgs {
-    /// Who plays X: human, random (easy), rules (medium), search (hard), mcts or perfect (impossible).
+    /// Who plays X: human, random (easy), rules (medium), search (hard), mcts, perfect (impossible), or brain:COMMAND (a Gomocup engine).
     #[arg(long = "x", value_name = "PLAYER")]
     pub x: Option<Seat>,
 
-    /// Who plays O: human, random (easy), rules (medium), search (hard), mcts or perfect (impossible).
+    /// Who plays O: human, random (easy), rules (medium), search (hard), mcts, perfect (impossible), or brain:COMMAND (a Gomocup engine).
     #[arg(long = "o", value_name = "PLAYER")]
     pub o: Option<Seat>,
 
@@ -135,7 +135,7 @@ pub struct PlayArgs {
 impl PlayArgs {
     /// The flags as one validated value, for `rules`: the low-level flags end here.
     pub fn settings(&self, rules: Rules) -> Result<Settings, BadInput> {
-        let seats = Seats::resolve(self.x, self.o);
+        let seats = Seats::resolve(self.x.clone(), self.o.clone());
         let settings = Settings::new(rules, seats)
             .map_err(|error| BadInput(error.to_string()))?
             .with_first(self.first)

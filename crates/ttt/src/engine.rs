@@ -16,6 +16,7 @@ use std::time::{Duration, Instant};
 
 use rand::Rng;
 use ttt_core::{Mark, Position, Rules, Square};
+use ttt_play::{EngineCommand, Launcher};
 use ttt_players::{Limits, Player, PlayerError};
 
 /// How long past its time an engine may take to answer before it loses the move.
@@ -251,5 +252,43 @@ impl Drop for Engine {
         let _ = self.say("END");
         let _ = self.child.kill();
         let _ = self.child.wait();
+    }
+}
+
+/// Starts the engines that `brain:` seats name, for the play layer's sessions.
+#[derive(Debug, Clone, Copy, Default)]
+pub struct EngineLauncher;
+
+impl Launcher for EngineLauncher {
+    fn launch(&self, engine: &EngineCommand, limits: Limits) -> Box<dyn Player + Send> {
+        Box::new(EngineSeat {
+            command: engine.command().to_owned(),
+            limits,
+            engine: None,
+        })
+    }
+}
+
+/// An engine at a seat: started at its first move, and started afresh after it failed
+/// one, so that a crash or a stall costs the game it happened in and no more.
+#[derive(Debug)]
+struct EngineSeat {
+    command: String,
+    limits: Limits,
+    engine: Option<Engine>,
+}
+
+impl Player for EngineSeat {
+    fn choose(&mut self, position: &Position, rng: &mut dyn Rng) -> Result<Square, PlayerError> {
+        let mut engine = match self.engine.take() {
+            Some(engine) => engine,
+            None => Engine::start(&self.command, self.limits)
+                .map_err(|error| PlayerError::Engine(error.to_string()))?,
+        };
+        let choice = engine.choose(position, rng);
+        if choice.is_ok() {
+            self.engine = Some(engine);
+        }
+        choice
     }
 }

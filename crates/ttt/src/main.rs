@@ -76,6 +76,11 @@ fn run(cli: Cli) -> anyhow::Result<ExitCode> {
 
 fn play(args: &PlayArgs, rules: Rules, out: &mut impl Write) -> anyhow::Result<ExitCode> {
     let settings = args.settings(rules)?;
+    for engine in settings.engines() {
+        // A command that cannot even start is the person's mistake, said before any game.
+        ttt::engine::Engine::start(engine.command(), settings.limits())
+            .map_err(|error| BadInput(error.to_string()))?;
+    }
     if !args.plain && full_screen_possible() {
         let interrupts = Interrupts::watch()?;
         let theme = Theme::new(!line::no_color());

@@ -147,3 +147,132 @@ done"#,
         "{error:?}"
     );
 }
+
+/// Runs `ttt play ARGS` in the line mode with `stdin`: its output, error output and exit
+/// code, and how long it took.
+fn play(args: &[&str], stdin: &str) -> (String, String, Option<i32>, Duration) {
+    let started = Instant::now();
+    let output = assert_cmd::Command::new(assert_cmd::cargo::cargo_bin!("ttt"))
+        .env("TERM", "dumb")
+        .args(["play", "--plain", "--no-review"])
+        .args(args)
+        .write_stdin(stdin)
+        .timeout(Duration::from_secs(60))
+        .output()
+        .unwrap();
+    (
+        String::from_utf8_lossy(&output.stdout).into_owned(),
+        String::from_utf8_lossy(&output.stderr).into_owned(),
+        output.status.code(),
+        started.elapsed(),
+    )
+}
+
+#[test]
+fn play_seats_engines_for_a_gauntlet_with_alternating_first_moves_and_a_tally() {
+    let x = format!("brain:{}", brain());
+    let (out, err, code, _) = play(
+        &[
+            "--gomoku",
+            "--x",
+            &x,
+            "--o",
+            "search",
+            "--games",
+            "2",
+            "--first",
+            "alternate",
+            "--think",
+            "0.05",
+        ],
+        "",
+    );
+    assert_eq!(code, Some(0), "{out}{err}");
+    let tally = out.lines().last().unwrap();
+    let numbers: Vec<u32> = tally
+        .split([',', ':'])
+        .filter_map(|word| word.trim().parse().ok())
+        .collect();
+    assert_eq!(numbers.iter().sum::<u32>(), 2, "{out}");
+    assert!(!out.contains("forfeits"), "{out}");
+}
+
+#[test]
+fn an_engine_that_crashes_stalls_or_plays_no_free_square_loses_each_game_and_play_goes_on() {
+    let engines = [
+        (
+            "crashing",
+            "read line; echo OK; read line; exit 3",
+            "stopped",
+        ),
+        (
+            "stalling-seat",
+            "while read line; do case \"$line\" in START*) echo OK ;; DONE) sleep 30 ;; esac; done",
+            "did not answer within 1.1 s",
+        ),
+        (
+            "offboard",
+            "while read line; do case \"$line\" in START*) echo OK ;; DONE) echo 30,2 ;; esac; done",
+            "played 30,2, which is not a free square",
+        ),
+    ];
+    for (name, body, reason) in engines {
+        let engine = format!("brain:{}", script(name, body).display());
+        let (out, err, code, took) = play(
+            &[
+                "--gomoku", "--x", &engine, "--o", "rules", "--games", "2", "--first", "x",
+                "--think", "0.1",
+            ],
+            "",
+        );
+        assert_eq!(code, Some(0), "{name}: {out}{err}");
+        for game in 1..=2 {
+            let line = format!("Game {game}: X forfeits: the engine '");
+            let said = out.lines().find(|said| said.starts_with(&line));
+            assert!(
+                said.is_some_and(|said| said.contains(reason) && said.ends_with("O wins.")),
+                "{name}: {out}"
+            );
+        }
+        assert_eq!(
+            out.lines().last(),
+            Some("X wins: 0, O wins: 2, draws: 0"),
+            "{name}"
+        );
+        assert!(took < Duration::from_secs(10), "{name}: {took:?}");
+    }
+}
+
+#[test]
+fn a_person_against_an_engine_that_crashes_wins_and_is_asked_to_play_again() {
+    let engine = format!(
+        "brain:{}",
+        script("crash-later", "read line; echo OK; read line; exit 3").display()
+    );
+    let (out, err, code, _) = play(&["--gomoku", "--o", &engine, "--first", "x"], "h8\nno\n");
+    assert_eq!(code, Some(0), "{out}{err}");
+    assert!(
+        out.contains("O forfeits: the engine '") && out.contains("stopped. You win!"),
+        "{out}"
+    );
+    assert!(out.contains("Play again?"), "{out}");
+}
+
+#[test]
+fn an_engine_that_cannot_start_or_cannot_play_the_board_is_refused_before_any_game() {
+    let (out, err, code, _) = play(&["--gomoku", "--o", "brain:/no/such/engine"], "");
+    assert_eq!(code, Some(2), "{out}");
+    assert_eq!(
+        err.trim(),
+        "ttt: cannot start the engine '/no/such/engine': No such file or directory (os error 2)"
+    );
+    let (_, err, code, _) = play(&["--o", &format!("brain:{}", brain())], "");
+    assert_eq!(code, Some(2));
+    assert!(
+        err.contains("an outside engine plays five in a row"),
+        "{err}"
+    );
+    let (_, err, code, _) = play(&["--gomoku", "--o", "brain:"], "");
+    assert_eq!(code, Some(2));
+    assert!(err.contains("is not a player"), "{err}");
+}

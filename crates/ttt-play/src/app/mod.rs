@@ -43,7 +43,7 @@ pub use start::{BOARDS, Choices, Opponent, StartLine, StartMenu};
 pub use theme::Theme;
 pub use ui::{footer, footer_items};
 
-use crate::session::{Refusal, Session, Thinking, Thought};
+use crate::session::{Launcher, Refusal, Session, Thinking, Thought};
 use crate::settings::{Seat, Seats, Settings};
 use crate::words;
 use game::Typing;
@@ -148,15 +148,18 @@ impl App {
     /// settings fix both seats. `area` is the screen's size; `now` the front end's clock.
     pub fn new(settings: Settings, theme: Theme, area: Rect, now: Duration) -> App {
         let (x, o, fixed) = match settings.seats() {
-            Seats::Fixed { x, o } => (x, o, true),
+            Seats::Fixed { x, o } => (x.clone(), o.clone(), true),
             Seats::Ask { letter } => {
                 let letter = letter.unwrap_or(Mark::X);
-                let (x, o) = Seats::chosen(Some(ttt_players::Strength::Rules), letter);
+                let rules = Seat::Computer(ttt_players::Strength::Rules);
+                let (x, o) = Seats::chosen(Some(rules), letter);
                 (x, o, false)
             }
         };
+        let naming = settings.naming();
+        let rules = settings.rules();
         let session = Session::new(settings, x, o);
-        let choices = Choices::of(session.table(), settings.naming());
+        let choices = Choices::of(session.table(), naming, session.settings().engine());
         let mut app = App {
             screen: Screen::Start(StartMenu::new(choices)),
             overlay: None,
@@ -167,14 +170,24 @@ impl App {
             solver: Solver::new(),
             job: JobState::Idle,
             thinking: None,
-            naming: settings.naming(),
+            naming,
             end: None,
         };
         if fixed {
-            app.screen = Screen::Game(GameScreen::new(settings.rules()));
+            app.screen = Screen::Game(GameScreen::new(rules));
             app.new_game(now);
         }
         app
+    }
+
+    /// The app with `launcher` starting the outside engines the settings name: a front
+    /// end that can run programs lends it (see [`Launcher`]).
+    #[must_use]
+    pub fn with_launcher(mut self, launcher: Box<dyn Launcher>) -> App {
+        if let Err(refusal) = self.session.set_launcher(launcher) {
+            self.refuse(words::refusal_sentence(&refusal));
+        }
+        self
     }
 
     /// The screen showing.
@@ -362,11 +375,11 @@ impl App {
         let table = menu.choices.table();
         self.naming = menu.choices.naming;
         // The same choices bring back a game left for the start screen.
-        let resume = self.session.table() == table && self.session.in_progress();
+        let resume = *self.session.table() == table && self.session.in_progress();
         if !resume && let Err(refusal) = self.session.change_table(table) {
             return self.refuse(words::refusal_sentence(&refusal));
         }
-        self.screen = Screen::Game(GameScreen::new(table.rules));
+        self.screen = Screen::Game(GameScreen::new(self.session.table().rules));
         if resume {
             self.say("Back to the game.".to_owned());
             self.after_move(now);
@@ -459,7 +472,7 @@ impl App {
 
     /// A box was closed without an answer: after a review, the game's end is said again.
     fn closed(&mut self, overlay: &Overlay) {
-        if matches!(overlay, Overlay::Review(_)) && self.position().is_over() {
+        if matches!(overlay, Overlay::Review(_)) && self.session.is_over() {
             let message = self.end_message();
             self.say(message);
         }
@@ -582,7 +595,8 @@ impl App {
     }
 
     fn show_start(&mut self) {
-        let choices = Choices::of(self.session.table(), self.naming);
+        let engine = self.session.settings().engine();
+        let choices = Choices::of(self.session.table(), self.naming, engine);
         self.screen = Screen::Start(StartMenu::new(choices));
         self.say("Choose, then Start: the score goes on.".to_owned());
     }
@@ -610,7 +624,7 @@ impl App {
         game.next_game_due = None;
         let session = &self.session;
         let position = session.position();
-        if position.is_over() {
+        if session.is_over() {
             let last = session.games_left() == Some(0);
             if !session.has_human() && !last {
                 // Nobody is there to press n between two computers' games.
@@ -674,6 +688,8 @@ impl App {
                 self.say(format!("{} played {label}.", self.player_name(mark)));
                 self.after_move(now);
             }
+            // A player that cannot move forfeits: the game is over.
+            Err(_) if self.session.is_over() => self.after_move(now),
             Err(error) => self.refuse(format!("The computer could not move: {error}.")),
         }
     }
@@ -684,6 +700,7 @@ impl App {
             (Seat::Human, Some(_)) => "You".to_owned(),
             (Seat::Human, None) => format!("Player {mark}"),
             (Seat::Computer(strength), _) => format!("Computer ({})", strength.difficulty()),
+            (Seat::Engine(engine), _) => format!("Engine {}", engine.name()),
         }
     }
 

@@ -5,7 +5,7 @@ use ttt_players::Strength;
 
 use super::input::Key;
 use crate::session::Table;
-use crate::settings::{FirstPolicy, Seats};
+use crate::settings::{EngineCommand, FirstPolicy, Seat, Seats};
 use crate::words;
 
 /// Who the person plays against, as offered on the start screen.
@@ -15,6 +15,8 @@ pub enum Opponent {
     Friend,
     /// A computer of this strength.
     Computer(Strength),
+    /// The outside engine named on the command line (offered only then).
+    Engine,
 }
 
 impl Opponent {
@@ -33,26 +35,13 @@ impl Opponent {
         match self {
             Opponent::Friend => true,
             Opponent::Computer(strength) => strength.check(rules).is_ok(),
-        }
-    }
-
-    fn describe(self) -> String {
-        match self {
-            Opponent::Friend => "a friend".to_owned(),
-            Opponent::Computer(strength) => format!("the computer, {}", strength.difficulty()),
-        }
-    }
-
-    fn strength(self) -> Option<Strength> {
-        match self {
-            Opponent::Friend => None,
-            Opponent::Computer(strength) => Some(strength),
+            Opponent::Engine => crate::settings::engines_play_on(rules),
         }
     }
 }
 
 /// The start screen's choices: a draft of the next [`Table`] until Start.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Choices {
     /// Who the person plays against.
     pub opponent: Opponent,
@@ -64,6 +53,8 @@ pub struct Choices {
     pub naming: SquareNaming,
     /// The board.
     pub rules: Rules,
+    /// The outside engine named on the command line, offered as an opponent.
+    pub engine: Option<EngineCommand>,
 }
 
 /// The lines of the start screen, in order.
@@ -116,26 +107,37 @@ pub const BOARDS: [(usize, usize, usize); 8] = [
 
 impl Choices {
     /// The choices that lead to `table`; `naming` is the 3x3 naming in use.
-    pub fn of(table: Table, naming: SquareNaming) -> Choices {
-        let (opponent, letter) = match (table.x, table.o) {
-            (crate::Seat::Human, crate::Seat::Computer(strength)) => {
-                (Opponent::Computer(strength), Mark::X)
-            }
-            (crate::Seat::Computer(strength), _) => (Opponent::Computer(strength), Mark::O),
-            (crate::Seat::Human, crate::Seat::Human) => (Opponent::Friend, Mark::X),
+    /// The choices that lead to `table`; `naming` is the 3x3 naming in use, `engine` the
+    /// outside engine the command line named, if any. Of two computers, the one playing X
+    /// is taken as the opponent.
+    pub fn of(table: &Table, naming: SquareNaming, engine: Option<&EngineCommand>) -> Choices {
+        let (opponent, letter) = match (&table.x, &table.o) {
+            (Seat::Human, Seat::Human) => (&Seat::Human, Mark::X),
+            (Seat::Human, opponent) => (opponent, Mark::X),
+            (opponent, _) => (opponent, Mark::O),
         };
         Choices {
-            opponent,
+            opponent: match opponent {
+                Seat::Human => Opponent::Friend,
+                Seat::Computer(strength) => Opponent::Computer(*strength),
+                Seat::Engine(_) => Opponent::Engine,
+            },
             letter,
             first: table.first,
             naming,
             rules: table.rules,
+            engine: engine.cloned(),
         }
     }
 
     /// The table these choices make.
     pub fn table(&self) -> Table {
-        let (x, o) = Seats::chosen(self.opponent.strength(), self.letter);
+        let opponent = match self.opponent {
+            Opponent::Friend => None,
+            Opponent::Computer(strength) => Some(Seat::Computer(strength)),
+            Opponent::Engine => self.engine.clone().map(Seat::Engine),
+        };
+        let (x, o) = Seats::chosen(opponent, self.letter);
         Table {
             rules: self.rules,
             x,
@@ -144,13 +146,25 @@ impl Choices {
         }
     }
 
+    /// The opponent in words.
+    fn describe(&self, opponent: Opponent) -> String {
+        match (opponent, &self.engine) {
+            (Opponent::Friend, _) => "a friend".to_owned(),
+            (Opponent::Computer(strength), _) => {
+                format!("the computer, {}", strength.difficulty())
+            }
+            (Opponent::Engine, Some(engine)) => format!("the engine {}", engine.name()),
+            (Opponent::Engine, None) => "an engine".to_owned(),
+        }
+    }
+
     /// The label and current value of a start-screen line.
     pub fn line(&self, line: StartLine) -> (&'static str, String) {
         match line {
-            StartLine::Opponent => ("Play against", self.opponent.describe()),
+            StartLine::Opponent => ("Play against", self.describe(self.opponent)),
             StartLine::Letter => match self.opponent {
                 Opponent::Friend => ("Letters", "X and O, taking turns".to_owned()),
-                Opponent::Computer(_) => ("You play", self.letter.to_string()),
+                Opponent::Computer(_) | Opponent::Engine => ("You play", self.letter.to_string()),
             },
             StartLine::First => (
                 "First move",
@@ -190,8 +204,10 @@ impl Choices {
         }
         match line {
             StartLine::Opponent => {
+                let engine = self.engine.as_ref().map(|_| Opponent::Engine);
                 let offered: Vec<Opponent> = Opponent::ALL
                     .into_iter()
+                    .chain(engine)
                     .filter(|opponent| opponent.plays_on(self.rules) || *opponent == self.opponent)
                     .collect();
                 self.opponent = cycle(&offered, self.opponent, step);
@@ -219,12 +235,18 @@ impl Choices {
                 }
                 self.rules = cycle(&boards, self.rules, step);
                 if !self.opponent.plays_on(self.rules) {
+                    let why = match self.opponent {
+                        Opponent::Engine => {
+                            "An outside engine plays five in a row on boards of 5x5 or more"
+                                .to_owned()
+                        }
+                        _ => format!(
+                            "The impossible computer plays boards of up to {} squares",
+                            ttt_solver::MAX_SOLVED_SQUARES
+                        ),
+                    };
                     self.opponent = Opponent::Computer(Strength::Search);
-                    return Some(format!(
-                        "The impossible computer plays boards of up to {} squares: now {}.",
-                        ttt_solver::MAX_SOLVED_SQUARES,
-                        self.opponent.describe()
-                    ));
+                    return Some(format!("{why}: now {}.", self.describe(self.opponent)));
                 }
             }
             StartLine::Start => {}
@@ -310,7 +332,15 @@ impl StartMenu {
             Opponent::Computer(strength) => strength
                 .check(self.choices.rules)
                 .map_err(|error| format!("{}.", words::capitalised(&error.to_string()))),
-            Opponent::Friend => Ok(()),
+            Opponent::Engine if !self.opponent_plays() => Err(format!(
+                "An outside engine plays five in a row on boards of 5x5 or more, not {}.",
+                self.choices.rules
+            )),
+            Opponent::Friend | Opponent::Engine => Ok(()),
         }
+    }
+
+    fn opponent_plays(&self) -> bool {
+        self.choices.opponent.plays_on(self.choices.rules)
     }
 }

@@ -185,8 +185,8 @@ fn the_start_screen_changes_choices_and_starts() {
     key(&mut app, Key::Enter);
     assert!(in_game(&app));
     let session = &app.session;
-    assert_eq!(session.seat(Mark::X), Seat::Computer(Strength::Perfect));
-    assert_eq!(session.seat(Mark::O), Seat::Human);
+    assert_eq!(*session.seat(Mark::X), Seat::Computer(Strength::Perfect));
+    assert_eq!(*session.seat(Mark::O), Seat::Human);
 }
 
 #[test]
@@ -770,7 +770,7 @@ fn the_start_screen_offers_only_what_the_board_allows_and_never_refuses_in_silen
                 AREA,
                 Duration::ZERO,
             );
-            menu_mut(&mut started).choices = menu(&app).choices;
+            menu_mut(&mut started).choices = menu(&app).choices.clone();
             key(&mut started, Key::Enter);
             assert!(
                 in_game(&started),
@@ -1014,7 +1014,7 @@ fn the_start_screen_says_what_holds_for_the_chosen_opponent_and_board() {
     );
 
     let keys = |rules: Rules| {
-        let mut choices = menu(&app).choices;
+        let mut choices = menu(&app).choices.clone();
         choices.rules = rules;
         choices.line(StartLine::Naming).1
     };
@@ -1431,4 +1431,67 @@ fn screen_upright() {
         key(&mut app, Key::Char(digit));
     }
     insta::assert_snapshot!(text(&render(&app, TALL.width, TALL.height)));
+}
+
+#[test]
+fn an_engine_that_cannot_move_loses_the_game_in_words_and_stays_on_the_start_screen() {
+    let start = Duration::ZERO;
+    let engine = Seat::Engine("brain:/opt/pbrain-stub".parse().unwrap());
+    let gomoku = Rules::new(15, 15, 5).unwrap();
+    let seats = Some((Seat::Human, engine));
+    let mut app = start_app(
+        launch_on(gomoku, seats, FirstPolicy::X, Theme::monochrome()),
+        AREA,
+        start,
+    );
+    app.place(Square::new(112), start);
+    let thinking = tick(&mut app, start + COMPUTER_PAUSE).unwrap();
+    assert!(
+        app.status
+            .text
+            .starts_with("Engine pbrain-stub is thinking")
+    );
+    // No launcher was lent, as on a web page: the engine cannot move and forfeits.
+    app.receive(thinking.think(), start + COMPUTER_PAUSE);
+    assert!(
+        app.status
+            .text
+            .starts_with("O forfeits: outside engines cannot run here. You win! "),
+        "{}",
+        app.status.text
+    );
+    assert_eq!(app.session().score().x_wins, 1);
+    assert!(screen_text(&app).contains("You win!"));
+    // The start screen offers the engine again, with the other opponents.
+    key(&mut app, Key::Char('m'));
+    assert_eq!(menu(&app).choices.opponent, Opponent::Engine);
+    assert!(screen_text(&app).contains("the engine pbrain-stub"));
+    let change = |app: &mut App, line: StartLine| {
+        let index = StartLine::ALL
+            .iter()
+            .position(|&each| each == line)
+            .unwrap();
+        menu_mut(app).line = index;
+        key(app, Key::Right);
+    };
+    let mut offered = Vec::new();
+    for _ in 0..Opponent::ALL.len() {
+        change(&mut app, StartLine::Opponent);
+        offered.push(menu(&app).choices.opponent);
+    }
+    assert_eq!(offered.last(), Some(&Opponent::Engine), "{offered:?}");
+    assert!(!offered.contains(&Opponent::Computer(Strength::Perfect)));
+    // On a board it cannot play, the engine is swapped for the hard computer.
+    while !menu(&app).choices.rules.is_tic_tac_toe() {
+        change(&mut app, StartLine::Board);
+    }
+    assert_eq!(
+        menu(&app).choices.opponent,
+        Opponent::Computer(Strength::Search)
+    );
+    assert!(
+        app.status
+            .text
+            .starts_with("An outside engine plays five in a row")
+    );
 }

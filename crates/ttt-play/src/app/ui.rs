@@ -378,7 +378,7 @@ fn free_square(
         return;
     }
     let label = app.naming().label(square, app.rules());
-    if square == game.cursor && !app.position().is_over() && cell.height < 3 {
+    if square == game.cursor && !app.session().is_over() && cell.height < 3 {
         // A small cell: the cursor is a bright bracket pair, not a dim dot.
         let marker = if cell.width >= 3 { "[ ]" } else { "[]" };
         return centre_text(marker, cell, style.add_modifier(Modifier::BOLD), buf);
@@ -495,8 +495,8 @@ fn junction(x: u16, y: u16, outer: Rect) -> &'static str {
 /// Whose turn it is, in words: the verdict once the game is over.
 fn turn_text(app: &App, position: &Position) -> String {
     let session = app.session();
-    if position.is_over() {
-        crate::words::verdict(session)
+    if session.is_over() {
+        crate::words::result(session)
     } else if session.is_thinking() {
         format!("{} thinking…", position.to_move())
     } else {

@@ -20,6 +20,7 @@ pub use board_style::{BoardStyle, draw};
 
 pub use palette::{Palette, no_color};
 
+use crate::engine::EngineLauncher;
 use crate::signals::{Interrupts, Signal};
 use input::{Input, Interruption, Line, MAX_LINE};
 use ttt_core::Shown;
@@ -101,7 +102,7 @@ pub fn run(
         solver: Solver::new(),
         rules,
     };
-    let (x, o) = match game.choose_seats(settings.seats()) {
+    let (x, o) = match game.choose_seats(settings.seats().clone()) {
         Ok(seats) => seats,
         Err(Stop::Io(error)) => return Err(error),
         Err(Stop::EndOfInput) => {
@@ -119,6 +120,9 @@ pub fn run(
         }
     };
     let mut session = Session::new(settings, x, o);
+    session
+        .set_launcher(Box::new(EngineLauncher))
+        .map_err(io::Error::other)?;
     let ending = match game.play_session(&mut session) {
         Ok(()) => Ending::Finished,
         Err(Stop::Signal(signal)) => Ending::Signalled(signal),
@@ -201,8 +205,9 @@ impl<W: Write> LineGame<W> {
         }
     }
 
-    /// Lets the computer to move think on a thread of its own, watching for signals.
-    fn computer_move(&mut self, session: &mut Session) -> Result<Square, Stop> {
+    /// Lets the computer to move think on a thread of its own, watching for signals: its
+    /// square, or `None` when it could not move and forfeited the game.
+    fn computer_move(&mut self, session: &mut Session) -> Result<Option<Square>, Stop> {
         let thinking = session
             .begin_computer_turn()
             .ok_or_else(|| Stop::Io(io::Error::other(ttt_players::PlayerError::NoMove)))?;
@@ -216,9 +221,11 @@ impl<W: Write> LineGame<W> {
             }
             match thought.recv_timeout(LOOK) {
                 Ok(thought) => {
-                    return session
-                        .conclude(thought)
-                        .map_err(|error| Stop::Io(io::Error::other(error)));
+                    return match session.conclude(thought) {
+                        Ok(square) => Ok(Some(square)),
+                        Err(_) if session.is_over() => Ok(None),
+                        Err(error) => Err(Stop::Io(io::Error::other(error))),
+                    };
                 }
                 Err(mpsc::RecvTimeoutError::Timeout) => {}
                 Err(mpsc::RecvTimeoutError::Disconnected) => {
@@ -272,7 +279,7 @@ impl<W: Write> LineGame<W> {
                 answer.parse::<Mark>().ok()
             })?,
         };
-        Ok(Seats::chosen(opponent, letter))
+        Ok(Seats::chosen(opponent.map(Seat::Computer), letter))
     }
 
     /// The computer's strength, or `None` for a friend.
@@ -385,18 +392,20 @@ impl<W: Write> LineGame<W> {
 
     /// Plays the game on the board to its end.
     fn play_on(&mut self, session: &mut Session, watching: bool) -> Result<(), Stop> {
-        while let Some(mark) = (!session.position().is_over()).then(|| session.position().to_move())
-        {
+        while let Some(mark) = (!session.is_over()).then(|| session.position().to_move()) {
             match session.seat(mark) {
                 Seat::Human => self.human_turn(session)?,
-                Seat::Computer(_) => {
-                    let square = self.computer_move(session)?;
+                Seat::Computer(_) | Seat::Engine(_) => {
+                    let Some(square) = self.computer_move(session)? else {
+                        // The player forfeited: the result says why.
+                        break;
+                    };
                     if watching {
                         let who = self.mover_name(session, mark);
                         let label = self.label(session, square);
                         self.say(&format!("{who} plays {label}."))?;
                         // The final board comes with the result.
-                        if !session.has_human() && !session.position().is_over() {
+                        if !session.has_human() && !session.is_over() {
                             self.show_board(session)?;
                         }
                     }
@@ -405,6 +414,10 @@ impl<W: Write> LineGame<W> {
         }
         if watching {
             self.show_result(session)?;
+        } else if session.forfeit().is_some() {
+            // Unwatched games pass in silence, but not one a player lost by failing.
+            let game = session.score().games();
+            self.say(&format!("Game {game}: {}", words::verdict(session)))?;
         }
         Ok(())
     }
@@ -560,6 +573,7 @@ impl<W: Write> LineGame<W> {
         match (session.lone_human(), session.seat(mark)) {
             (Some(_), _) => format!("The computer ({mark})"),
             (None, Seat::Computer(strength)) => format!("{mark} ({strength})"),
+            (None, Seat::Engine(engine)) => format!("{mark} ({})", engine.name()),
             (None, Seat::Human) => mark.to_string(),
         }
     }

@@ -22,6 +22,7 @@ use ttt_play::session::{Score, Thought};
 use ttt_play::{Settings, app};
 
 use crate::signals::{Interrupts, Signal};
+use ttt::engine::EngineLauncher;
 use watchdog::Watchdog;
 
 /// How often the loop wakes with nothing happening, to notice a due computer move.
@@ -87,7 +88,8 @@ fn event_loop(
         theme,
         ratatui::layout::Rect::new(0, 0, size.width, size.height),
         clock.elapsed(),
-    );
+    )
+    .with_launcher(Box::new(EngineLauncher));
     let (sender, thoughts) = mpsc::channel::<Thought>();
     let (job_sender, finished_jobs) = mpsc::channel::<app::Done>();
     loop {
