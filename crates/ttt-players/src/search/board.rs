@@ -108,6 +108,9 @@ pub(crate) struct SearchBoard {
     cells: Vec<u8>,
     /// Marks of X and of O in each window.
     counts: [Vec<u8>; 2],
+    /// For each side, its live windows by count, so that threats are found without
+    /// looking at every window.
+    live: [LiveWindows; 2],
     /// For each side, the sum of the weights of the windows only it holds marks in.
     strength: [i64; 2],
     /// For each side, how many windows it could complete with one more mark.
@@ -122,6 +125,43 @@ pub(crate) struct SearchBoard {
     pub(crate) won: bool,
 }
 
+/// One side's live windows (holding some of its marks and none of the other side's),
+/// listed by how many of its marks they hold, from 1 (empty windows are too many to list).
+#[derive(Debug, Clone)]
+struct LiveWindows {
+    /// The windows holding each count of marks.
+    by_count: Vec<Vec<u32>>,
+    /// Where each window sits in its list (`u32::MAX`: not listed).
+    slot: Vec<u32>,
+}
+
+impl LiveWindows {
+    fn new(k: usize, windows: usize) -> LiveWindows {
+        LiveWindows {
+            by_count: vec![Vec::new(); k + 1],
+            slot: vec![u32::MAX; windows],
+        }
+    }
+
+    /// Takes `window` out of the list for `count`.
+    fn remove(&mut self, window: usize, count: usize) {
+        let at = self.slot[window] as usize;
+        let list = &mut self.by_count[count];
+        list.swap_remove(at);
+        if let Some(&moved) = list.get(at) {
+            self.slot[moved as usize] = at as u32;
+        }
+        self.slot[window] = u32::MAX;
+    }
+
+    /// Puts `window` in the list for `count`.
+    fn add(&mut self, window: usize, count: usize) {
+        let list = &mut self.by_count[count];
+        self.slot[window] = list.len() as u32;
+        list.push(window as u32);
+    }
+}
+
 const fn side(mark: Mark) -> usize {
     match mark {
         Mark::X => 0,
@@ -130,12 +170,23 @@ const fn side(mark: Mark) -> usize {
 }
 
 impl SearchBoard {
+    /// The windows holding exactly `count` (at least 1) of `mark`'s marks and none of
+    /// the other side's.
+    fn live_windows(&self, mark: Mark, count: usize) -> &[u32] {
+        self.live[side(mark)]
+            .by_count
+            .get(count)
+            .map_or(&[], Vec::as_slice)
+    }
+
     pub(crate) fn new(shape: Arc<Shape>, position: &Position) -> SearchBoard {
         let rules = shape.rules;
         let windows = shape.windows.len();
+        let live = LiveWindows::new(rules.k(), windows);
         let mut board = SearchBoard {
             cells: vec![0; rules.square_count()],
             counts: [vec![0; windows], vec![0; windows]],
+            live: [live.clone(), live],
             strength: [0, 0],
             open: [0, 0],
             two_short: [0, 0],
@@ -198,19 +249,16 @@ impl SearchBoard {
         if !self.threatens(mark) {
             return Vec::new();
         }
-        let (me, other) = (side(mark), 1 - side(mark));
-        let k = self.rules().k() as u8;
         let mut squares = Vec::new();
-        for (index, window) in self.shape.windows.iter().enumerate() {
-            if self.counts[me][index] == k - 1 && self.counts[other][index] == 0 {
-                for &square in window {
-                    let square = usize::from(square);
-                    if self.cells[square] == 0 && !squares.contains(&square) {
-                        squares.push(square);
-                    }
+        for &window in self.live_windows(mark, self.rules().k() - 1) {
+            for &square in &self.shape.windows[window as usize] {
+                let square = usize::from(square);
+                if self.cells[square] == 0 && !squares.contains(&square) {
+                    squares.push(square);
                 }
             }
         }
+        squares.sort_unstable();
         squares
     }
 
@@ -237,11 +285,8 @@ impl SearchBoard {
             return Vec::new();
         }
         let mut found = Vec::new();
-        for (index, window) in self.shape.windows.iter().enumerate() {
-            if !self.is_two_short(mark, index) {
-                continue;
-            }
-            for &square in window {
+        for &window in self.live_windows(mark, self.rules().k() - 2) {
+            for &square in &self.shape.windows[window as usize] {
                 let square = usize::from(square);
                 if self.cells[square] == 0
                     && !found.contains(&square)
@@ -251,6 +296,7 @@ impl SearchBoard {
                 }
             }
         }
+        found.sort_unstable();
         found
     }
 
@@ -380,13 +426,16 @@ impl SearchBoard {
     /// none of the other side's: where its lines can still grow, those in the most such
     /// windows first.
     pub(crate) fn growth_squares(&self, mark: Mark, marks: u8) -> Vec<usize> {
-        let (me, other) = (side(mark), 1 - side(mark));
         let mut found: Vec<(u32, usize)> = Vec::new();
-        for (index, window) in self.shape.windows.iter().enumerate() {
-            if self.counts[me][index] < marks || self.counts[other][index] != 0 {
-                continue;
-            }
-            for &square in window {
+        let listed = (usize::from(marks).max(1)..self.rules().k())
+            .flat_map(|count| self.live_windows(mark, count).iter().map(|&w| w as usize));
+        // Empty windows are not listed: on a short line (k = 3) they are looked for.
+        let (me, other) = (side(mark), 1 - side(mark));
+        let empty = (0..self.shape.windows.len()).filter(|&window| {
+            marks == 0 && self.counts[me][window] == 0 && self.counts[other][window] == 0
+        });
+        for window in listed.chain(empty) {
+            for &square in &self.shape.windows[window] {
                 let square = usize::from(square);
                 if self.cells[square] != 0 {
                     continue;
@@ -427,7 +476,7 @@ impl SearchBoard {
         let mark = self.to_move;
         let (me, other) = (side(mark), 1 - side(mark));
         let k = self.rules().k();
-        let shape = Arc::clone(&self.shape);
+        let shape = &*self.shape;
         for &window in &shape.through[square] {
             let window = window as usize;
             let (mine, theirs) = (
@@ -435,6 +484,10 @@ impl SearchBoard {
                 usize::from(self.counts[other][window]),
             );
             if theirs == 0 {
+                if mine > 0 {
+                    self.live[me].remove(window, mine);
+                }
+                self.live[me].add(window, mine + 1);
                 self.strength[me] += shape.weights[mine + 1] - shape.weights[mine];
                 if mine + 1 == k - 2 {
                     self.two_short[me] += 1;
@@ -449,6 +502,7 @@ impl SearchBoard {
                 }
             }
             if mine == 0 && theirs > 0 {
+                self.live[other].remove(window, theirs);
                 self.strength[other] -= shape.weights[theirs];
                 if theirs == k - 2 {
                     self.two_short[other] -= 1;
@@ -473,7 +527,7 @@ impl SearchBoard {
         let mark = !self.to_move;
         let (me, other) = (side(mark), 1 - side(mark));
         let k = self.rules().k();
-        let shape = Arc::clone(&self.shape);
+        let shape = &*self.shape;
         for &window in &shape.through[square] {
             let window = window as usize;
             self.counts[me][window] -= 1;
@@ -482,6 +536,10 @@ impl SearchBoard {
                 usize::from(self.counts[other][window]),
             );
             if theirs == 0 {
+                self.live[me].remove(window, mine + 1);
+                if mine > 0 {
+                    self.live[me].add(window, mine);
+                }
                 self.strength[me] -= shape.weights[mine + 1] - shape.weights[mine];
                 if mine + 1 == k - 2 {
                     self.two_short[me] -= 1;
@@ -495,6 +553,7 @@ impl SearchBoard {
                 }
             }
             if mine == 0 && theirs > 0 {
+                self.live[other].add(window, theirs);
                 self.strength[other] += shape.weights[theirs];
                 if theirs == k - 2 {
                     self.two_short[other] += 1;
@@ -560,6 +619,55 @@ mod tests {
             board.undo();
         }
         assert_eq!((board.hash, board.evaluate(), board.open), fresh);
+    }
+
+    /// The live lists, sorted, as counted from scratch and as kept move by move.
+    fn live_lists(board: &SearchBoard) -> (Vec<Vec<u32>>, Vec<Vec<u32>>) {
+        let k = board.rules().k();
+        let mut counted = Vec::new();
+        let mut kept = Vec::new();
+        for mark in Mark::ALL {
+            let (me, other) = (side(mark), 1 - side(mark));
+            for count in 1..=k {
+                counted.push(
+                    (0..board.shape.windows.len() as u32)
+                        .filter(|&w| {
+                            let w = w as usize;
+                            usize::from(board.counts[me][w]) == count && board.counts[other][w] == 0
+                        })
+                        .collect(),
+                );
+                let mut list = board.live_windows(mark, count).to_vec();
+                list.sort_unstable();
+                kept.push(list);
+            }
+        }
+        (counted, kept)
+    }
+
+    #[test]
+    fn live_windows_stay_what_the_counts_say_through_play_and_undo() {
+        for (width, height, k) in [(3, 3, 3), (7, 6, 4), (15, 15, 5)] {
+            let rules = Rules::new(width, height, k).unwrap();
+            let mut board =
+                SearchBoard::new(Arc::new(Shape::new(rules)), &Position::new(rules, Mark::X));
+            let mut state: u64 = 7;
+            for step in 0..400 {
+                state = state
+                    .wrapping_mul(6_364_136_223_846_793_005)
+                    .wrapping_add(1);
+                let free: Vec<usize> = (0..rules.square_count())
+                    .filter(|&s| board.is_free(s))
+                    .collect();
+                if free.is_empty() || (state >> 60) < 5 {
+                    board.undo();
+                } else {
+                    board.play(free[(state >> 33) as usize % free.len()]);
+                }
+                let (counted, kept) = live_lists(&board);
+                assert_eq!(counted, kept, "{rules}, step {step}");
+            }
+        }
     }
 
     #[test]
