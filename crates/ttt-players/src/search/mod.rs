@@ -29,6 +29,8 @@ const MAX_THREES: u32 = 8;
 const OWN_SHARE: f64 = 0.2;
 /// The share of the think time by which the search for the opponent's threats ends.
 const DEFENCE_SHARE: f64 = 0.5;
+/// The threat search's table takes this part of the memory bound (a quarter).
+const THREAT_MEMORY_SHARE: usize = 4;
 /// Attacking moves the opponent's threats may take after each root move checked.
 const MOVE_CHECK_BUDGET: u64 = 30_000;
 
@@ -45,6 +47,8 @@ pub struct Search {
     limits: Limits,
     shapes: ShapeCache,
     table: Table,
+    /// The threat-space search, for both sides, with its table kept from move to move.
+    threats: Threats,
     last: Option<Thought>,
 }
 
@@ -67,12 +71,21 @@ impl Search {
     /// A search player within `limits` on every move.
     #[must_use]
     pub fn new(limits: Limits) -> Search {
+        let (table, threats) = Search::tables(limits.memory);
         Search {
             limits,
             shapes: ShapeCache::default(),
-            table: Table::new(limits.memory),
+            table,
+            threats,
             last: None,
         }
+    }
+
+    /// The alpha-beta's table and the threat search's, within `memory` bytes together: a
+    /// quarter for the threats, the rest (to the power of two below) for the alpha-beta.
+    fn tables(memory: usize) -> (Table, Threats) {
+        let threats = Threats::within(memory / THREAT_MEMORY_SHARE);
+        (Table::new(memory - threats.bytes()), threats)
     }
 
     /// What the search did for its last move, if it has made one.
@@ -81,17 +94,18 @@ impl Search {
         self.last
     }
 
-    /// The bytes its transposition table takes: at most [`Limits::memory`].
+    /// The bytes its tables take (the alpha-beta's and the threat search's): at most
+    /// [`Limits::memory`].
     #[must_use]
     pub fn table_bytes(&self) -> usize {
-        self.table.bytes()
+        self.table.bytes() + self.threats.bytes()
     }
 
     fn shape(&mut self, rules: Rules) -> Arc<Shape> {
         let (shape, new) = self.shapes.get(rules);
         if new {
-            // Positions of another board are no use: a fresh table, untouched pages.
-            self.table = Table::new(self.limits.memory);
+            // Positions of another board are no use: fresh tables, untouched pages.
+            (self.table, self.threats) = Search::tables(self.limits.memory);
         }
         shape
     }
@@ -133,22 +147,24 @@ impl Search {
         }
         // A forced win by threats, seen far beyond any depth the alpha-beta reaches: by
         // fours first (quick), then by threes too, within a share of the time.
-        let mut mine = Threats::new(THREAT_BUDGET, Some(start + think.mul_f64(OWN_SHARE)));
-        if let Some(square) = mine
+        let threats = &mut self.threats;
+        let counted = threats.nodes();
+        threats.start(THREAT_BUDGET, Some(start + think.mul_f64(OWN_SHARE)));
+        if let Some(square) = threats
             .find(&mut board, 0)
-            .or_else(|| mine.find(&mut board, MAX_THREES))
+            .or_else(|| threats.find(&mut board, MAX_THREES))
         {
-            thought.threat_nodes = mine.nodes();
+            thought.threat_nodes = threats.nodes() - counted;
             return Ok((Square::new(square), thought));
         }
         // Moves after which the opponent has a forced win by threats are no moves, unless
         // every move is one.
-        let mut theirs = Threats::new(THREAT_BUDGET, Some(start + think.mul_f64(DEFENCE_SHARE)));
-        if theirs.threatened_by(&mut board, !me, MAX_THREES) {
-            theirs.allow(THREAT_BUDGET);
-            moves = safe_moves(&mut board, moves, &mut theirs);
+        threats.start(THREAT_BUDGET, Some(start + think.mul_f64(DEFENCE_SHARE)));
+        if threats.threatened_by(&mut board, !me, MAX_THREES) {
+            threats.allow(THREAT_BUDGET);
+            moves = safe_moves(&mut board, moves, threats);
         }
-        thought.threat_nodes = mine.nodes() + theirs.nodes();
+        thought.threat_nodes = threats.nodes() - counted;
         let mut best = moves[0];
         let mut searcher = Searcher {
             table: &mut self.table,

@@ -16,7 +16,8 @@
 //! k, gomoku's five among them.
 //!
 //! Results are kept in a table of fixed size, so memory stays bounded however long the
-//! search runs; the search stops at a node budget or a deadline.
+//! search runs; the search stops at a node budget or a deadline. A player keeps one
+//! search, table and all, from move to move: what was proved stays proved.
 
 use web_time::Instant;
 
@@ -26,8 +27,10 @@ use super::board::SearchBoard;
 
 /// How many fours a line of threats may hold in all (each answered by a forced block).
 pub(crate) const MAX_FOURS: u32 = 24;
-/// Slots of the table of results (16 bytes each: 512 KiB).
-const TABLE_SLOTS: usize = 1 << 15;
+/// The bytes of a slot of the table of results.
+const SLOT_BYTES: usize = std::mem::size_of::<(u64, u32)>();
+/// The table of a one-off search: 4 MiB.
+const ONE_OFF_BYTES: usize = 4 << 20;
 /// Marks a table key as an attacker-to-move node (else the defender moves).
 const ATTACKER_TO_MOVE: u64 = 0x9e37_79b9_7f4a_7c15;
 /// Marks a table key as a search for O's win (else X's).
@@ -69,6 +72,8 @@ impl Known {
 pub(crate) struct Threats {
     /// (key, packed result) per slot; the key is 0 where nothing is kept.
     table: Vec<(u64, u32)>,
+    /// The slots less one (their count is a power of two).
+    mask: usize,
     /// Attacking moves tried so far, against `budget`.
     nodes: u64,
     budget: u64,
@@ -77,16 +82,52 @@ pub(crate) struct Threats {
     stopped: bool,
 }
 
+impl std::fmt::Debug for Threats {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Threats")
+            .field("slots", &self.table.len())
+            .field("nodes", &self.nodes)
+            .field("budget", &self.budget)
+            .field("stopped", &self.stopped)
+            .finish_non_exhaustive()
+    }
+}
+
 impl Threats {
-    /// A search that gives up after `budget` attacking moves in all, or at `deadline`.
+    /// A one-off search that gives up after `budget` attacking moves in all, or at
+    /// `deadline`.
     pub(crate) fn new(budget: u64, deadline: Option<Instant>) -> Threats {
+        let mut threats = Threats::within(ONE_OFF_BYTES);
+        threats.start(budget, deadline);
+        threats
+    }
+
+    /// A search whose table takes at most `bytes` (and at least a thousand slots), with
+    /// no budget until [`start`](Threats::start) gives one.
+    pub(crate) fn within(bytes: usize) -> Threats {
+        let slots = (bytes / SLOT_BYTES).max(1 << 10);
+        // The largest power of two that fits.
+        let slots = 1_usize << (usize::BITS - 1 - slots.leading_zeros());
         Threats {
-            table: vec![(0, 0); TABLE_SLOTS],
+            table: vec![(0, 0); slots],
+            mask: slots - 1,
             nodes: 0,
-            budget,
-            deadline,
-            stopped: false,
+            budget: 0,
+            deadline: None,
+            stopped: true,
         }
+    }
+
+    /// The bytes its table takes.
+    pub(crate) fn bytes(&self) -> usize {
+        self.table.len() * SLOT_BYTES
+    }
+
+    /// Allows `budget` more attacking moves, until `deadline`, for a new question; the
+    /// table keeps what earlier questions proved.
+    pub(crate) fn start(&mut self, budget: u64, deadline: Option<Instant>) {
+        self.deadline = deadline;
+        self.allow(budget);
     }
 
     /// Attacking moves tried so far.
@@ -151,7 +192,7 @@ impl Threats {
     }
 
     fn slot(&self, key: u64) -> usize {
-        (key as usize) & (TABLE_SLOTS - 1)
+        (key as usize) & self.mask
     }
 
     fn known(&self, key: u64) -> Option<Known> {
