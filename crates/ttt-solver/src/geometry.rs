@@ -38,22 +38,9 @@ struct Window {
 impl Window {
     fn new(line: &Line, rules: Rules) -> Window {
         let squares = to_bits(line.squares());
-        let beyond = match (rules.win_rule(), line.squares()) {
-            (WinRule::Exact, [first, second, .., last]) => {
-                let place =
-                    |square: Square| (rules.column(square) as isize, rules.row(square) as isize);
-                let ((column, row), (next_column, next_row)) = (place(*first), place(*second));
-                let (dx, dy) = (next_column - column, next_row - row);
-                let (last_column, last_row) = place(*last);
-                [
-                    rules.square_signed(column - dx, row - dy),
-                    rules.square_signed(last_column + dx, last_row + dy),
-                ]
-                .into_iter()
-                .flatten()
-                .fold(0, |bits, square| bits | 1 << square.index())
-            }
-            _ => 0,
+        let beyond = match rules.win_rule() {
+            WinRule::Freestyle => 0,
+            WinRule::Exact => to_bits(&line.ends_beyond(rules)),
         };
         Window { squares, beyond }
     }
