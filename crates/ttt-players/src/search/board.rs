@@ -1,10 +1,15 @@
 //! A board for search: every window of k squares keeps its count of X and O marks, so a
 //! move updates the evaluation, the threats and the hash in time proportional to the
 //! windows through one square.
+//!
+//! Under exactly k a window also keeps, for each side, its marks on the squares just beyond
+//! its two ends: a window with a mark of a side's there can no longer win for that side (it
+//! would be an overline), just as one with a mark of the other side's in it cannot. Every
+//! count, threat and win below takes a window as open to a side only when neither is so.
 
 use std::sync::Arc;
 
-use ttt_core::{Mark, Position, Rules, Square, windows};
+use ttt_core::{Mark, Position, Rules, Square, WinRule, windows};
 
 use super::WIN;
 
@@ -16,6 +21,9 @@ pub(crate) struct Shape {
     pub(crate) windows: Vec<Vec<u16>>,
     /// The windows through each square.
     pub(crate) through: Vec<Vec<u32>>,
+    /// The windows each square lies just beyond an end of: empty under freestyle, where a
+    /// mark there does not spoil a window.
+    beyond: Vec<Vec<u32>>,
     /// Random keys for hashing: one per square and mark.
     keys: Vec<[u64; 2]>,
     /// The value of a live window holding this many marks of one side.
@@ -24,14 +32,23 @@ pub(crate) struct Shape {
 
 impl Shape {
     pub(crate) fn new(rules: Rules) -> Shape {
-        let windows: Vec<Vec<u16>> = windows(rules)
+        let lines = windows(rules);
+        let windows: Vec<Vec<u16>> = lines
             .iter()
             .map(|line| line.squares().iter().map(|s| s.index() as u16).collect())
             .collect();
         let mut through = vec![Vec::new(); rules.square_count()];
+        let mut beyond = vec![Vec::new(); rules.square_count()];
         for (index, window) in windows.iter().enumerate() {
             for &square in window {
                 through[usize::from(square)].push(index as u32);
+            }
+        }
+        if rules.win_rule() == WinRule::Exact {
+            for (index, line) in lines.iter().enumerate() {
+                for square in line.ends_beyond(rules) {
+                    beyond[square.index()].push(index as u32);
+                }
             }
         }
         // A fixed, simple generator: the keys only need to differ, not to be secret.
@@ -50,6 +67,7 @@ impl Shape {
             rules,
             windows,
             through,
+            beyond,
             keys,
             weights,
         }
@@ -108,6 +126,8 @@ pub(crate) struct SearchBoard {
     cells: Vec<u8>,
     /// Marks of X and of O in each window.
     counts: [Vec<u8>; 2],
+    /// Marks of X and of O just beyond the ends of each window (always 0 under freestyle).
+    beyond: [Vec<u8>; 2],
     /// For each side, the sum of the weights of the windows only it holds marks in.
     strength: [i64; 2],
     /// For each side, how many windows it could complete with one more mark.
@@ -118,7 +138,7 @@ pub(crate) struct SearchBoard {
     pub(crate) to_move: Mark,
     /// The squares played, in order.
     pub(crate) played: Vec<u16>,
-    /// Set when the last move completed a window.
+    /// Set when the last move made a winning line (a whole window open to its side).
     pub(crate) won: bool,
 }
 
@@ -136,6 +156,7 @@ impl SearchBoard {
         let mut board = SearchBoard {
             cells: vec![0; rules.square_count()],
             counts: [vec![0; windows], vec![0; windows]],
+            beyond: [vec![0; windows], vec![0; windows]],
             strength: [0, 0],
             open: [0, 0],
             two_short: [0, 0],
@@ -193,16 +214,22 @@ impl SearchBoard {
         self.open[side(mark)] > 0
     }
 
+    /// Whether window `index` can still become a winning line for side `me` (0 X, 1 O):
+    /// none of the other side's marks in it, and none of `me`'s just beyond its ends.
+    fn is_open(&self, me: usize, index: usize) -> bool {
+        self.counts[1 - me][index] == 0 && self.beyond[me][index] == 0
+    }
+
     /// The free squares that would complete a window for `mark`.
     pub(crate) fn winning_squares(&self, mark: Mark) -> Vec<usize> {
         if !self.threatens(mark) {
             return Vec::new();
         }
-        let (me, other) = (side(mark), 1 - side(mark));
+        let me = side(mark);
         let k = self.rules().k() as u8;
         let mut squares = Vec::new();
         for (index, window) in self.shape.windows.iter().enumerate() {
-            if self.counts[me][index] == k - 1 && self.counts[other][index] == 0 {
+            if self.counts[me][index] == k - 1 && self.is_open(me, index) {
                 for &square in window {
                     let square = usize::from(square);
                     if self.cells[square] == 0 && !squares.contains(&square) {
@@ -254,16 +281,15 @@ impl SearchBoard {
         found
     }
 
-    /// Whether window `index` holds k - 2 of `mark`'s marks and none of the other side's.
+    /// Whether window `index` holds k - 2 of `mark`'s marks and is open to it.
     fn is_two_short(&self, mark: Mark, index: usize) -> bool {
-        let (me, other) = (side(mark), 1 - side(mark));
-        usize::from(self.counts[me][index]) + 2 == self.rules().k()
-            && self.counts[other][index] == 0
+        let me = side(mark);
+        usize::from(self.counts[me][index]) + 2 == self.rules().k() && self.is_open(me, index)
     }
 
     /// Whether `mark` playing the free `square` would have two squares to win on: two
-    /// windows through it that hold k - 2 of its marks and none of the other side's, each
-    /// with a different other free square.
+    /// windows through it that hold k - 2 of its marks and are open to it, each with a
+    /// different other free square.
     pub(crate) fn is_double(&self, mark: Mark, square: usize) -> bool {
         let mut first = None;
         for &window in &self.shape.through[square] {
@@ -366,24 +392,22 @@ impl SearchBoard {
         })
     }
 
-    /// Whether `square` lies in a window of `mark`'s with exactly `marks` of its marks and
-    /// none of the other side's.
+    /// Whether `square` lies in a window open to `mark` with exactly `marks` of its marks.
     fn makes_exactly(&self, mark: Mark, square: usize, marks: u8) -> bool {
-        let (me, other) = (side(mark), 1 - side(mark));
+        let me = side(mark);
         self.shape.through[square].iter().any(|&window| {
             let window = window as usize;
-            self.counts[me][window] == marks && self.counts[other][window] == 0
+            self.counts[me][window] == marks && self.is_open(me, window)
         })
     }
 
-    /// The free squares of `mark`'s windows that hold at least `marks` of its marks and
-    /// none of the other side's: where its lines can still grow, those in the most such
-    /// windows first.
+    /// The free squares of the windows open to `mark` that hold at least `marks` of its
+    /// marks: where its lines can still grow, those in the most such windows first.
     pub(crate) fn growth_squares(&self, mark: Mark, marks: u8) -> Vec<usize> {
-        let (me, other) = (side(mark), 1 - side(mark));
+        let me = side(mark);
         let mut found: Vec<(u32, usize)> = Vec::new();
         for (index, window) in self.shape.windows.iter().enumerate() {
-            if self.counts[me][index] < marks || self.counts[other][index] != 0 {
+            if self.counts[me][index] < marks || !self.is_open(me, index) {
                 continue;
             }
             for &square in window {
@@ -414,10 +438,12 @@ impl SearchBoard {
                     usize::from(self.counts[me][window]),
                     usize::from(self.counts[other][window]),
                 );
-                match (mine, theirs) {
-                    (_, 0) => weights[mine + 1] - weights[mine],
-                    (0, _) => weights[theirs],
-                    _ => 0,
+                if self.is_open(me, window) {
+                    weights[mine + 1] - weights[mine]
+                } else if mine == 0 && self.is_open(other, window) {
+                    weights[theirs]
+                } else {
+                    0
                 }
             })
             .sum()
@@ -434,7 +460,7 @@ impl SearchBoard {
                 usize::from(self.counts[me][window]),
                 usize::from(self.counts[other][window]),
             );
-            if theirs == 0 {
+            if self.is_open(me, window) {
                 self.strength[me] += shape.weights[mine + 1] - shape.weights[mine];
                 if mine + 1 == k - 2 {
                     self.two_short[me] += 1;
@@ -448,7 +474,7 @@ impl SearchBoard {
                     self.won = true;
                 }
             }
-            if mine == 0 && theirs > 0 {
+            if mine == 0 && theirs > 0 && self.beyond[other][window] == 0 {
                 self.strength[other] -= shape.weights[theirs];
                 if theirs == k - 2 {
                     self.two_short[other] -= 1;
@@ -458,6 +484,14 @@ impl SearchBoard {
                 }
             }
             self.counts[me][window] += 1;
+        }
+        // Under exactly k: the windows this mark lies just beyond close to its side.
+        for &window in &shape.beyond[square] {
+            let window = window as usize;
+            if self.is_open(me, window) {
+                self.close(me, window);
+            }
+            self.beyond[me][window] += 1;
         }
         self.cells[square] = me as u8 + 1;
         self.hash ^= shape.keys[square][me];
@@ -474,6 +508,13 @@ impl SearchBoard {
         let (me, other) = (side(mark), 1 - side(mark));
         let k = self.rules().k();
         let shape = Arc::clone(&self.shape);
+        for &window in &shape.beyond[square] {
+            let window = window as usize;
+            self.beyond[me][window] -= 1;
+            if self.is_open(me, window) {
+                self.reopen(me, window);
+            }
+        }
         for &window in &shape.through[square] {
             let window = window as usize;
             self.counts[me][window] -= 1;
@@ -481,7 +522,7 @@ impl SearchBoard {
                 usize::from(self.counts[me][window]),
                 usize::from(self.counts[other][window]),
             );
-            if theirs == 0 {
+            if self.is_open(me, window) {
                 self.strength[me] -= shape.weights[mine + 1] - shape.weights[mine];
                 if mine + 1 == k - 2 {
                     self.two_short[me] -= 1;
@@ -494,7 +535,7 @@ impl SearchBoard {
                     self.open[me] += 1;
                 }
             }
-            if mine == 0 && theirs > 0 {
+            if mine == 0 && theirs > 0 && self.beyond[other][window] == 0 {
                 self.strength[other] += shape.weights[theirs];
                 if theirs == k - 2 {
                     self.two_short[other] += 1;
@@ -508,6 +549,30 @@ impl SearchBoard {
         self.hash ^= shape.keys[square][me];
         self.to_move = mark;
         self.won = false;
+    }
+
+    /// Takes window `index`, open until now, out of side `me`'s evaluation and threats.
+    fn close(&mut self, me: usize, index: usize) {
+        let (mine, k) = (usize::from(self.counts[me][index]), self.rules().k());
+        self.strength[me] -= self.shape.weights[mine];
+        if mine + 2 == k {
+            self.two_short[me] -= 1;
+        }
+        if mine + 1 == k {
+            self.open[me] -= 1;
+        }
+    }
+
+    /// Puts window `index`, open again, back into side `me`'s evaluation and threats.
+    fn reopen(&mut self, me: usize, index: usize) {
+        let (mine, k) = (usize::from(self.counts[me][index]), self.rules().k());
+        self.strength[me] += self.shape.weights[mine];
+        if mine + 2 == k {
+            self.two_short[me] += 1;
+        }
+        if mine + 1 == k {
+            self.open[me] += 1;
+        }
     }
 
     /// Free squares within two steps of a mark (the centre on an empty board), best first
@@ -540,7 +605,140 @@ impl SearchBoard {
 
 #[cfg(test)]
 mod tests {
+    use rand::rngs::StdRng;
+    use rand::{RngExt, SeedableRng};
+    use ttt_core::Board;
+
     use super::*;
+
+    /// The free squares where `mark` would make a winning line, as the core sees it.
+    fn core_wins(board: &Board, mark: Mark) -> Vec<usize> {
+        board
+            .empty_squares()
+            .filter(|&square| {
+                let mut after = *board;
+                after.set(square, Some(mark));
+                !after.lines_through(square).is_empty()
+            })
+            .map(Square::index)
+            .collect()
+    }
+
+    /// Whether the mark on `square` makes a run longer than k through it.
+    fn made_overline(position: &Position, square: usize) -> bool {
+        let rules = position.rules();
+        let mut freestyle = Board::empty(rules.with_win_rule(WinRule::Freestyle));
+        for mark in Mark::ALL {
+            for square in position.board().squares_of(mark) {
+                freestyle.set(square, Some(mark));
+            }
+        }
+        freestyle
+            .lines_through(Square::new(square))
+            .iter()
+            .any(|line| line.len() > rules.k())
+    }
+
+    fn sorted(mut squares: Vec<usize>) -> Vec<usize> {
+        squares.sort_unstable();
+        squares
+    }
+
+    #[test]
+    fn wins_and_threats_are_the_core_s_under_both_rules() {
+        let mut rng = StdRng::seed_from_u64(4);
+        let (mut overlines, mut checked) = (0, 0);
+        for (width, k) in [(7, 4), (8, 5)] {
+            for win in WinRule::ALL {
+                let rules = Rules::new(width, width, k).unwrap().with_win_rule(win);
+                let shape = Arc::new(Shape::new(rules));
+                // Dense play in the middle makes long lines, gaps and overlines.
+                let middle: Vec<usize> = rules
+                    .squares()
+                    .filter(|&s| (1..width - 1).contains(&rules.column(s)))
+                    .filter(|&s| (1..width - 1).contains(&rules.row(s)))
+                    .map(Square::index)
+                    .collect();
+                for _ in 0..24 {
+                    let mut position = Position::new(rules, Mark::X);
+                    let mut board = SearchBoard::new(Arc::clone(&shape), &position);
+                    while !position.is_over() {
+                        let free: Vec<usize> = middle
+                            .iter()
+                            .copied()
+                            .filter(|&s| board.is_free(s))
+                            .collect();
+                        let Some(&square) = free.get(rng.random_range(0..free.len().max(1))) else {
+                            break;
+                        };
+                        position.play(Square::new(square)).unwrap();
+                        board.play(square);
+                        let won = position.outcome().is_some_and(|o| o.winner().is_some());
+                        assert_eq!(board.won, won, "{position}");
+                        overlines +=
+                            usize::from(win == WinRule::Exact && made_overline(&position, square));
+                        let fresh = SearchBoard::new(Arc::clone(&shape), &position);
+                        assert_eq!(
+                            (board.evaluate(), board.open, board.two_short),
+                            (fresh.evaluate(), fresh.open, fresh.two_short),
+                            "{position}: kept up move by move as built at once"
+                        );
+                        for mark in Mark::ALL {
+                            let wins = core_wins(position.board(), mark);
+                            assert_eq!(
+                                sorted(board.winning_squares(mark)),
+                                wins,
+                                "{position}: {mark}"
+                            );
+                            assert_eq!(board.threatens(mark), !wins.is_empty());
+                            if !wins.is_empty() || position.is_over() {
+                                continue;
+                            }
+                            // With no square to win on yet: a four makes one, a double two.
+                            let (mut fours, mut doubles) = (Vec::new(), Vec::new());
+                            for free in position.board().empty_squares() {
+                                let mut after = *position.board();
+                                after.set(free, Some(mark));
+                                let made = core_wins(&after, mark).len();
+                                if made >= 1 {
+                                    fours.push(free.index());
+                                }
+                                if made >= 2 {
+                                    doubles.push(free.index());
+                                }
+                            }
+                            assert_eq!(
+                                sorted(board.four_squares(mark)),
+                                fours,
+                                "{position}: {mark}"
+                            );
+                            assert_eq!(
+                                sorted(board.double_squares(mark)),
+                                doubles,
+                                "{position}: {mark}"
+                            );
+                            checked += 1;
+                        }
+                    }
+                    while !board.played.is_empty() {
+                        board.undo();
+                    }
+                    let empty =
+                        SearchBoard::new(Arc::clone(&shape), &Position::new(rules, Mark::X));
+                    assert_eq!(
+                        (board.hash, board.evaluate(), board.open, board.two_short),
+                        (empty.hash, empty.evaluate(), empty.open, empty.two_short)
+                    );
+                    assert_eq!(board.beyond, empty.beyond, "{rules}: every undo takes back");
+                }
+            }
+        }
+        // Not vacuous (seeded: 3,267 positions with threats compared, 7 overlines made).
+        assert!(
+            checked > 3_000 && overlines >= 5,
+            "{checked} positions, {overlines} overlines"
+        );
+    }
 
     #[test]
     fn counts_threats_and_hash_come_back_after_undo() {
