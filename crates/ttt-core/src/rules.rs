@@ -181,10 +181,21 @@ impl Rules {
         self.width() * self.height()
     }
 
-    /// Whether these are the rules of classic 3x3 tic-tac-toe.
+    /// Whether these are the rules of classic 3x3 tic-tac-toe: 3x3 with k=3, under either
+    /// win rule (no line on that board is longer than three, so exactly three is the same
+    /// game), and named and drawn as tic-tac-toe is.
+    ///
+    /// ```
+    /// use ttt_core::{Rules, WinRule};
+    ///
+    /// assert!(Rules::default().is_tic_tac_toe());
+    /// assert!(Rules::default().with_win_rule(WinRule::Exact).is_tic_tac_toe());
+    /// assert!(!Rules::new(4, 3, 3)?.is_tic_tac_toe());
+    /// # Ok::<(), ttt_core::RulesError>(())
+    /// ```
     #[must_use]
     pub fn is_tic_tac_toe(self) -> bool {
-        self == Self::TIC_TAC_TOE
+        self.with_win_rule(WinRule::Freestyle) == Self::TIC_TAC_TOE
     }
 
     /// Every square of the board, row by row from the top left.
