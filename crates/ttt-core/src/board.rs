@@ -108,8 +108,12 @@ impl Board {
             .filter(|&square| self.get(square).is_none())
     }
 
-    /// The runs of `k` or more of the mark on `square` that pass through it, one per
-    /// direction at most. Empty when the square is free or makes no such run.
+    /// The winning runs of the mark on `square` that pass through it, one per direction
+    /// at most: runs of `k` or more, or of exactly `k` under [`WinRule::Exact`] (where a
+    /// longer run, an overline, is none). Empty when the square is free or makes no such
+    /// run.
+    ///
+    /// [`WinRule::Exact`]: crate::WinRule::Exact
     #[must_use]
     pub fn lines_through(&self, square: Square) -> Vec<Line> {
         let Some(mark) = self.get(square) else {
@@ -130,14 +134,15 @@ impl Board {
             squares.reverse();
             squares.push(square);
             squares.extend(walk(1));
-            if squares.len() >= rules.k() {
+            if rules.wins(squares.len()) {
                 lines.push(Line::new(squares));
             }
         }
         lines
     }
 
-    /// Every maximal run of `k` or more of `mark` on the board.
+    /// Every winning run of `mark` on the board (see
+    /// [`lines_through`](Board::lines_through)).
     #[must_use]
     pub fn lines_of(&self, mark: Mark) -> Vec<Line> {
         let mut lines: Vec<Line> = Vec::new();

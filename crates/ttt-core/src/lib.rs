@@ -2,9 +2,10 @@
 //!
 //! Two players, [`Mark::X`] and [`Mark::O`], take turns putting their mark on a free
 //! [`Square`] of a `width` x `height` board; the first to make a line of `k` or more in a
-//! row, column or diagonal wins, and a full board with no line is a draw. [`Rules`] holds
-//! the parameters (3x3, k = 3 by default), [`Position`] plays and takes back moves, and
-//! [`SquareNaming`] turns what people type into squares.
+//! row, column or diagonal wins (or of exactly `k`, under [`WinRule::Exact`]), and a full
+//! board with no line is a draw. [`Rules`] holds the parameters (3x3, k = 3 by default),
+//! [`Position`] plays and takes back moves, and [`SquareNaming`] turns what people type
+//! into squares.
 //!
 //! This crate does no I/O and uses no randomness: it is the part every player, solver and
 //! interface of `ttt` stands on.
@@ -36,6 +37,7 @@ mod position;
 mod rules;
 mod shown;
 mod square;
+mod win_rule;
 
 pub use board::Board;
 pub use line::{Line, windows};
@@ -46,3 +48,4 @@ pub use position::{PlayError, Position, PositionError};
 pub use rules::{BoardSize, Rules, RulesError};
 pub use shown::Shown;
 pub use square::Square;
+pub use win_rule::{ParseWinRuleError, WinRule};

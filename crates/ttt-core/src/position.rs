@@ -5,7 +5,7 @@ use std::str::FromStr;
 
 use std::hash::{Hash, Hasher};
 
-use crate::{Board, Line, Mark, Outcome, Rules, RulesError, Shown, Square};
+use crate::{Board, Line, Mark, Outcome, Rules, RulesError, Shown, Square, WinRule};
 
 /// A board together with whose turn it is and the moves played to reach it.
 ///
@@ -14,7 +14,7 @@ use crate::{Board, Line, Mark, Outcome, Rules, RulesError, Shown, Square};
 /// [`outcome`](Position::outcome) and winning lines.
 ///
 /// ```
-/// use ttt_core::{Mark, Outcome, Position, Square};
+/// use ttt_core::{Mark, Outcome, Position, Square, WinRule};
 ///
 /// let mut position = Position::default();
 /// for index in [4, 0, 2, 6, 3, 5, 1, 7, 8] {
@@ -37,6 +37,12 @@ use crate::{Board, Line, Mark, Outcome, Rules, RulesError, Shown, Square};
 /// let gomoku: Position = "x...o/...../...../...../..... x k=4".parse()?;
 /// assert_eq!(gomoku.rules().k(), 4);
 /// assert_eq!(gomoku.to_string().parse::<Position>()?, gomoku);
+///
+/// // Under exactly k, `exact` follows: six in a row is no win there, and play goes on.
+/// let six: Position = "xxxxxx./oooooo./......./......./......./......./....... o k=5 exact".parse()?;
+/// assert_eq!(six.rules().win_rule(), WinRule::Exact);
+/// assert_eq!(six.outcome(), None);
+/// assert_eq!(six.to_string().parse::<Position>()?, six);
 /// # Ok::<(), Box<dyn std::error::Error>>(())
 /// ```
 #[derive(Debug, Clone)]
@@ -121,8 +127,9 @@ pub enum PositionError {
         /// The mark with the line.
         winner: Mark,
     },
-    /// A field after the rows is neither the side to move (`x`, `o`) nor `k=N`.
-    #[error("'{}' is neither the side to move (x or o) nor k=N", Shown(.text))]
+    /// A field after the rows is neither the side to move (`x`, `o`), `k=N` nor the win
+    /// rule (`exact`, `freestyle`), or says one of them twice.
+    #[error("'{}' is neither the side to move (x or o), k=N nor exact", Shown(.text))]
     Field {
         /// The field as written.
         text: String,
@@ -317,7 +324,8 @@ impl Position {
         self.outcome.is_some()
     }
 
-    /// The winner's lines of `k` or more: usually one, two when one move completed two.
+    /// The winner's winning lines (of `k` or more, or of exactly `k` under
+    /// [`WinRule::Exact`]): usually one, two when one move completed two.
     #[must_use]
     pub fn winning_lines(&self) -> &[Line] {
         &self.lines
@@ -453,8 +461,9 @@ impl Hash for Position {
 
 impl fmt::Display for Position {
     /// The position notation: the rows (`x.o/.x./..o`); then, unless the board is 3x3
-    /// with k=3 and X moved first, the side to move and k (`xo../..../..../.... x k=4`).
-    /// [`FromStr`] reads it back to an equal position.
+    /// with k=3 and X moved first, the side to move and k (`xo../..../..../.... x k=4`),
+    /// and `exact` when only a line of exactly k wins. [`FromStr`] reads it back to an
+    /// equal position.
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         self.board.fmt(f)?;
         if self.rules() != Rules::default() || self.first != Mark::X {
@@ -465,6 +474,9 @@ impl fmt::Display for Position {
                 self.rules().k()
             )?;
         }
+        if self.rules().win_rule() == WinRule::Exact {
+            write!(f, " {}", WinRule::Exact)?;
+        }
         Ok(())
     }
 }
@@ -473,12 +485,13 @@ impl FromStr for Position {
     type Err = PositionError;
 
     /// Reads the notation [`Display`](fmt::Display) writes: rows separated by `/` (the
-    /// board's size is theirs), then optionally the side to move (`x` or `o`) and `k=N`.
-    /// Without them the board must be 3x3: k is 3 and X moved first.
+    /// board's size is theirs), then optionally the side to move (`x` or `o`), `k=N` and
+    /// the win rule (`exact`; `freestyle` is the default). Without the side to move and k
+    /// the board must be 3x3: k is 3 and X moved first.
     fn from_str(text: &str) -> Result<Position, PositionError> {
         let mut fields = text.split_whitespace();
         let rows = fields.next().unwrap_or("");
-        let (mut to_move, mut k) = (None, None);
+        let (mut to_move, mut k, mut win) = (None, None, None);
         for field in fields {
             if let Ok(mark) = field.parse::<Mark>()
                 && to_move.is_none()
@@ -490,6 +503,10 @@ impl FromStr for Position {
                 .filter(|_| k.is_none())
             {
                 k = Some(value);
+            } else if let Ok(rule) = field.parse::<WinRule>()
+                && win.is_none()
+            {
+                win = Some(rule);
             } else {
                 return Err(PositionError::Field {
                     text: field.to_owned(),
@@ -500,12 +517,13 @@ impl FromStr for Position {
         let width = rows.split('/').next().map_or(0, |row| row.chars().count());
         let rules = match k {
             Some(k) => Rules::new(width, height, k)?,
-            None if to_move.is_some() && (width, height) != (3, 3) => {
+            None if (to_move.is_some() || win.is_some()) && (width, height) != (3, 3) => {
                 return Err(PositionError::MissingK { width, height });
             }
             // The short form is a 3x3 board: its errors are about that board.
             None => Rules::default(),
-        };
+        }
+        .with_win_rule(win.unwrap_or_default());
         let Some(to_move) = to_move else {
             return Position::parse(rows, rules, Mark::X);
         };

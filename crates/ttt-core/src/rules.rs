@@ -1,22 +1,34 @@
-//! The parameters of an m,n,k game: board width, height and the length of a winning line.
+//! The parameters of an m,n,k game: board width, height, the length of a winning line and
+//! whether longer lines win too.
 
 use std::fmt;
 use std::str::FromStr;
 
-use crate::Square;
+use crate::{Square, WinRule};
 
-/// Board size and winning-line length of an m,n,k game, validated once.
+/// Board size, winning-line length and win rule of an m,n,k game, validated once.
 ///
-/// A line of `k` **or more** marks of one kind, in a row, column or diagonal, wins
-/// (the "freestyle" rule). The default is tic-tac-toe: 3x3 with k = 3.
+/// A line of `k` **or more** marks of one kind, in a row, column or diagonal, wins: the
+/// "freestyle" rule, which [`Rules::new`] makes. [`with_win_rule`](Rules::with_win_rule)
+/// with [`WinRule::Exact`] makes the rules where only a line of exactly `k` wins. The
+/// default is tic-tac-toe: 3x3 with k = 3.
+///
+/// The text form is `WxH, k=K` for freestyle and `WxH, exactly K` for exact;
+/// [`FromStr`] reads both back.
 ///
 /// ```
-/// use ttt_core::Rules;
+/// use ttt_core::{Rules, WinRule};
 ///
 /// let gomoku = Rules::new(15, 15, 5)?;
 /// assert_eq!(gomoku.square_count(), 225);
+/// assert_eq!(gomoku.win_rule(), WinRule::Freestyle);
 /// assert_eq!(Rules::default().to_string(), "3x3, k=3");
 /// assert!(Rules::new(2, 40, 3).is_err());
+///
+/// let exactly_five = gomoku.with_win_rule(WinRule::Exact);
+/// assert_eq!(exactly_five.to_string(), "15x15, exactly 5");
+/// assert_eq!("15x15, exactly 5".parse::<Rules>()?, exactly_five);
+/// assert_ne!(exactly_five, gomoku);
 /// # Ok::<(), ttt_core::RulesError>(())
 /// ```
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
@@ -24,6 +36,7 @@ pub struct Rules {
     width: u8,
     height: u8,
     k: u8,
+    win: WinRule,
 }
 
 /// Why a board size or line length was refused.
@@ -56,6 +69,9 @@ pub enum RulesError {
     /// A size written as text is not `WxH`.
     #[error("'{}' is not a board size: write it as WIDTHxHEIGHT, e.g. 3x3 or 15x15", crate::Shown(.0))]
     SizeSyntax(String),
+    /// Rules written as text are neither `WxH, k=K` nor `WxH, exactly K`.
+    #[error("'{}' are not rules: write them as WxH, k=K or WxH, exactly K, e.g. 15x15, k=5", crate::Shown(.0))]
+    Syntax(String),
 }
 
 impl Rules {
@@ -71,9 +87,11 @@ impl Rules {
         width: 3,
         height: 3,
         k: 3,
+        win: WinRule::Freestyle,
     };
 
-    /// Checks and builds the rules of a `width` x `height` board where `k` in a row wins.
+    /// Checks and builds the rules of a `width` x `height` board where `k` or more in a row
+    /// win (freestyle; see [`with_win_rule`](Rules::with_win_rule) for exactly `k`).
     ///
     /// # Errors
     /// [`RulesError::Size`] when a side is outside 3..=20, [`RulesError::LineLength`] when
@@ -97,7 +115,46 @@ impl Rules {
             width: width as u8,
             height: height as u8,
             k: k as u8,
+            win: WinRule::Freestyle,
         })
+    }
+
+    /// The same board and `k` under `win`: [`WinRule::Exact`] for "exactly `k`".
+    ///
+    /// ```
+    /// use ttt_core::{Rules, WinRule};
+    ///
+    /// let exact = Rules::new(15, 15, 5)?.with_win_rule(WinRule::Exact);
+    /// assert_eq!(exact.win_rule(), WinRule::Exact);
+    /// assert_eq!((exact.width(), exact.height(), exact.k()), (15, 15, 5));
+    /// assert_eq!(exact.with_win_rule(WinRule::Freestyle), Rules::new(15, 15, 5)?);
+    /// # Ok::<(), ttt_core::RulesError>(())
+    /// ```
+    #[must_use]
+    pub const fn with_win_rule(self, win: WinRule) -> Rules {
+        Rules { win, ..self }
+    }
+
+    /// Which lines win: `k` or more, or exactly `k`.
+    #[must_use]
+    pub const fn win_rule(self) -> WinRule {
+        self.win
+    }
+
+    /// Whether a run of `length` marks in a row wins under these rules.
+    ///
+    /// ```
+    /// use ttt_core::{Rules, WinRule};
+    ///
+    /// let gomoku = Rules::new(15, 15, 5)?;
+    /// assert!(gomoku.wins(5) && gomoku.wins(6) && !gomoku.wins(4));
+    /// let exact = gomoku.with_win_rule(WinRule::Exact);
+    /// assert!(exact.wins(5) && !exact.wins(6));
+    /// # Ok::<(), ttt_core::RulesError>(())
+    /// ```
+    #[must_use]
+    pub const fn wins(self, length: usize) -> bool {
+        self.win.wins(length, self.k())
     }
 
     /// The number of columns.
@@ -124,10 +181,21 @@ impl Rules {
         self.width() * self.height()
     }
 
-    /// Whether these are the rules of classic 3x3 tic-tac-toe.
+    /// Whether these are the rules of classic 3x3 tic-tac-toe: 3x3 with k=3, under either
+    /// win rule (no line on that board is longer than three, so exactly three is the same
+    /// game), and named and drawn as tic-tac-toe is.
+    ///
+    /// ```
+    /// use ttt_core::{Rules, WinRule};
+    ///
+    /// assert!(Rules::default().is_tic_tac_toe());
+    /// assert!(Rules::default().with_win_rule(WinRule::Exact).is_tic_tac_toe());
+    /// assert!(!Rules::new(4, 3, 3)?.is_tic_tac_toe());
+    /// # Ok::<(), ttt_core::RulesError>(())
+    /// ```
     #[must_use]
     pub fn is_tic_tac_toe(self) -> bool {
-        self == Self::TIC_TAC_TOE
+        self.with_win_rule(WinRule::Freestyle) == Self::TIC_TAC_TOE
     }
 
     /// Every square of the board, row by row from the top left.
@@ -204,8 +272,34 @@ impl Default for Rules {
 }
 
 impl fmt::Display for Rules {
+    /// `15x15, k=5` under freestyle, `15x15, exactly 5` under exact.
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "{}x{}, k={}", self.width, self.height, self.k)
+        write!(f, "{}x{}, ", self.width, self.height)?;
+        match self.win {
+            WinRule::Freestyle => write!(f, "k={}", self.k),
+            WinRule::Exact => write!(f, "exactly {}", self.k),
+        }
+    }
+}
+
+impl FromStr for Rules {
+    type Err = RulesError;
+
+    /// Reads what [`Display`](fmt::Display) writes: `WxH, k=K` or `WxH, exactly K`.
+    fn from_str(text: &str) -> Result<Rules, RulesError> {
+        let syntax = || RulesError::Syntax(text.to_owned());
+        let (size, length) = text.split_once(',').ok_or_else(syntax)?;
+        let size: BoardSize = size.parse()?;
+        let length = length.trim();
+        let (k, win) = if let Some(k) = length.strip_prefix("k=") {
+            (k, WinRule::Freestyle)
+        } else if let Some(k) = length.strip_prefix("exactly ") {
+            (k, WinRule::Exact)
+        } else {
+            return Err(syntax());
+        };
+        let k = k.trim().parse().map_err(|_| syntax())?;
+        Ok(Rules::new(size.width, size.height, k)?.with_win_rule(win))
     }
 }
 
@@ -289,6 +383,36 @@ mod tests {
         assert!(matches!(
             "big".parse::<BoardSize>(),
             Err(RulesError::SizeSyntax(_))
+        ));
+    }
+
+    #[test]
+    fn rules_read_back_what_they_write() {
+        for rules in [
+            Rules::default(),
+            Rules::new(7, 6, 4).unwrap(),
+            Rules::new(15, 15, 5).unwrap().with_win_rule(WinRule::Exact),
+            Rules::new(3, 19, 19).unwrap().with_win_rule(WinRule::Exact),
+        ] {
+            assert_eq!(rules.to_string().parse(), Ok(rules), "{rules}");
+        }
+        assert_eq!(
+            " 15X15 ,  exactly  5 ".parse(),
+            Ok(Rules::new(15, 15, 5).unwrap().with_win_rule(WinRule::Exact))
+        );
+        for text in ["15x15", "15x15, k=", "15x15, exact 5", "15x15; k=5", ""] {
+            assert!(
+                matches!(text.parse::<Rules>(), Err(RulesError::Syntax(_))),
+                "{text}"
+            );
+        }
+        assert!(matches!(
+            "4x4, k=5".parse::<Rules>(),
+            Err(RulesError::LineLength { .. })
+        ));
+        assert!(matches!(
+            "2x2, exactly 2".parse::<Rules>(),
+            Err(RulesError::Size { .. })
         ));
     }
 

@@ -7,7 +7,7 @@
 )]
 
 use proptest::prelude::*;
-use ttt_core::{Mark, Outcome, PlayError, Position, PositionError, Rules, Square};
+use ttt_core::{Mark, Outcome, PlayError, Position, PositionError, Rules, Square, WinRule};
 
 /// Walks every game from `position`, counting (X wins, O wins, draws, nodes).
 fn walk(position: &mut Position, totals: &mut [u64; 4]) {
@@ -151,9 +151,19 @@ fn moves_after_the_end_or_on_taken_squares_are_refused() {
     assert_eq!(position.to_string(), "xxx/oo./...");
 }
 
+/// Any board, under either win rule.
 fn any_rules() -> impl Strategy<Value = Rules> {
-    (3_usize..=19, 3_usize..=19, 3_usize..=6)
-        .prop_filter_map("k fits", |(w, h, k)| Rules::new(w, h, k).ok())
+    (3_usize..=19, 3_usize..=19, 3_usize..=6, any::<bool>()).prop_filter_map(
+        "k fits",
+        |(w, h, k, exact)| {
+            let win = if exact {
+                WinRule::Exact
+            } else {
+                WinRule::Freestyle
+            };
+            Some(Rules::new(w, h, k).ok()?.with_win_rule(win))
+        },
+    )
 }
 
 proptest! {

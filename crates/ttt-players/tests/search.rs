@@ -1,5 +1,5 @@
 //! The search player's promises on big boards: it takes a win when it has one, and it
-//! answers a line one short of winning.
+//! answers a line one short of winning, under either win rule.
 
 #![allow(clippy::unwrap_used, reason = "a test fails by panicking")]
 
@@ -8,7 +8,7 @@ use std::time::Duration;
 use proptest::prelude::*;
 use rand::SeedableRng;
 use rand::rngs::StdRng;
-use ttt_core::{Mark, Position, Rules, Square};
+use ttt_core::{Mark, Position, Rules, Square, WinRule};
 use ttt_players::{Limits, Player, Search};
 
 /// Squares where `mark` would complete a line of k now, found by trying each one.
@@ -24,9 +24,16 @@ fn completing(position: &Position, mark: Mark) -> Vec<Square> {
         .collect()
 }
 
-/// A random game on 15x15 with k=5 played for `plies` moves (stopping early if it ends).
-fn random_game(picks: &[prop::sample::Index]) -> Position {
-    let mut position = Position::new(Rules::new(15, 15, 5).unwrap(), Mark::X);
+/// A random game on 15x15 with k=5 (exactly five when `exact`) played for `plies` moves
+/// (stopping early if it ends).
+fn random_game(picks: &[prop::sample::Index], exact: bool) -> Position {
+    let win = if exact {
+        WinRule::Exact
+    } else {
+        WinRule::Freestyle
+    };
+    let rules = Rules::new(15, 15, 5).unwrap().with_win_rule(win);
+    let mut position = Position::new(rules, Mark::X);
     for pick in picks {
         let moves = position.legal_moves();
         let next = position.after(moves[pick.index(moves.len())]).unwrap();
@@ -49,8 +56,8 @@ proptest! {
     #![proptest_config(ProptestConfig::with_cases(64))]
 
     #[test]
-    fn takes_a_win_whenever_it_has_one(picks in prop::collection::vec(any::<prop::sample::Index>(), 20..120)) {
-        let position = random_game(&picks);
+    fn takes_a_win_whenever_it_has_one(picks in prop::collection::vec(any::<prop::sample::Index>(), 20..120), exact in any::<bool>()) {
+        let position = random_game(&picks, exact);
         let wins = completing(&position, position.to_move());
         prop_assume!(!wins.is_empty());
         let chosen = search().choose(&position, &mut StdRng::seed_from_u64(1)).unwrap();
@@ -58,8 +65,8 @@ proptest! {
     }
 
     #[test]
-    fn blocks_a_line_one_short_when_it_cannot_win(picks in prop::collection::vec(any::<prop::sample::Index>(), 20..120)) {
-        let position = random_game(&picks);
+    fn blocks_a_line_one_short_when_it_cannot_win(picks in prop::collection::vec(any::<prop::sample::Index>(), 20..120), exact in any::<bool>()) {
+        let position = random_game(&picks, exact);
         let mover = position.to_move();
         let threats = completing(&position, !mover);
         prop_assume!(completing(&position, mover).is_empty() && !threats.is_empty());

@@ -1,7 +1,7 @@
 //! A board of at most 64 squares as two `u64` bitboards, with its winning windows and
 //! symmetries precomputed: the representation the solver's hot loops run on.
 
-use ttt_core::{Board, Mark, Position, Rules, Square, windows};
+use ttt_core::{Board, Line, Mark, Position, Rules, Square, WinRule, windows};
 
 use crate::SolverError;
 
@@ -19,11 +19,43 @@ pub struct Geometry {
     /// All windows of `k` squares, grouped by the square they pass through:
     /// `windows[starts[s]..starts[s + 1]]` are those through square `s`. Each window is
     /// here once for each of its squares.
-    windows: Vec<Bits>,
+    windows: Vec<Window>,
     starts: Vec<usize>,
     /// Every window once.
-    distinct: Vec<Bits>,
+    distinct: Vec<Window>,
     symmetries: Vec<Symmetry>,
+}
+
+/// A window of `k` squares in a row and the squares just beyond its two ends that must not
+/// hold the same side's marks for it to win: none under freestyle, where a longer line
+/// wins too; the one or two on the board under exactly k, where it would be an overline.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+struct Window {
+    squares: Bits,
+    beyond: Bits,
+}
+
+impl Window {
+    fn new(line: &Line, rules: Rules) -> Window {
+        let squares = to_bits(line.squares());
+        let beyond = match rules.win_rule() {
+            WinRule::Freestyle => 0,
+            WinRule::Exact => to_bits(&line.ends_beyond(rules)),
+        };
+        Window { squares, beyond }
+    }
+
+    /// Whether `mine` holds the whole window and makes it a winning line.
+    #[inline]
+    fn won_by(self, mine: Bits) -> bool {
+        mine & self.squares == self.squares && mine & self.beyond == 0
+    }
+
+    /// Whether the window can still become a winning line of `mine`'s against `theirs`.
+    #[inline]
+    fn open_for(self, mine: Bits, theirs: Bits) -> bool {
+        self.squares & theirs == 0 && self.beyond & mine == 0
+    }
 }
 
 /// One symmetry of the board as a lookup table: the image of each byte of a bitboard.
@@ -72,14 +104,14 @@ impl Geometry {
             return Err(SolverError::TooLarge { rules });
         }
         let all = windows(rules);
-        let distinct = all.iter().map(|line| to_bits(line.squares())).collect();
+        let distinct = all.iter().map(|line| Window::new(line, rules)).collect();
         let mut windows = Vec::new();
         let mut starts = vec![0];
         for square in rules.squares() {
             windows.extend(
                 all.iter()
                     .filter(|line| line.contains(square))
-                    .map(|line| to_bits(line.squares())),
+                    .map(|line| Window::new(line, rules)),
             );
             starts.push(windows.len());
         }
@@ -114,17 +146,14 @@ impl Geometry {
         self.full
     }
 
-    /// Whether `mine`, which has just gained `square`, holds a whole window through it.
+    /// Whether `mine`, which has just gained `square`, holds a winning line through it: a
+    /// whole window, and under exactly k none of the squares just beyond its ends.
     #[inline]
     #[must_use]
-    #[expect(
-        clippy::manual_contains,
-        reason = "a subset test, not equality: clippy's rewrite does not apply"
-    )]
     pub fn wins_at(&self, mine: Bits, square: usize) -> bool {
         self.windows[self.starts[square]..self.starts[square + 1]]
             .iter()
-            .any(|&window| mine & window == window)
+            .any(|window| window.won_by(mine))
     }
 
     /// How many symmetries the board has: 8 for a square board, 4 for a rectangle.
@@ -144,18 +173,19 @@ impl Geometry {
             .unwrap_or((x, o))
     }
 
-    /// For `mine` against `theirs`: the squares that would complete a window for `mine`
-    /// (some may be taken), and whether any window is still free of `theirs`.
+    /// For `mine` against `theirs`: the free squares that would make a winning line for
+    /// `mine`, and whether any window can still become one (free of `theirs`, and under
+    /// exactly k with none of `mine`'s marks just beyond its ends).
     #[must_use]
     pub fn threats(&self, mine: Bits, theirs: Bits) -> (Bits, bool) {
         let k = self.rules.k() as u32;
         let mut wins = 0;
         let mut live = false;
         for &window in &self.distinct {
-            if window & theirs == 0 {
+            if window.open_for(mine, theirs) {
                 live = true;
-                let missing = window & !mine;
-                if (window & mine).count_ones() + 1 == k {
+                let missing = window.squares & !mine;
+                if (window.squares & mine).count_ones() + 1 == k {
                     wins |= missing;
                 }
             }
@@ -175,11 +205,15 @@ impl Geometry {
 
     /// The ordering score of each free square: the sum, over the windows through it that
     /// only one side holds marks in (or none), of 4 to the power of those marks. A window
-    /// of k squares holds at most k - 1 marks of a side while the game goes on, so a
-    /// weight is at most 4^63 and the sums saturate rather than overflow.
+    /// holds at most k marks of a side (k of them only as part of an overline, under
+    /// exactly k), and k is at most 20, so a weight is at most 4^20 and the sums saturate
+    /// rather than overflow.
     fn move_scores(&self, mine: Bits, theirs: Bits, free: Bits) -> [u64; 64] {
         let mut scores = [0_u64; 64];
-        for &window in &self.distinct {
+        for &Window {
+            squares: window, ..
+        } in &self.distinct
+        {
             let marks = match (window & mine == 0, window & theirs == 0) {
                 (_, true) => (window & mine).count_ones(),
                 (true, false) => (window & theirs).count_ones(),
@@ -318,6 +352,38 @@ mod tests {
     }
 
     #[test]
+    fn under_exactly_k_a_window_with_a_mark_just_beyond_it_wins_nothing() {
+        let rules = Rules::new(6, 6, 4).unwrap();
+        let exact = Geometry::new(rules.with_win_rule(WinRule::Exact)).unwrap();
+        let freestyle = Geometry::new(rules).unwrap();
+        let row = |columns: &[usize]| columns.iter().fold(0, |bits, c| bits | 1 << c);
+        // Four on the top row, then five: the fifth joins them.
+        for geometry in [&exact, &freestyle] {
+            assert!(geometry.wins_at(row(&[0, 1, 2, 3]), 3));
+        }
+        assert!(freestyle.wins_at(row(&[0, 1, 2, 3, 4]), 4));
+        assert!(!exact.wins_at(row(&[0, 1, 2, 3, 4]), 4));
+        assert!(!exact.wins_at(row(&[0, 1, 2, 3, 4]), 0), "from either end");
+        // A gap beyond the end is no overline.
+        assert!(exact.wins_at(row(&[0, 1, 2, 3, 5]), 3));
+        // Down the anti-diagonal from the top right: f1, e2, d3, c4, and b5 beyond it.
+        let diagonal = |steps: &[usize]| steps.iter().fold(0, |bits, i| bits | 1 << (5 + 5 * i));
+        assert!(exact.wins_at(diagonal(&[0, 1, 2, 3]), 15));
+        assert!(!exact.wins_at(diagonal(&[0, 1, 2, 3, 4]), 15));
+        // Threats: the square that makes four is one only if it makes no five.
+        let (wins, live) = exact.threats(row(&[0, 1, 2, 4]), 0);
+        assert_eq!((wins, live), (0, true), "c1 would make five");
+        let (wins, _) = freestyle.threats(row(&[0, 1, 2, 4]), 0);
+        assert_eq!(wins, 1 << 3);
+        let (wins, _) = exact.threats(row(&[1, 2, 3, 5]), 0);
+        assert_eq!(wins, 1, "a1 makes four; e1 would make five with f1");
+        let (wins, _) = exact.threats(row(&[1, 2, 3]), 1 << 5);
+        assert_eq!(wins, 1 | 1 << 4, "O's f1 beyond e1 is no harm");
+        let (wins, _) = exact.threats(row(&[1, 2, 3]), 0);
+        assert_eq!(wins, 1 | 1 << 4);
+    }
+
+    #[test]
     fn each_window_counts_once_for_each_of_its_free_squares() {
         let geometry = Geometry::new(Rules::TIC_TAC_TOE).unwrap();
         let scores = geometry.move_scores(0, 0, geometry.full());
@@ -342,7 +408,7 @@ mod tests {
         ] {
             let rules = Rules::new(width, height, k).unwrap();
             let geometry = Geometry::new(rules).unwrap();
-            let window = geometry.windows[geometry.starts[0]];
+            let window = geometry.windows[geometry.starts[0]].squares;
             let last = Bits::BITS - 1 - window.leading_zeros();
             let line = window & !(1 << last);
             let free = geometry.full() & !line;

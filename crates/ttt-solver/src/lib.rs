@@ -4,6 +4,8 @@
 //! under a millisecond) and rates every legal move; [`walk_tree`] walks the whole game
 //! tree node by node, and [`count`] gets the same numbers and more (reachable positions,
 //! positions up to symmetry, the value of the empty board) by counting over positions.
+//! All of them follow the rules' [`WinRule`](ttt_core::WinRule): under exactly k, an
+//! overline wins nothing.
 //!
 //! ```
 //! use ttt_core::Rules;

@@ -5,7 +5,7 @@
 //! ```text
 //! move  <strength> <think µs> <memory bytes> <open centre 0|1> <seed> <game>
 //! hint  <naming> <game>          review <naming> <game>
-//! game: <width> <height> <k> <first x|o> <moves as square indices, comma-separated>
+//! game: <width> <height> <k> <rule freestyle|exact> <first x|o> <moves as square indices, comma-separated>
 //! ```
 //!
 //! Fields are separated by tabs. Replies: `move <square>`, `hint <square:W|D|L:plies>;…`,
@@ -13,7 +13,7 @@
 
 use std::time::Duration;
 
-use ttt_core::{Mark, Position, Rules, Square, SquareNaming};
+use ttt_core::{Mark, Position, Rules, Square, SquareNaming, WinRule};
 use ttt_play::app::{Answer, Job, Purpose};
 use ttt_play::session::Order;
 use ttt_players::{Limits, Strength};
@@ -49,10 +49,11 @@ fn game(position: &Position) -> String {
         .map(|square| square.index().to_string())
         .collect();
     format!(
-        "{}\t{}\t{}\t{}\t{}",
+        "{}\t{}\t{}\t{}\t{}\t{}",
         rules.width(),
         rules.height(),
         rules.k(),
+        rules.win_rule(),
         position.first(),
         moves.join(",")
     )
@@ -66,7 +67,13 @@ fn read_game<'a>(fields: &mut impl Iterator<Item = &'a str>) -> Result<Position,
             .ok_or_else(|| format!("no {what}"))
     };
     let (width, height, k) = (number("width")?, number("height")?, number("k")?);
-    let rules = Rules::new(width, height, k).map_err(|error| error.to_string())?;
+    let win: WinRule = fields
+        .next()
+        .and_then(|field| field.parse().ok())
+        .ok_or("no win rule")?;
+    let rules = Rules::new(width, height, k)
+        .map_err(|error| error.to_string())?
+        .with_win_rule(win);
     let first: Mark = fields
         .next()
         .and_then(|field| field.parse().ok())
@@ -280,15 +287,22 @@ mod tests {
             seed: 42,
             position: game(),
         };
+        let exact = Rules::new(15, 15, 5).unwrap().with_win_rule(WinRule::Exact);
+        let exact = Position::from_moves(exact, Mark::X, &[Square::new(112)]).unwrap();
         for request in [
-            Request::Move(order),
+            Request::Move(order.clone()),
+            Request::Move(Order {
+                position: exact,
+                ..order
+            }),
             Request::Job(Purpose::Hint, SquareNaming::Keypad, game()),
             Request::Job(Purpose::Review, SquareNaming::Numbers, game()),
         ] {
             let decoded = Request::decode(&request.encode()).unwrap();
-            assert_eq!(decoded, request);
+            assert_eq!(decoded, request, "the rules, exactly five too, travel");
+            let (Request::Move(Order { position: sent, .. }) | Request::Job(_, _, sent)) = &request;
             let (Request::Move(Order { position, .. }) | Request::Job(_, _, position)) = decoded;
-            assert_eq!(position.history(), game().history(), "the moves travel too");
+            assert_eq!(position.history(), sent.history(), "the moves travel too");
         }
         assert!(Request::decode("move\tperfect").is_err());
         assert!(Request::decode("dance").is_err());

@@ -5,6 +5,10 @@
 //! [`run`] reads the lines (on a thread of their own, so that `END` or `INFO time_left`
 //! are read while the engine thinks), lets the computer think on another thread and
 //! writes the replies. Coordinates are `x,y`: column then row, from 0 at the top left.
+//!
+//! The rule is freestyle (five or more wins) unless `INFO rule` sets bit 0, Gomocup's
+//! "exactly five": then an overline wins nothing. It holds for the game in progress and
+//! the next ones, whether it comes before or after `START`.
 
 use std::io::{self, BufRead, Write};
 use std::sync::mpsc;
@@ -12,13 +16,13 @@ use std::time::Duration;
 
 use rand::SeedableRng;
 use rand::rngs::StdRng;
-use ttt_core::{Board, Mark, Position, Rules, Square};
+use ttt_core::{Board, Mark, Position, Rules, Square, WinRule};
 use ttt_players::{Limits, Strength};
 
 use crate::line::input::{Input, Interruption, Line};
 use crate::signals::Interrupts;
 
-/// The line length that wins: freestyle gomoku, five or more.
+/// The line length that wins: five (or more, unless the rule is exactly five).
 const K: usize = 5;
 
 /// What the brain asks of the loop after a command.
@@ -53,7 +57,8 @@ pub struct Brain {
     timeout_match: Option<Duration>,
     time_left: Option<Duration>,
     max_memory: Option<usize>,
-    exactly_five: bool,
+    /// Freestyle, or exactly five after `INFO rule` with bit 0 set.
+    win_rule: WinRule,
     /// The memory bound given on the command line.
     memory: usize,
 }
@@ -69,7 +74,7 @@ impl Brain {
             timeout_match: None,
             time_left: None,
             max_memory: None,
-            exactly_five: false,
+            win_rule: WinRule::Freestyle,
             memory,
         }
     }
@@ -136,7 +141,7 @@ impl Brain {
     fn start(&mut self, width: usize, height: usize) -> Action {
         match Rules::new(width, height, K) {
             Ok(rules) => {
-                self.rules = Some(rules);
+                self.rules = Some(rules.with_win_rule(self.win_rule));
                 self.stones = vec![None; rules.square_count()];
                 self.reading_board = false;
                 Action::Say("OK".to_owned())
@@ -180,12 +185,13 @@ impl Brain {
                 self.max_memory = (bytes > 0).then(|| usize::try_from(bytes).unwrap_or(usize::MAX));
             }
             ("rule", Ok(rule)) => {
-                self.exactly_five = rule & 1 == 1;
-                if self.exactly_five {
-                    return Action::Say(
-                        "MESSAGE ttt plays freestyle only (five or more wins): rule 1, exactly five, is not supported yet".to_owned(),
-                    );
-                }
+                self.win_rule = if rule & 1 == 1 {
+                    WinRule::Exact
+                } else {
+                    WinRule::Freestyle
+                };
+                // The game in progress follows too.
+                self.rules = self.rules.map(|rules| rules.with_win_rule(self.win_rule));
             }
             // game_type, evaluate, folder and the rest change nothing here.
             _ => {}
@@ -444,6 +450,59 @@ mod tests {
         brain.handle("1,1,2");
         brain.handle("2,2,2");
         assert!(said(brain.handle("DONE")).starts_with("ERROR"));
+    }
+
+    #[test]
+    fn info_rule_sets_exactly_five_before_or_after_start() {
+        let think = |brain: &mut Brain, line: &str| match brain.handle(line) {
+            Action::Think(position, _) => position,
+            other => panic!("{line} asks for a move, not {other:?}"),
+        };
+        let exact = Rules::new(15, 15, 5).unwrap().with_win_rule(WinRule::Exact);
+        // Before START: the game starts under it.
+        let mut brain = Brain::new(Limits::DEFAULT_MEMORY);
+        assert_eq!(brain.handle("INFO rule 1"), Action::Nothing, "no MESSAGE");
+        brain.handle("START 15");
+        assert_eq!(think(&mut brain, "BEGIN").rules(), exact);
+        // After START, for the game in progress; RESTART keeps it; rule 0 takes it back.
+        let mut brain = Brain::new(Limits::DEFAULT_MEMORY);
+        brain.handle("START 15");
+        assert_eq!(
+            think(&mut brain, "BEGIN").rules().win_rule(),
+            WinRule::Freestyle
+        );
+        brain.handle("INFO rule 3");
+        assert_eq!(think(&mut brain, "TURN 7,7").rules(), exact);
+        brain.handle("RESTART");
+        assert_eq!(think(&mut brain, "BEGIN").rules(), exact);
+        brain.handle("INFO rule 4");
+        assert_eq!(
+            think(&mut brain, "TURN 8,8").rules().win_rule(),
+            WinRule::Freestyle
+        );
+    }
+
+    #[test]
+    fn under_exactly_five_an_overline_on_the_board_has_not_ended_the_game() {
+        // The opponent has six in a row: a win under freestyle, nothing under exactly five.
+        let mut brain = Brain::new(Limits::DEFAULT_MEMORY);
+        brain.handle("START 15");
+        brain.handle("BOARD");
+        for x in 0..6 {
+            brain.handle(&format!("{x},0,2"));
+            brain.handle(&format!("{},4,1", 2 * x));
+        }
+        assert!(said(brain.handle("DONE")).contains("the game is over"));
+        brain.handle("INFO rule 1");
+        brain.handle("BOARD");
+        for x in 0..6 {
+            brain.handle(&format!("{x},0,2"));
+            brain.handle(&format!("{},4,1", 2 * x));
+        }
+        let Action::Think(position, _) = brain.handle("DONE") else {
+            panic!("DONE asks for a move under exactly five")
+        };
+        assert_eq!(position.outcome(), None);
     }
 
     #[test]

@@ -3,7 +3,7 @@
 use std::time::Duration;
 
 use clap::{Args, Parser, Subcommand};
-use ttt_core::{BoardSize, Rules, SquareNaming};
+use ttt_core::{BoardSize, Rules, SquareNaming, WinRule};
 use ttt_players::Limits;
 
 use crate::commands::analyze::AnalyzeArgs;
@@ -71,15 +71,27 @@ pub struct BoardArgs {
     /// Gomoku: 15x15 with five in a row (instead of --size and --k).
     #[arg(long, conflicts_with_all = ["size", "k"], global = true)]
     pub gomoku: bool,
+
+    /// Only exactly K in a row wins: a longer line (an overline) wins nothing, as in Gomocup's "exactly five".
+    #[arg(long, global = true)]
+    pub exact: bool,
 }
 
 impl BoardArgs {
     /// The rules these flags describe, checked.
     pub fn rules(&self) -> Result<Rules, BadInput> {
-        if self.gomoku {
-            return Rules::new(15, 15, 5).map_err(|error| BadInput(error.to_string()));
-        }
-        Rules::new(self.size.width, self.size.height, self.k)
+        let rules = if self.gomoku {
+            Rules::new(15, 15, 5)
+        } else {
+            Rules::new(self.size.width, self.size.height, self.k)
+        };
+        let win = if self.exact {
+            WinRule::Exact
+        } else {
+            WinRule::Freestyle
+        };
+        rules
+            .map(|rules| rules.with_win_rule(win))
             .map_err(|error| BadInput(error.to_string()))
     }
 }

@@ -15,7 +15,7 @@ use std::sync::mpsc::{self, Receiver, RecvTimeoutError};
 use std::time::{Duration, Instant};
 
 use rand::Rng;
-use ttt_core::{Mark, Position, Rules, Square};
+use ttt_core::{Mark, Position, Rules, Square, WinRule};
 use ttt_play::{EngineCommand, Launcher};
 use ttt_players::{Limits, Player, PlayerError};
 
@@ -169,14 +169,19 @@ impl Engine {
         }
     }
 
-    /// Tells the engine of a new board, with the time it has per move.
+    /// Tells the engine of a new board (and whether exactly five wins), with the time it has
+    /// per move.
     fn begin(&mut self, rules: Rules) -> Result<(), EngineError> {
         let think = self.limits.think.as_millis();
         let memory = self.limits.memory;
         self.say(&format!("INFO timeout_turn {think}"))?;
         self.say("INFO timeout_match 0")?;
         self.say(&format!("INFO max_memory {memory}"))?;
-        self.say("INFO rule 0")?;
+        // Gomocup's rule: bit 0 set is exactly five.
+        self.say(&format!(
+            "INFO rule {}",
+            u8::from(rules.win_rule() == WinRule::Exact)
+        ))?;
         let start = if rules.width() == rules.height() {
             format!("START {}", rules.width())
         } else {

@@ -1,5 +1,6 @@
 //! `ttt brain` driven as a Gomocup manager drives an engine: one command, one answer, a
-//! whole game to its end, malformed lines, and END while it thinks.
+//! whole game to its end (under freestyle and under exactly five), malformed lines, and
+//! END while it thinks.
 
 #![allow(
     clippy::unwrap_used,
@@ -14,7 +15,7 @@ use std::time::{Duration, Instant};
 
 use rand::SeedableRng;
 use rand::rngs::StdRng;
-use ttt_core::{Mark, Outcome, Position, Rules};
+use ttt_core::{Mark, Outcome, Position, Rules, WinRule};
 use ttt_players::{Player, RulesPlayer};
 
 /// A running `ttt brain` and its answers, read on a thread so that a wait can time out.
@@ -89,17 +90,20 @@ fn coordinates(answer: &str) -> (usize, usize) {
     (x.trim().parse().unwrap(), y.trim().parse().unwrap())
 }
 
-#[test]
-fn a_whole_game_under_a_manager_s_commands() {
+/// A whole game on 20x20 under `INFO rule {rule}`, the engine O against the rules player
+/// (X), judged by `rules`: the final position, after END has ended the engine.
+fn whole_game(rule: u32, rules: Rules) -> Position {
     let mut engine = Engine::start();
     assert_eq!(engine.ask("START 20"), "OK");
     engine.send("INFO timeout_match 300000");
     engine.send("INFO timeout_turn 200");
     engine.send("INFO max_memory 83886080");
     engine.send("INFO game_type 1");
-    engine.send("INFO rule 0");
-    assert!(engine.ask("ABOUT").starts_with("name=\"ttt\""));
-    let rules = Rules::new(20, 20, 5).unwrap();
+    engine.send(&format!("INFO rule {rule}"));
+    assert!(
+        engine.ask("ABOUT").starts_with("name=\"ttt\""),
+        "no MESSAGE first"
+    );
     // The engine plays O here; the manager's side (X) is the rules player.
     let mut position = Position::new(rules, Mark::X);
     let mut rng = StdRng::seed_from_u64(3);
@@ -125,14 +129,68 @@ fn a_whole_game_under_a_manager_s_commands() {
         slowest < Duration::from_millis(200 + 100),
         "each answer within the turn's time (slowest {slowest:?})"
     );
+    engine.send("END");
+    assert!(engine.ended(Duration::from_secs(2)));
+    position
+}
+
+#[test]
+fn a_whole_game_under_a_manager_s_commands() {
+    let position = whole_game(0, Rules::new(20, 20, 5).unwrap());
     assert_eq!(
         position.outcome(),
         Some(Outcome::Win(Mark::O)),
         "the engine beats the rules player:\n{}",
         position.board()
     );
+}
+
+#[test]
+fn under_rule_one_the_engine_wins_with_exactly_five() {
+    let exact = Rules::new(20, 20, 5).unwrap().with_win_rule(WinRule::Exact);
+    let position = whole_game(1, exact);
+    assert_eq!(
+        position.outcome(),
+        Some(Outcome::Win(Mark::O)),
+        "the engine beats the rules player:\n{}",
+        position.board()
+    );
+    assert!(
+        position.winning_lines().iter().all(|line| line.len() == 5),
+        "{}",
+        position.board()
+    );
+}
+
+/// A board for the engine (field 1) and its opponent (field 2), then DONE: the answer.
+fn answer_to_board(rule: u32, own: &[(usize, usize)], opponent: &[(usize, usize)]) -> String {
+    let mut engine = Engine::start();
+    engine.send(&format!("INFO rule {rule}"));
+    assert_eq!(engine.ask("START 15"), "OK");
+    engine.send("INFO timeout_turn 300");
+    engine.send("BOARD");
+    for (stones, field) in [(own, 1), (opponent, 2)] {
+        for (x, y) in stones {
+            engine.send(&format!("{x},{y},{field}"));
+        }
+    }
+    let answer = engine.ask("DONE");
     engine.send("END");
     assert!(engine.ended(Duration::from_secs(2)));
+    answer
+}
+
+#[test]
+fn under_rule_one_six_in_a_row_is_no_win_to_take() {
+    // Row 7: the opponent's stone, four of the engine's, a gap, one more of the engine's:
+    // the gap makes six. Column 12: four of the opponent's down from row 3, the engine's
+    // stone above them, row 7 free: the opponent's five.
+    let own = [(3, 7), (4, 7), (5, 7), (6, 7), (8, 7), (12, 2)];
+    let opponent = [(2, 7), (12, 3), (12, 4), (12, 5), (12, 6), (0, 14)];
+    // Freestyle: the six wins.
+    assert_eq!(answer_to_board(0, &own, &opponent), "7,7");
+    // Exactly five: the six wins nothing, and the five must be blocked.
+    assert_eq!(answer_to_board(1, &own, &opponent), "12,7");
 }
 
 #[test]

@@ -15,7 +15,7 @@ use std::time::{Duration, Instant};
 use rand::SeedableRng;
 use rand::rngs::StdRng;
 use ttt::engine::{Engine, EngineError, GRACE};
-use ttt_core::{Mark, Position, Rules};
+use ttt_core::{Mark, Position, Rules, WinRule};
 use ttt_players::{Limits, Player, PlayerError};
 
 const QUICK: Limits = Limits {
@@ -275,4 +275,30 @@ fn an_engine_that_cannot_start_or_cannot_play_the_board_is_refused_before_any_ga
     let (_, err, code, _) = play(&["--gomoku", "--o", "brain:"], "");
     assert_eq!(code, Some(2));
     assert!(err.contains("is not a player"), "{err}");
+}
+
+#[test]
+fn the_engine_is_told_the_rule_and_told_again_when_it_changes() {
+    // Answers with the column of the last rule it was told: 0 freestyle, 1 exactly five.
+    let echo = script(
+        "rule-echo",
+        r#"rule=none
+while read line; do
+  case "$line" in
+    "INFO rule "*) rule="${line#INFO rule }" ;;
+    START*) echo OK ;;
+    DONE) echo "$rule,0" ;;
+  esac
+done"#,
+    );
+    let mut engine = Engine::start(&echo.display().to_string(), QUICK).unwrap();
+    let gomoku = Rules::new(15, 15, 5).unwrap();
+    for (win, column) in [
+        (WinRule::Freestyle, 0),
+        (WinRule::Exact, 1),
+        (WinRule::Freestyle, 0),
+    ] {
+        let empty = Position::new(gomoku.with_win_rule(win), Mark::X);
+        assert_eq!(engine.play(&empty).unwrap().index(), column, "{win}");
+    }
 }

@@ -1,6 +1,6 @@
 //! The start screen: opponent, letter, first player, square names and board, then Start.
 
-use ttt_core::{Mark, Rules, SquareNaming};
+use ttt_core::{Mark, Rules, SquareNaming, WinRule};
 use ttt_players::Strength;
 
 use super::input::Key;
@@ -93,16 +93,17 @@ const NAMINGS: [SquareNaming; 3] = [
 ];
 
 /// The boards offered on the start screen (besides one given on the command line):
-/// (width, height, k).
-pub const BOARDS: [(usize, usize, usize); 8] = [
-    (3, 3, 3),
-    (4, 4, 4),
-    (5, 5, 4),
-    (6, 5, 4),
-    (7, 6, 4),
-    (7, 7, 5),
-    (15, 15, 5),
-    (19, 19, 5),
+/// (width, height, k, win rule). Gomoku comes both ways: five or more, and exactly five.
+pub const BOARDS: [(usize, usize, usize, WinRule); 9] = [
+    (3, 3, 3, WinRule::Freestyle),
+    (4, 4, 4, WinRule::Freestyle),
+    (5, 5, 4, WinRule::Freestyle),
+    (6, 5, 4, WinRule::Freestyle),
+    (7, 6, 4, WinRule::Freestyle),
+    (7, 7, 5, WinRule::Freestyle),
+    (15, 15, 5, WinRule::Freestyle),
+    (15, 15, 5, WinRule::Exact),
+    (19, 19, 5, WinRule::Freestyle),
 ];
 
 impl Choices {
@@ -228,7 +229,9 @@ impl Choices {
             StartLine::Board => {
                 let mut boards: Vec<Rules> = BOARDS
                     .iter()
-                    .filter_map(|&(w, h, k)| Rules::new(w, h, k).ok())
+                    .filter_map(|&(w, h, k, win)| {
+                        Some(Rules::new(w, h, k).ok()?.with_win_rule(win))
+                    })
                     .collect();
                 if !boards.contains(&given) {
                     boards.insert(0, given);

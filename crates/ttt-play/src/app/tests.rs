@@ -15,7 +15,7 @@ use ratatui::backend::TestBackend;
 use ratatui::buffer::Buffer;
 use ratatui::layout::Rect;
 use ratatui::style::{Color, Modifier};
-use ttt_core::{Mark, Rules, Square, SquareNaming};
+use ttt_core::{Mark, Rules, Square, SquareNaming, WinRule};
 use ttt_players::Strength;
 
 use super::layout;
@@ -226,6 +226,57 @@ fn clicks_on_the_start_screen_change_a_line_or_start() {
     click(&mut app, start.lines[5].x + 20, start.lines[5].y);
     assert!(in_game(&app));
     assert_eq!(app.position().rules(), Rules::new(4, 4, 4).unwrap());
+}
+
+#[test]
+fn the_start_screen_offers_gomoku_with_exactly_five_and_a_six_wins_nothing_there() {
+    let mut app = start_app(
+        launch(None, FirstPolicy::X, Theme::monochrome()),
+        AREA,
+        Duration::ZERO,
+    );
+    menu_mut(&mut app).choices.opponent = Opponent::Friend;
+    menu_mut(&mut app).line = 4;
+    let exact = Rules::new(15, 15, 5).unwrap().with_win_rule(WinRule::Exact);
+    for _ in 0..BOARDS.len() {
+        if menu(&app).choices.rules == exact {
+            break;
+        }
+        key(&mut app, Key::Right);
+    }
+    assert!(
+        screen_text(&app).contains("‹ 15x15, exactly 5 ›"),
+        "{}",
+        screen_text(&app)
+    );
+    key(&mut app, Key::Enter);
+    assert!(in_game(&app));
+    assert_eq!(app.position().rules(), exact);
+    assert!(screen_text(&app).contains("15x15, exactly 5"));
+    // X makes six in a row on row 8, the last mark in the gap: the game goes on.
+    let place = |app: &mut App, name: &str| {
+        let before = app.position().history().len();
+        key(app, Key::Char('t'));
+        typed(app, name);
+        if app.position().history().len() == before {
+            key(app, Key::Enter);
+        }
+    };
+    for name in [
+        "a8", "a10", "b8", "b10", "c8", "c10", "d8", "d10", "f8", "g10", "e8",
+    ] {
+        place(&mut app, name);
+    }
+    assert_eq!(app.position().history().len(), 11, "{}", app.status.text);
+    assert_eq!(app.position().outcome(), None, "{}", app.status.text);
+    // O makes exactly five on row 10 and wins.
+    place(&mut app, "e10");
+    assert_eq!(
+        app.position().outcome(),
+        Some(ttt_core::Outcome::Win(Mark::O)),
+        "{}",
+        app.status.text
+    );
 }
 
 #[test]
@@ -916,8 +967,8 @@ fn every_text_fits_whole_at_the_smallest_size_on_every_board() {
         "Still working out the review…",
         "The computer could not move: the game is over: there is no move to choose.",
     ];
-    for &(columns, rows, k) in &BOARDS {
-        let rules = Rules::new(columns, rows, k).unwrap();
+    for &(columns, rows, k, win) in &BOARDS {
+        let rules = Rules::new(columns, rows, k).unwrap().with_win_rule(win);
         let setup = launch_on(rules, None, FirstPolicy::X, Theme::monochrome());
         let mut start = start_app(setup, Rect::new(0, 0, width, height), Duration::ZERO);
         assert_shows(
@@ -1322,8 +1373,8 @@ fn assert_drawn_in(buffer: &Buffer, area: Rect, needles: &[&str], what: &str) {
 
 #[test]
 fn an_upright_window_puts_the_panel_under_the_board_and_every_text_fits() {
-    for &(columns, rows, k) in BOARDS.iter().chain(&[(20, 20, 5)]) {
-        let rules = Rules::new(columns, rows, k).unwrap();
+    for &(columns, rows, k, win) in BOARDS.iter().chain(&[(20, 20, 5, WinRule::Freestyle)]) {
+        let rules = Rules::new(columns, rows, k).unwrap().with_win_rule(win);
         let setup = launch_on(rules, None, FirstPolicy::X, Theme::monochrome());
         let start = start_app(setup, TALL, Duration::ZERO);
         assert!(!start.too_small(TALL), "{rules}");

@@ -1,10 +1,15 @@
 //! A board for search: every window of k squares keeps its count of X and O marks, so a
 //! move updates the evaluation, the threats and the hash in time proportional to the
 //! windows through one square.
+//!
+//! Under exactly k a window also keeps, for each side, its marks on the squares just beyond
+//! its two ends: a window with a mark of a side's there can no longer win for that side (it
+//! would be an overline), just as one with a mark of the other side's in it cannot. Every
+//! count, threat and win below takes a window as open to a side only when neither is so.
 
 use std::sync::Arc;
 
-use ttt_core::{Mark, Position, Rules, Square, windows};
+use ttt_core::{Mark, Position, Rules, Square, WinRule, windows};
 
 use super::WIN;
 
@@ -16,6 +21,9 @@ pub(crate) struct Shape {
     pub(crate) windows: Vec<Vec<u16>>,
     /// The windows through each square.
     pub(crate) through: Vec<Vec<u32>>,
+    /// The windows each square lies just beyond an end of: empty under freestyle, where a
+    /// mark there does not spoil a window.
+    beyond: Vec<Vec<u32>>,
     /// Random keys for hashing: one per square and mark.
     keys: Vec<[u64; 2]>,
     /// The value of a live window holding this many marks of one side.
@@ -24,14 +32,23 @@ pub(crate) struct Shape {
 
 impl Shape {
     pub(crate) fn new(rules: Rules) -> Shape {
-        let windows: Vec<Vec<u16>> = windows(rules)
+        let lines = windows(rules);
+        let windows: Vec<Vec<u16>> = lines
             .iter()
             .map(|line| line.squares().iter().map(|s| s.index() as u16).collect())
             .collect();
         let mut through = vec![Vec::new(); rules.square_count()];
+        let mut beyond = vec![Vec::new(); rules.square_count()];
         for (index, window) in windows.iter().enumerate() {
             for &square in window {
                 through[usize::from(square)].push(index as u32);
+            }
+        }
+        if rules.win_rule() == WinRule::Exact {
+            for (index, line) in lines.iter().enumerate() {
+                for square in line.ends_beyond(rules) {
+                    beyond[square.index()].push(index as u32);
+                }
             }
         }
         // A fixed, simple generator: the keys only need to differ, not to be secret.
@@ -50,6 +67,7 @@ impl Shape {
             rules,
             windows,
             through,
+            beyond,
             keys,
             weights,
         }
@@ -108,8 +126,10 @@ pub(crate) struct SearchBoard {
     cells: Vec<u8>,
     /// Marks of X and of O in each window.
     counts: [Vec<u8>; 2],
-    /// For each side, its live windows by count, so that threats are found without
-    /// looking at every window.
+    /// Marks of X and of O just beyond the ends of each window (always 0 under freestyle).
+    beyond: [Vec<u8>; 2],
+    /// For each side, its live windows (open to it, holding some of its marks) by count,
+    /// so that threats are found without looking at every window.
     live: [LiveWindows; 2],
     /// For each side, the sum of the weights of the windows only it holds marks in.
     strength: [i64; 2],
@@ -121,12 +141,12 @@ pub(crate) struct SearchBoard {
     pub(crate) to_move: Mark,
     /// The squares played, in order.
     pub(crate) played: Vec<u16>,
-    /// Set when the last move completed a window.
+    /// Set when the last move made a winning line (a whole window open to its side).
     pub(crate) won: bool,
 }
 
-/// One side's live windows (holding some of its marks and none of the other side's),
-/// listed by how many of its marks they hold, from 1 (empty windows are too many to list).
+/// One side's live windows (open to it and holding some of its marks), listed by how many
+/// of its marks they hold, from 1 (empty windows are too many to list).
 #[derive(Debug, Clone)]
 struct LiveWindows {
     /// The windows holding each count of marks.
@@ -170,23 +190,17 @@ const fn side(mark: Mark) -> usize {
 }
 
 impl SearchBoard {
-    /// The windows holding exactly `count` (at least 1) of `mark`'s marks and none of
-    /// the other side's.
-    fn live_windows(&self, mark: Mark, count: usize) -> &[u32] {
-        self.live[side(mark)]
-            .by_count
-            .get(count)
-            .map_or(&[], Vec::as_slice)
-    }
-
     pub(crate) fn new(shape: Arc<Shape>, position: &Position) -> SearchBoard {
         let rules = shape.rules;
         let windows = shape.windows.len();
-        let live = LiveWindows::new(rules.k(), windows);
         let mut board = SearchBoard {
             cells: vec![0; rules.square_count()],
             counts: [vec![0; windows], vec![0; windows]],
-            live: [live.clone(), live],
+            beyond: [vec![0; windows], vec![0; windows]],
+            live: [
+                LiveWindows::new(rules.k(), windows),
+                LiveWindows::new(rules.k(), windows),
+            ],
             strength: [0, 0],
             open: [0, 0],
             two_short: [0, 0],
@@ -242,6 +256,20 @@ impl SearchBoard {
     /// Whether `mark` could complete a window with one more mark.
     pub(crate) fn threatens(&self, mark: Mark) -> bool {
         self.open[side(mark)] > 0
+    }
+
+    /// The windows open to `mark` holding exactly `count` (at least 1) of its marks.
+    fn live_windows(&self, mark: Mark, count: usize) -> &[u32] {
+        self.live[side(mark)]
+            .by_count
+            .get(count)
+            .map_or(&[], Vec::as_slice)
+    }
+
+    /// Whether window `index` can still become a winning line for side `me` (0 X, 1 O):
+    /// none of the other side's marks in it, and none of `me`'s just beyond its ends.
+    fn is_open(&self, me: usize, index: usize) -> bool {
+        self.counts[1 - me][index] == 0 && self.beyond[me][index] == 0
     }
 
     /// The free squares that would complete a window for `mark`.
@@ -300,16 +328,15 @@ impl SearchBoard {
         found
     }
 
-    /// Whether window `index` holds k - 2 of `mark`'s marks and none of the other side's.
+    /// Whether window `index` holds k - 2 of `mark`'s marks and is open to it.
     fn is_two_short(&self, mark: Mark, index: usize) -> bool {
-        let (me, other) = (side(mark), 1 - side(mark));
-        usize::from(self.counts[me][index]) + 2 == self.rules().k()
-            && self.counts[other][index] == 0
+        let me = side(mark);
+        usize::from(self.counts[me][index]) + 2 == self.rules().k() && self.is_open(me, index)
     }
 
     /// Whether `mark` playing the free `square` would have two squares to win on: two
-    /// windows through it that hold k - 2 of its marks and none of the other side's, each
-    /// with a different other free square.
+    /// windows through it that hold k - 2 of its marks and are open to it, each with a
+    /// different other free square.
     pub(crate) fn is_double(&self, mark: Mark, square: usize) -> bool {
         let mut first = None;
         for &window in &self.shape.through[square] {
@@ -412,27 +439,25 @@ impl SearchBoard {
         })
     }
 
-    /// Whether `square` lies in a window of `mark`'s with exactly `marks` of its marks and
-    /// none of the other side's.
+    /// Whether `square` lies in a window open to `mark` with exactly `marks` of its marks.
     fn makes_exactly(&self, mark: Mark, square: usize, marks: u8) -> bool {
-        let (me, other) = (side(mark), 1 - side(mark));
+        let me = side(mark);
         self.shape.through[square].iter().any(|&window| {
             let window = window as usize;
-            self.counts[me][window] == marks && self.counts[other][window] == 0
+            self.counts[me][window] == marks && self.is_open(me, window)
         })
     }
 
-    /// The free squares of `mark`'s windows that hold at least `marks` of its marks and
-    /// none of the other side's: where its lines can still grow, those in the most such
-    /// windows first.
+    /// The free squares of the windows open to `mark` that hold at least `marks` of its
+    /// marks: where its lines can still grow, those in the most such windows first.
     pub(crate) fn growth_squares(&self, mark: Mark, marks: u8) -> Vec<usize> {
+        let me = side(mark);
         let mut found: Vec<(u32, usize)> = Vec::new();
         let listed = (usize::from(marks).max(1)..self.rules().k())
             .flat_map(|count| self.live_windows(mark, count).iter().map(|&w| w as usize));
         // Empty windows are not listed: on a short line (k = 3) they are looked for.
-        let (me, other) = (side(mark), 1 - side(mark));
         let empty = (0..self.shape.windows.len()).filter(|&window| {
-            marks == 0 && self.counts[me][window] == 0 && self.counts[other][window] == 0
+            marks == 0 && self.counts[me][window] == 0 && self.is_open(me, window)
         });
         for window in listed.chain(empty) {
             for &square in &self.shape.windows[window] {
@@ -463,10 +488,12 @@ impl SearchBoard {
                     usize::from(self.counts[me][window]),
                     usize::from(self.counts[other][window]),
                 );
-                match (mine, theirs) {
-                    (_, 0) => weights[mine + 1] - weights[mine],
-                    (0, _) => weights[theirs],
-                    _ => 0,
+                if self.is_open(me, window) {
+                    weights[mine + 1] - weights[mine]
+                } else if mine == 0 && self.is_open(other, window) {
+                    weights[theirs]
+                } else {
+                    0
                 }
             })
             .sum()
@@ -476,14 +503,14 @@ impl SearchBoard {
         let mark = self.to_move;
         let (me, other) = (side(mark), 1 - side(mark));
         let k = self.rules().k();
-        let shape = &*self.shape;
+        let shape = Arc::clone(&self.shape);
         for &window in &shape.through[square] {
             let window = window as usize;
             let (mine, theirs) = (
                 usize::from(self.counts[me][window]),
                 usize::from(self.counts[other][window]),
             );
-            if theirs == 0 {
+            if self.is_open(me, window) {
                 if mine > 0 {
                     self.live[me].remove(window, mine);
                 }
@@ -501,7 +528,7 @@ impl SearchBoard {
                     self.won = true;
                 }
             }
-            if mine == 0 && theirs > 0 {
+            if mine == 0 && theirs > 0 && self.beyond[other][window] == 0 {
                 self.live[other].remove(window, theirs);
                 self.strength[other] -= shape.weights[theirs];
                 if theirs == k - 2 {
@@ -512,6 +539,14 @@ impl SearchBoard {
                 }
             }
             self.counts[me][window] += 1;
+        }
+        // Under exactly k: the windows this mark lies just beyond close to its side.
+        for &window in &shape.beyond[square] {
+            let window = window as usize;
+            if self.is_open(me, window) {
+                self.close(me, window);
+            }
+            self.beyond[me][window] += 1;
         }
         self.cells[square] = me as u8 + 1;
         self.hash ^= shape.keys[square][me];
@@ -527,7 +562,14 @@ impl SearchBoard {
         let mark = !self.to_move;
         let (me, other) = (side(mark), 1 - side(mark));
         let k = self.rules().k();
-        let shape = &*self.shape;
+        let shape = Arc::clone(&self.shape);
+        for &window in &shape.beyond[square] {
+            let window = window as usize;
+            self.beyond[me][window] -= 1;
+            if self.is_open(me, window) {
+                self.reopen(me, window);
+            }
+        }
         for &window in &shape.through[square] {
             let window = window as usize;
             self.counts[me][window] -= 1;
@@ -535,7 +577,7 @@ impl SearchBoard {
                 usize::from(self.counts[me][window]),
                 usize::from(self.counts[other][window]),
             );
-            if theirs == 0 {
+            if self.is_open(me, window) {
                 self.live[me].remove(window, mine + 1);
                 if mine > 0 {
                     self.live[me].add(window, mine);
@@ -552,7 +594,7 @@ impl SearchBoard {
                     self.open[me] += 1;
                 }
             }
-            if mine == 0 && theirs > 0 {
+            if mine == 0 && theirs > 0 && self.beyond[other][window] == 0 {
                 self.live[other].add(window, theirs);
                 self.strength[other] += shape.weights[theirs];
                 if theirs == k - 2 {
@@ -567,6 +609,36 @@ impl SearchBoard {
         self.hash ^= shape.keys[square][me];
         self.to_move = mark;
         self.won = false;
+    }
+
+    /// Takes window `index`, open until now, out of side `me`'s evaluation and threats.
+    fn close(&mut self, me: usize, index: usize) {
+        let (mine, k) = (usize::from(self.counts[me][index]), self.rules().k());
+        if mine > 0 {
+            self.live[me].remove(index, mine);
+        }
+        self.strength[me] -= self.shape.weights[mine];
+        if mine + 2 == k {
+            self.two_short[me] -= 1;
+        }
+        if mine + 1 == k {
+            self.open[me] -= 1;
+        }
+    }
+
+    /// Puts window `index`, open again, back into side `me`'s evaluation and threats.
+    fn reopen(&mut self, me: usize, index: usize) {
+        let (mine, k) = (usize::from(self.counts[me][index]), self.rules().k());
+        if mine > 0 {
+            self.live[me].add(index, mine);
+        }
+        self.strength[me] += self.shape.weights[mine];
+        if mine + 2 == k {
+            self.two_short[me] += 1;
+        }
+        if mine + 1 == k {
+            self.open[me] += 1;
+        }
     }
 
     /// Free squares within two steps of a mark (the centre on an empty board), best first
@@ -599,7 +671,140 @@ impl SearchBoard {
 
 #[cfg(test)]
 mod tests {
+    use rand::rngs::StdRng;
+    use rand::{RngExt, SeedableRng};
+    use ttt_core::Board;
+
     use super::*;
+
+    /// The free squares where `mark` would make a winning line, as the core sees it.
+    fn core_wins(board: &Board, mark: Mark) -> Vec<usize> {
+        board
+            .empty_squares()
+            .filter(|&square| {
+                let mut after = *board;
+                after.set(square, Some(mark));
+                !after.lines_through(square).is_empty()
+            })
+            .map(Square::index)
+            .collect()
+    }
+
+    /// Whether the mark on `square` makes a run longer than k through it.
+    fn made_overline(position: &Position, square: usize) -> bool {
+        let rules = position.rules();
+        let mut freestyle = Board::empty(rules.with_win_rule(WinRule::Freestyle));
+        for mark in Mark::ALL {
+            for square in position.board().squares_of(mark) {
+                freestyle.set(square, Some(mark));
+            }
+        }
+        freestyle
+            .lines_through(Square::new(square))
+            .iter()
+            .any(|line| line.len() > rules.k())
+    }
+
+    fn sorted(mut squares: Vec<usize>) -> Vec<usize> {
+        squares.sort_unstable();
+        squares
+    }
+
+    #[test]
+    fn wins_and_threats_are_the_core_s_under_both_rules() {
+        let mut rng = StdRng::seed_from_u64(4);
+        let (mut overlines, mut checked) = (0, 0);
+        for (width, k) in [(7, 4), (8, 5)] {
+            for win in WinRule::ALL {
+                let rules = Rules::new(width, width, k).unwrap().with_win_rule(win);
+                let shape = Arc::new(Shape::new(rules));
+                // Dense play in the middle makes long lines, gaps and overlines.
+                let middle: Vec<usize> = rules
+                    .squares()
+                    .filter(|&s| (1..width - 1).contains(&rules.column(s)))
+                    .filter(|&s| (1..width - 1).contains(&rules.row(s)))
+                    .map(Square::index)
+                    .collect();
+                for _ in 0..24 {
+                    let mut position = Position::new(rules, Mark::X);
+                    let mut board = SearchBoard::new(Arc::clone(&shape), &position);
+                    while !position.is_over() {
+                        let free: Vec<usize> = middle
+                            .iter()
+                            .copied()
+                            .filter(|&s| board.is_free(s))
+                            .collect();
+                        let Some(&square) = free.get(rng.random_range(0..free.len().max(1))) else {
+                            break;
+                        };
+                        position.play(Square::new(square)).unwrap();
+                        board.play(square);
+                        let won = position.outcome().is_some_and(|o| o.winner().is_some());
+                        assert_eq!(board.won, won, "{position}");
+                        overlines +=
+                            usize::from(win == WinRule::Exact && made_overline(&position, square));
+                        let fresh = SearchBoard::new(Arc::clone(&shape), &position);
+                        assert_eq!(
+                            (board.evaluate(), board.open, board.two_short),
+                            (fresh.evaluate(), fresh.open, fresh.two_short),
+                            "{position}: kept up move by move as built at once"
+                        );
+                        for mark in Mark::ALL {
+                            let wins = core_wins(position.board(), mark);
+                            assert_eq!(
+                                sorted(board.winning_squares(mark)),
+                                wins,
+                                "{position}: {mark}"
+                            );
+                            assert_eq!(board.threatens(mark), !wins.is_empty());
+                            if !wins.is_empty() || position.is_over() {
+                                continue;
+                            }
+                            // With no square to win on yet: a four makes one, a double two.
+                            let (mut fours, mut doubles) = (Vec::new(), Vec::new());
+                            for free in position.board().empty_squares() {
+                                let mut after = *position.board();
+                                after.set(free, Some(mark));
+                                let made = core_wins(&after, mark).len();
+                                if made >= 1 {
+                                    fours.push(free.index());
+                                }
+                                if made >= 2 {
+                                    doubles.push(free.index());
+                                }
+                            }
+                            assert_eq!(
+                                sorted(board.four_squares(mark)),
+                                fours,
+                                "{position}: {mark}"
+                            );
+                            assert_eq!(
+                                sorted(board.double_squares(mark)),
+                                doubles,
+                                "{position}: {mark}"
+                            );
+                            checked += 1;
+                        }
+                    }
+                    while !board.played.is_empty() {
+                        board.undo();
+                    }
+                    let empty =
+                        SearchBoard::new(Arc::clone(&shape), &Position::new(rules, Mark::X));
+                    assert_eq!(
+                        (board.hash, board.evaluate(), board.open, board.two_short),
+                        (empty.hash, empty.evaluate(), empty.open, empty.two_short)
+                    );
+                    assert_eq!(board.beyond, empty.beyond, "{rules}: every undo takes back");
+                }
+            }
+        }
+        // Not vacuous (seeded: 3,267 positions with threats compared, 7 overlines made).
+        assert!(
+            checked > 3_000 && overlines >= 5,
+            "{checked} positions, {overlines} overlines"
+        );
+    }
 
     #[test]
     fn counts_threats_and_hash_come_back_after_undo() {
@@ -627,13 +832,13 @@ mod tests {
         let mut counted = Vec::new();
         let mut kept = Vec::new();
         for mark in Mark::ALL {
-            let (me, other) = (side(mark), 1 - side(mark));
+            let me = side(mark);
             for count in 1..=k {
                 counted.push(
                     (0..board.shape.windows.len() as u32)
                         .filter(|&w| {
                             let w = w as usize;
-                            usize::from(board.counts[me][w]) == count && board.counts[other][w] == 0
+                            usize::from(board.counts[me][w]) == count && board.is_open(me, w)
                         })
                         .collect(),
                 );
@@ -647,25 +852,27 @@ mod tests {
 
     #[test]
     fn live_windows_stay_what_the_counts_say_through_play_and_undo() {
-        for (width, height, k) in [(3, 3, 3), (7, 6, 4), (15, 15, 5)] {
-            let rules = Rules::new(width, height, k).unwrap();
-            let mut board =
-                SearchBoard::new(Arc::new(Shape::new(rules)), &Position::new(rules, Mark::X));
-            let mut state: u64 = 7;
-            for step in 0..400 {
-                state = state
-                    .wrapping_mul(6_364_136_223_846_793_005)
-                    .wrapping_add(1);
-                let free: Vec<usize> = (0..rules.square_count())
-                    .filter(|&s| board.is_free(s))
-                    .collect();
-                if free.is_empty() || (state >> 60) < 5 {
-                    board.undo();
-                } else {
-                    board.play(free[(state >> 33) as usize % free.len()]);
+        for win in WinRule::ALL {
+            for (width, height, k) in [(3, 3, 3), (7, 6, 4), (15, 15, 5)] {
+                let rules = Rules::new(width, height, k).unwrap().with_win_rule(win);
+                let mut board =
+                    SearchBoard::new(Arc::new(Shape::new(rules)), &Position::new(rules, Mark::X));
+                let mut state: u64 = 7;
+                for step in 0..400 {
+                    state = state
+                        .wrapping_mul(6_364_136_223_846_793_005)
+                        .wrapping_add(1);
+                    let free: Vec<usize> = (0..rules.square_count())
+                        .filter(|&s| board.is_free(s))
+                        .collect();
+                    if free.is_empty() || (state >> 60) < 5 {
+                        board.undo();
+                    } else {
+                        board.play(free[(state >> 33) as usize % free.len()]);
+                    }
+                    let (counted, kept) = live_lists(&board);
+                    assert_eq!(counted, kept, "{rules}, step {step}");
                 }
-                let (counted, kept) = live_lists(&board);
-                assert_eq!(counted, kept, "{rules}, step {step}");
             }
         }
     }

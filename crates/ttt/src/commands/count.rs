@@ -4,7 +4,7 @@ use std::io::Write;
 
 use clap::Args;
 use serde::Serialize;
-use ttt_core::Rules;
+use ttt_core::{Rules, WinRule};
 use ttt_solver::{OutcomeCounts, Statistics};
 
 /// Arguments of `ttt count`.
@@ -21,6 +21,9 @@ struct StatisticsJson {
     width: usize,
     height: usize,
     k: usize,
+    /// Present, and true, only under exactly k: freestyle's object is as it always was.
+    #[serde(skip_serializing_if = "std::ops::Not::not")]
+    exact: bool,
     games: OutcomesJson,
     by_ply: Vec<PlyJson>,
     nodes: u64,
@@ -68,6 +71,7 @@ fn json(stats: &Statistics) -> StatisticsJson {
         width: stats.rules.width(),
         height: stats.rules.height(),
         k: stats.rules.k(),
+        exact: stats.rules.win_rule() == WinRule::Exact,
         games: stats.tree.games.into(),
         by_ply: plies_with_games(stats)
             .map(|(ply, games)| PlyJson {

@@ -1,0 +1,144 @@
+//! Exactly k, where an overline wins nothing: the solver, the counts and the prover against
+//! the reference minimax, which knows wins only through `ttt-core`.
+
+#![allow(clippy::unwrap_used, reason = "a test fails by panicking")]
+
+use std::sync::atomic::{AtomicBool, AtomicU64};
+
+use rand::rngs::StdRng;
+use rand::{RngExt, SeedableRng};
+use ttt_core::{Mark, Position, Rules, WinRule};
+use ttt_reference::{Minimax, Score, reachable};
+use ttt_solver::{GameResult, ProofLimits, Solver, Value, count, prove};
+
+fn exact(width: usize, height: usize, k: usize) -> Rules {
+    Rules::new(width, height, k)
+        .unwrap()
+        .with_win_rule(WinRule::Exact)
+}
+
+fn as_value((score, plies): (Score, u32)) -> Value {
+    let result = match score {
+        Score::Win => GameResult::Win,
+        Score::Draw => GameResult::Draw,
+        Score::Loss => GameResult::Loss,
+    };
+    Value::new(result, plies)
+}
+
+/// A random position after `stones` moves from the empty board, if no one has won by then.
+fn random_position(rules: Rules, stones: usize, rng: &mut StdRng) -> Option<Position> {
+    let mut position = Position::new(rules, Mark::X);
+    for _ in 0..stones {
+        let moves = position.legal_moves();
+        position
+            .play(*moves.get(rng.random_range(0..moves.len().max(1)))?)
+            .ok()?;
+        if position.is_over() {
+            return None;
+        }
+    }
+    Some(position)
+}
+
+#[test]
+fn every_position_of_a_small_board_is_counted_and_valued_as_the_reference_does() {
+    let rules = exact(4, 3, 3);
+    let positions = reachable(&Position::new(rules, Mark::X));
+    let freestyle = reachable(&Position::new(
+        rules.with_win_rule(WinRule::Freestyle),
+        Mark::X,
+    ));
+    // Not vacuous: rows of four make overlines here, and the games differ.
+    assert!(
+        positions.len() > freestyle.len(),
+        "{} against {}",
+        positions.len(),
+        freestyle.len()
+    );
+    let stats = count(rules).unwrap();
+    assert_eq!(stats.positions, positions.len() as u64);
+    let ends = positions.iter().filter(|p| p.is_over()).count();
+    assert_eq!(stats.terminal_positions, ends as u64);
+    let mut minimax = Minimax::new();
+    let mut solver = Solver::new();
+    assert_eq!(
+        stats.value,
+        as_value(minimax.value(&Position::new(rules, Mark::X)))
+    );
+    for position in &positions {
+        assert_eq!(
+            solver.value(position).unwrap(),
+            as_value(minimax.value(position)),
+            "{position}"
+        );
+        for rated in solver.move_values(position).unwrap() {
+            assert_eq!(
+                rated.value,
+                as_value(minimax.move_value(position, rated.square)),
+                "{position} then {:?}",
+                rated.square
+            );
+        }
+    }
+}
+
+#[test]
+fn positions_of_four_by_four_are_valued_as_the_reference_does() {
+    let rules = exact(4, 4, 3);
+    let mut rng = StdRng::seed_from_u64(5);
+    let (mut minimax, mut solver) = (Minimax::new(), Solver::new());
+    let mut checked = 0;
+    while checked < 40 {
+        let stones = rng.random_range(5..=9);
+        let Some(position) = random_position(rules, stones, &mut rng) else {
+            continue;
+        };
+        assert_eq!(
+            solver.value(&position).unwrap(),
+            as_value(minimax.value(&position)),
+            "{position}"
+        );
+        checked += 1;
+    }
+}
+
+#[test]
+fn proofs_on_bigger_boards_agree_with_the_reference() {
+    let (stop, nodes) = (AtomicBool::new(false), AtomicU64::new(0));
+    let limits = ProofLimits {
+        table_bytes: 1 << 24,
+        stop: &stop,
+        nodes: &nodes,
+        max_nodes: None,
+    };
+    let mut rng = StdRng::seed_from_u64(8);
+    for (rules, stones) in [(exact(4, 4, 3), 4..=8), (exact(5, 5, 4), 15..=17)] {
+        let mut minimax = Minimax::new();
+        let mut results = [0; 3];
+        let mut checked = 0;
+        while checked < 30 {
+            let Some(position) = random_position(rules, rng.random_range(stones.clone()), &mut rng)
+            else {
+                continue;
+            };
+            let proof = prove(&position, limits).unwrap();
+            let (score, _) = minimax.value(&position);
+            assert_eq!(proof.result, as_value((score, 0)).result, "{position}");
+            results[score as usize] += 1;
+            if let Some(square) = proof.best_move {
+                let (after, _) = minimax.move_value(&position, square);
+                assert_eq!(
+                    after, score,
+                    "{position}: the proof's move keeps the result"
+                );
+            }
+            checked += 1;
+        }
+        // Not vacuous: wins and losses as well as draws.
+        assert!(
+            results.iter().filter(|&&n| n > 0).count() >= 2,
+            "{rules}: {results:?}"
+        );
+    }
+}
