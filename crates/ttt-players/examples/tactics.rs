@@ -37,7 +37,8 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
     let mut exact = 0;
     // How many of the losing moves the judge itself sees as losing.
     let mut judged = 0;
-    for line in text.lines().filter(|line| !line.trim().is_empty()) {
+    let cases = text.lines().enumerate();
+    for (number, line) in cases.filter(|(_, line)| !line.trim().is_empty()) {
         let case: serde_json::Value = serde_json::from_str(line)?;
         let rows = case["position"].as_str().ok_or("no position")?;
         let to_move: Mark = case["to_move"].as_str().ok_or("no side to move")?.parse()?;
@@ -81,7 +82,10 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
         exact += usize::from(label == expected);
         total += 1;
         if !pass {
-            println!("missed: played {label}, the suite's move {expected}");
+            println!(
+                "missed (line {}): played {label}, the suite's move {expected}",
+                number + 1
+            );
         }
     }
     println!(

@@ -202,6 +202,18 @@ impl Search {
             previous = Some(took);
         }
         thought.nodes = searcher.nodes;
+        // Time the alpha-beta could not use goes to a longer look for a win by threats:
+        // a proof, so better than any move the alpha-beta judged by its horizon.
+        if start.elapsed() < budget.mul_f64(0.9) {
+            let threats = &mut self.threats;
+            let counted = threats.nodes() - thought.threat_nodes;
+            threats.start(THREAT_BUDGET, Some(deadline));
+            let win = threats.find(&mut board, MAX_THREES);
+            thought.threat_nodes = threats.nodes() - counted;
+            if let Some(square) = win {
+                return Ok((Square::new(square), thought));
+            }
+        }
         Ok((Square::new(best), thought))
     }
 }
