@@ -29,6 +29,11 @@ const MAX_THREES: u32 = 8;
 const OWN_SHARE: f64 = 0.2;
 /// The share of the think time by which the search for the opponent's threats ends.
 const DEFENCE_SHARE: f64 = 0.5;
+/// Attacking moves a look for a win by fours may take at the alpha-beta's horizon.
+const LEAF_FOURS_BUDGET: u64 = 200;
+/// The plies a win by fours found at the horizon is scored as taking (its length is not
+/// counted; a longer line than most).
+const LEAF_FOURS_PLIES: i64 = 9;
 /// The threat search's table takes this part of the memory bound (a quarter).
 const THREAT_MEMORY_SHARE: usize = 4;
 /// Attacking moves the opponent's threats may take after each root move checked.
@@ -168,6 +173,7 @@ impl Search {
         let mut best = moves[0];
         let mut searcher = Searcher {
             table: &mut self.table,
+            threats: &mut self.threats,
             deadline,
             nodes: 0,
         };
@@ -202,11 +208,11 @@ impl Search {
             previous = Some(took);
         }
         thought.nodes = searcher.nodes;
+        thought.threat_nodes = self.threats.nodes() - counted;
         // Time the alpha-beta could not use goes to a longer look for a win by threats:
         // a proof, so better than any move the alpha-beta judged by its horizon.
         if start.elapsed() < budget.mul_f64(0.9) {
             let threats = &mut self.threats;
-            let counted = threats.nodes() - thought.threat_nodes;
             threats.start(THREAT_BUDGET, Some(deadline));
             let win = threats.find(&mut board, MAX_THREES);
             thought.threat_nodes = threats.nodes() - counted;
@@ -379,6 +385,8 @@ fn threat_aware_moves(board: &mut SearchBoard) -> Vec<usize> {
 
 struct Searcher<'a> {
     table: &'a mut Table,
+    /// For a quick look, at the horizon, for a win by fours.
+    threats: &'a mut Threats,
     deadline: Instant,
     nodes: u64,
 }
@@ -450,6 +458,13 @@ impl Searcher<'_> {
             return Ok(WIN - ply - 2);
         }
         if depth == 0 && forced.is_empty() {
+            // At the horizon, a win by fours is still a win: a short look for one.
+            if !board.four_squares(me).is_empty() {
+                self.threats.start(LEAF_FOURS_BUDGET, None);
+                if self.threats.find(board, 0).is_some() {
+                    return Ok(WIN - ply - LEAF_FOURS_PLIES);
+                }
+            }
             return Ok(board.evaluate());
         }
         let original_alpha = alpha;
