@@ -3,27 +3,20 @@
 
 #![allow(clippy::unwrap_used, reason = "a test fails by panicking")]
 
+mod common;
+
 use std::sync::atomic::{AtomicBool, AtomicU64};
 
 use rand::rngs::StdRng;
 use rand::{RngExt, SeedableRng};
 use ttt_core::{Mark, Position, Rules, WinRule};
-use ttt_reference::{Minimax, Score, reachable};
-use ttt_solver::{GameResult, ProofLimits, Solver, Value, count, prove};
+use ttt_reference::{Minimax, reachable};
+use ttt_solver::{ProofLimits, Solver, count, prove};
 
 fn exact(width: usize, height: usize, k: usize) -> Rules {
     Rules::new(width, height, k)
         .unwrap()
         .with_win_rule(WinRule::Exact)
-}
-
-fn as_value((score, plies): (Score, u32)) -> Value {
-    let result = match score {
-        Score::Win => GameResult::Win,
-        Score::Draw => GameResult::Draw,
-        Score::Loss => GameResult::Loss,
-    };
-    Value::new(result, plies)
 }
 
 /// A random position after `stones` moves from the empty board, if no one has won by then.
@@ -61,26 +54,11 @@ fn every_position_of_a_small_board_is_counted_and_valued_as_the_reference_does()
     let ends = positions.iter().filter(|p| p.is_over()).count();
     assert_eq!(stats.terminal_positions, ends as u64);
     let mut minimax = Minimax::new();
-    let mut solver = Solver::new();
     assert_eq!(
         stats.value,
-        as_value(minimax.value(&Position::new(rules, Mark::X)))
+        common::as_value(minimax.value(&Position::new(rules, Mark::X)))
     );
-    for position in &positions {
-        assert_eq!(
-            solver.value(position).unwrap(),
-            as_value(minimax.value(position)),
-            "{position}"
-        );
-        for rated in solver.move_values(position).unwrap() {
-            assert_eq!(
-                rated.value,
-                as_value(minimax.move_value(position, rated.square)),
-                "{position} then {:?}",
-                rated.square
-            );
-        }
-    }
+    common::assert_valued_as_minimax_values(&positions);
 }
 
 #[test]
@@ -96,7 +74,7 @@ fn positions_of_four_by_four_are_valued_as_the_reference_does() {
         };
         assert_eq!(
             solver.value(&position).unwrap(),
-            as_value(minimax.value(&position)),
+            common::as_value(minimax.value(&position)),
             "{position}"
         );
         checked += 1;
@@ -124,7 +102,11 @@ fn proofs_on_bigger_boards_agree_with_the_reference() {
             };
             let proof = prove(&position, limits).unwrap();
             let (score, _) = minimax.value(&position);
-            assert_eq!(proof.result, as_value((score, 0)).result, "{position}");
+            assert_eq!(
+                proof.result,
+                common::as_value((score, 0)).result,
+                "{position}"
+            );
             results[score as usize] += 1;
             if let Some(square) = proof.best_move {
                 let (after, _) = minimax.move_value(&position, square);

@@ -2,41 +2,17 @@
 
 #![allow(clippy::unwrap_used, reason = "a test fails by panicking")]
 
-use ttt_core::{Mark, Position, Rules, Square};
-use ttt_reference::{Minimax, Score, reachable};
-use ttt_solver::{GameResult, Solver, Value, review};
+mod common;
 
-/// The reference minimax's verdict as the solver's value.
-fn as_value((score, plies): (Score, u32)) -> Value {
-    let result = match score {
-        Score::Win => GameResult::Win,
-        Score::Draw => GameResult::Draw,
-        Score::Loss => GameResult::Loss,
-    };
-    Value::new(result, plies)
-}
+use ttt_core::{Mark, Position, Rules, Square};
+use ttt_reference::reachable;
+use ttt_solver::{GameResult, Solver, review};
 
 #[test]
 fn every_position_and_every_move_is_valued_as_minimax_values_it() {
-    let mut minimax = Minimax::new();
-    let mut solver = Solver::new();
     let positions = reachable(&Position::default());
     assert_eq!(positions.len(), 5_478);
-    for position in &positions {
-        assert_eq!(
-            solver.value(position).unwrap(),
-            as_value(minimax.value(position)),
-            "{position}"
-        );
-        for rated in solver.move_values(position).unwrap() {
-            assert_eq!(
-                rated.value,
-                as_value(minimax.move_value(position, rated.square)),
-                "{position} then {:?}",
-                rated.square
-            );
-        }
-    }
+    common::assert_valued_as_minimax_values(&positions);
 }
 
 fn squares(numbers: &[usize]) -> Vec<Square> {
