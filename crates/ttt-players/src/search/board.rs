@@ -258,6 +258,12 @@ impl SearchBoard {
         self.open[side(mark)] > 0
     }
 
+    /// Whether `mark` could make a line one short of winning with one more mark (a four,
+    /// on gomoku): a window open to it with two marks to go.
+    pub(crate) fn can_make_four(&self, mark: Mark) -> bool {
+        self.two_short[side(mark)] > 0
+    }
+
     /// The windows open to `mark` holding exactly `count` (at least 1) of its marks.
     fn live_windows(&self, mark: Mark, count: usize) -> &[u32] {
         self.live[side(mark)]

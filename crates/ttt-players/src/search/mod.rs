@@ -459,7 +459,7 @@ impl Searcher<'_> {
         }
         if depth == 0 && forced.is_empty() {
             // At the horizon, a win by fours is still a win: a short look for one.
-            if !board.four_squares(me).is_empty() {
+            if board.can_make_four(me) {
                 self.threats.start(LEAF_FOURS_BUDGET, None);
                 if self.threats.find(board, 0).is_some() {
                     return Ok(WIN - ply - LEAF_FOURS_PLIES);
