@@ -51,7 +51,7 @@ pub enum Command {
 /// `ttt brain`: the manager sets the board, the time and the memory.
 #[derive(Debug, Clone, Copy, Args)]
 pub struct BrainArgs {
-    /// The most memory the engine's table may take, in megabytes (less if the manager's
+    /// The most memory the engine's tables may take together, in megabytes (less if the manager's
     /// max_memory says so).
     #[arg(long, value_name = "MB", default_value_t = Limits::DEFAULT_MEMORY >> 20, value_parser = parse_megabytes)]
     pub hash: usize,
@@ -171,7 +171,7 @@ pub struct LimitArgs {
     #[arg(long, value_name = "SECONDS", default_value = "1", value_parser = parse_think)]
     pub think: Duration,
 
-    /// The most memory a thinking computer's table or tree may take, in megabytes: 1 up to the machine's memory.
+    /// The most memory a thinking computer's tables or tree may take, in megabytes: 1 up to the machine's memory.
     #[arg(long, value_name = "MB", default_value_t = Limits::DEFAULT_MEMORY >> 20, value_parser = parse_megabytes)]
     pub hash: usize,
 }
