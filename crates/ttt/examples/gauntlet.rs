@@ -4,8 +4,12 @@
 //!
 //! ```text
 //! git worktree add /tmp/ttt-old 17bf2ac && cargo build --release -p ttt --manifest-path /tmp/ttt-old/Cargo.toml
-//! cargo run --release -p ttt --example gauntlet -- "/tmp/ttt-old/target/release/ttt brain" 0.2
+//! cargo run --release -p ttt --example gauntlet -- "/tmp/ttt-old/target/release/ttt brain" 0.2 [MORE]
 //! ```
+//!
+//! `MORE` adds that many openings drawn from a fixed seed (three stones, X, O, X, on
+//! distinct squares of the centre's 5x5), each played with both colours too: a bigger
+//! sample than the 16 fixed ones, the same on every run.
 //!
 //! The opponent is run by `ttt::engine::Engine`: it gets the whole position with `BOARD`
 //! before each of its moves, and `INFO timeout_turn` for the same time as `search` has. A
@@ -16,8 +20,8 @@
 
 use std::time::{Duration, Instant};
 
-use rand::SeedableRng;
 use rand::rngs::StdRng;
+use rand::{RngExt, SeedableRng};
 use ttt::engine::Engine;
 use ttt_core::{Mark, Position, Rules};
 use ttt_players::{Limits, Player, Search};
@@ -125,9 +129,25 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
         .ok_or("give the engine's command, e.g. \"/tmp/ttt-old/target/release/ttt brain\"")?;
     let seconds: f64 = args.next().map_or(Ok(0.2), |text| text.parse())?;
     let think = Duration::from_secs_f64(seconds);
+    let more: usize = args.next().map_or(Ok(0), |text| text.parse())?;
+    let mut openings: Vec<Vec<(i32, i32)>> =
+        OPENINGS.iter().map(|opening| opening.to_vec()).collect();
+    let mut draw = StdRng::seed_from_u64(2026);
+    while openings.len() < OPENINGS.len() + more {
+        let mut stones: Vec<(i32, i32)> = Vec::new();
+        while stones.len() < 3 {
+            let stone = (draw.random_range(-2..=2), draw.random_range(-2..=2));
+            if !stones.contains(&stone) {
+                stones.push(stone);
+            }
+        }
+        if !openings.contains(&stones) {
+            openings.push(stones);
+        }
+    }
     let (mut won, mut lost, mut drawn) = (0, 0, 0);
     let mut totals = Totals::default();
-    for (number, opening) in OPENINGS.iter().enumerate() {
+    for (number, opening) in openings.iter().enumerate() {
         for search_mark in [Mark::X, Mark::O] {
             let (result, how) = game(&command, opening, search_mark, think, &mut totals)?;
             match result {
