@@ -463,7 +463,11 @@ impl App {
     /// Leaves the game as asked, asking first while one is in progress: a game is not
     /// thrown away by one key.
     fn leave(&mut self, leave: Leave, now: Duration) {
-        if self.session.in_progress() && !self.session.is_thinking() {
+        if self.session.is_thinking() && leave != Leave::Quit {
+            // A new game or the menu waits for the computer's move; quitting does not.
+            return self.refuse(words::refusal_sentence(&Refusal::Thinking));
+        }
+        if self.session.in_progress() {
             self.overlay = Some(Overlay::Confirm(leave));
             return;
         }

@@ -493,6 +493,33 @@ fn quitting_asks_during_a_game_and_ctrl_c_always_quits() {
 }
 
 #[test]
+fn quitting_asks_while_the_computer_thinks_too_and_a_new_game_waits_for_its_move() {
+    let start = Duration::ZERO;
+    let seats = Some((Seat::Human, Seat::Computer(Strength::Perfect)));
+    let mut app = start_app(
+        launch(seats, FirstPolicy::X, Theme::monochrome()),
+        AREA,
+        start,
+    );
+    app.place(Square::new(4), start);
+    let thinking = tick(&mut app, start + COMPUTER_PAUSE).unwrap();
+    key(&mut app, Key::Char('n'));
+    assert!(
+        app.overlay.is_none() && app.status.warning,
+        "{}",
+        app.status.text
+    );
+    key(&mut app, Key::Char('q'));
+    assert_eq!(app.overlay, Some(Overlay::Confirm(Leave::Quit)));
+    assert!(app.end.is_none(), "one key does not throw the game away");
+    // The move comes back under the box, and the game goes on after "no".
+    app.receive(thinking.think(), start + COMPUTER_PAUSE);
+    assert_eq!(app.position().history().len(), 2);
+    key(&mut app, Key::Char('n'));
+    assert!(app.overlay.is_none() && app.end.is_none());
+}
+
+#[test]
 fn a_finished_game_offers_its_review_and_a_new_game() {
     let mut app = two_people();
     for digit in ['1', '4', '2', '5', '3'] {
