@@ -6,12 +6,15 @@
 //! and reads its answer `x,y`. An engine that cannot be started, stops, answers nothing
 //! within its time and a grace second, or answers something that is not a free square,
 //! fails the move with an [`EngineError`] that says which; the caller decides what that
-//! costs (a game lost). Nothing here waits without a bound, and the process is ended when
-//! the `Engine` is dropped.
+//! costs (a game lost). Nothing here waits without a bound. Each engine runs in a process
+//! group of its own (a Ctrl-C at the terminal is not its to get), and the whole group is
+//! ended when the `Engine` is dropped, or by [`end_all`] when the program ends while an
+//! engine is still thinking on another thread.
 
 use std::io::{BufRead, BufReader, Read, Write};
 use std::process::{Child, ChildStdin, Command, Stdio};
 use std::sync::mpsc::{self, Receiver, RecvTimeoutError};
+use std::sync::{Mutex, PoisonError};
 use std::time::{Duration, Instant};
 
 use rand::Rng;
@@ -21,6 +24,34 @@ use ttt_players::{Limits, Player, PlayerError};
 
 /// How long past its time an engine may take to answer before it loses the move.
 pub const GRACE: Duration = Duration::from_secs(1);
+/// How long an engine may take to answer `START` at the least, whatever its time a move:
+/// loading its tables is not part of a turn.
+pub const STARTUP: Duration = Duration::from_secs(5);
+
+/// The process ids of the engines running now (each also its process group's id).
+static RUNNING: Mutex<Vec<u32>> = Mutex::new(Vec::new());
+
+/// Ends every engine still running, helpers and all: for the program's way out, where an
+/// engine thinking on another thread is never dropped.
+pub fn end_all() {
+    let running = std::mem::take(&mut *RUNNING.lock().unwrap_or_else(PoisonError::into_inner));
+    for id in running {
+        end_group(id);
+    }
+}
+
+/// Ends the process group `id` (an engine and whatever it started).
+fn end_group(id: u32) {
+    #[cfg(unix)]
+    if let Ok(id) = i32::try_from(id) {
+        let _ = nix::sys::signal::killpg(
+            nix::unistd::Pid::from_raw(id),
+            nix::sys::signal::Signal::SIGKILL,
+        );
+    }
+    #[cfg(not(unix))]
+    let _ = id;
+}
 
 /// Why an engine could not give a move.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
@@ -43,10 +74,12 @@ pub enum EngineError {
         command: String,
     },
     /// No answer within the time allowed.
-    #[error("the engine '{command}' did not answer within {} s", .time.as_secs_f64())]
+    #[error("the engine '{command}' did not answer {asked} within {} s", .time.as_secs_f64())]
     Silent {
         /// The command as given.
         command: String,
+        /// What it was asked.
+        asked: String,
         /// The time it had.
         time: Duration,
     },
@@ -90,16 +123,24 @@ impl Engine {
     pub fn start(command: &str, limits: Limits) -> Result<Engine, EngineError> {
         let mut words = command.split_whitespace();
         let program = words.next().ok_or(EngineError::NoCommand)?;
-        let started = Command::new(program)
+        let mut starting = Command::new(program);
+        starting
             .args(words)
             .stdin(Stdio::piped())
             .stdout(Stdio::piped())
-            .stderr(Stdio::null())
-            .spawn();
-        let mut child = started.map_err(|error| EngineError::Start {
+            .stderr(Stdio::null());
+        // A group of its own: a Ctrl-C meant for ttt does not end it, and ending the group
+        // ends whatever it started too.
+        #[cfg(unix)]
+        std::os::unix::process::CommandExt::process_group(&mut starting, 0);
+        let mut child = starting.spawn().map_err(|error| EngineError::Start {
             command: command.to_owned(),
             reason: error.to_string(),
         })?;
+        RUNNING
+            .lock()
+            .unwrap_or_else(PoisonError::into_inner)
+            .push(child.id());
         let (Some(stdin), Some(stdout)) = (child.stdin.take(), child.stdout.take()) else {
             let _ = child.kill();
             let _ = child.wait();
@@ -145,26 +186,41 @@ impl Engine {
             })
     }
 
-    /// The engine's next answer within `within`: messages and debug lines pass by.
-    fn answer(&mut self, within: Duration) -> Result<String, EngineError> {
+    /// The engine's next answer to `asked` within `within`: messages and debug lines pass
+    /// by, and so does `UNKNOWN` (an engine may say it to an `INFO` it does not know),
+    /// unless nothing else comes: then that was its answer.
+    fn answer(&mut self, asked: &str, within: Duration) -> Result<String, EngineError> {
         let until = Instant::now() + within;
+        let mut unknown: Option<String> = None;
         loop {
             let left = until.saturating_duration_since(Instant::now());
-            let line = self.lines.recv_timeout(left).map_err(|error| match error {
-                RecvTimeoutError::Timeout => EngineError::Silent {
-                    command: self.command.clone(),
-                    time: within,
-                },
-                RecvTimeoutError::Disconnected => EngineError::Stopped {
-                    command: self.command.clone(),
-                },
-            })?;
+            let line = match self.lines.recv_timeout(left) {
+                Ok(line) => line,
+                Err(RecvTimeoutError::Timeout) => {
+                    return Err(match unknown {
+                        Some(answer) => EngineError::Answer {
+                            command: self.command.clone(),
+                            asked: asked.to_owned(),
+                            answer: ttt_core::Shown(&answer).to_string(),
+                        },
+                        None => EngineError::Silent {
+                            command: self.command.clone(),
+                            asked: asked.to_owned(),
+                            time: within,
+                        },
+                    });
+                }
+                Err(RecvTimeoutError::Disconnected) => {
+                    return Err(EngineError::Stopped {
+                        command: self.command.clone(),
+                    });
+                }
+            };
             let word = line.split_whitespace().next().unwrap_or("");
-            if !matches!(
-                word.to_ascii_uppercase().as_str(),
-                "MESSAGE" | "DEBUG" | "UNKNOWN" | ""
-            ) {
-                return Ok(line);
+            match word.to_ascii_uppercase().as_str() {
+                "MESSAGE" | "DEBUG" | "" => {}
+                "UNKNOWN" => unknown = Some(line),
+                _ => return Ok(line),
             }
         }
     }
@@ -188,7 +244,7 @@ impl Engine {
             format!("RECTSTART {},{}", rules.width(), rules.height())
         };
         self.say(&start)?;
-        let answer = self.answer(self.limits.think + GRACE)?;
+        let answer = self.answer(&start, self.limits.think.max(STARTUP) + GRACE)?;
         if answer.eq_ignore_ascii_case("OK") {
             self.rules = Some(rules);
             Ok(())
@@ -222,7 +278,7 @@ impl Engine {
             self.say(&format!("{x},{y},{field}"))?;
         }
         self.say("DONE")?;
-        let answer = self.answer(self.limits.think + GRACE)?;
+        let answer = self.answer("BOARD", self.limits.think + GRACE)?;
         let illegal = || EngineError::Illegal {
             command: self.command.clone(),
             answer: ttt_core::Shown(&answer).to_string(),
@@ -255,6 +311,12 @@ impl Player for Engine {
 impl Drop for Engine {
     fn drop(&mut self) {
         let _ = self.say("END");
+        let id = self.child.id();
+        RUNNING
+            .lock()
+            .unwrap_or_else(PoisonError::into_inner)
+            .retain(|&running| running != id);
+        end_group(id);
         let _ = self.child.kill();
         let _ = self.child.wait();
     }

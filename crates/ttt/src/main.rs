@@ -23,7 +23,10 @@ use ttt_play::app::Theme;
 
 fn main() -> ExitCode {
     let cli = Cli::parse();
-    match run(cli) {
+    let ran = run(cli);
+    // An engine still thinking on another thread is never dropped: end it here.
+    ttt::engine::end_all();
+    match ran {
         Ok(code) => code,
         Err(error) if is_broken_pipe(&error) => ExitCode::SUCCESS,
         Err(error) if error.is::<BadInput>() => {

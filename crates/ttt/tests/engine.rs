@@ -84,7 +84,10 @@ fn an_engine_that_cannot_start_or_ends_at_once_fails_in_words() {
 
 #[test]
 fn an_engine_that_stalls_loses_its_move_after_its_time_and_a_grace_second() {
-    let stalling = script("stalling", "sleep 30");
+    let stalling = script(
+        "stalling",
+        "while read line; do case \"$line\" in START*) echo OK ;; DONE) sleep 30 ;; esac; done",
+    );
     let command = stalling.display().to_string();
     let mut engine = Engine::start(&command, QUICK).unwrap();
     let started = Instant::now();
@@ -92,7 +95,10 @@ fn an_engine_that_stalls_loses_its_move_after_its_time_and_a_grace_second() {
         .play(&Position::new(Rules::new(15, 15, 5).unwrap(), Mark::X))
         .unwrap_err();
     let waited = started.elapsed();
-    assert!(matches!(error, EngineError::Silent { .. }), "{error:?}");
+    assert!(
+        matches!(&error, EngineError::Silent { asked, .. } if asked == "BOARD"),
+        "{error:?}"
+    );
     assert!(
         waited >= QUICK.think + GRACE && waited < QUICK.think + GRACE * 3,
         "{waited:?}"
@@ -208,7 +214,7 @@ fn an_engine_that_crashes_stalls_or_plays_no_free_square_loses_each_game_and_pla
         (
             "stalling-seat",
             "while read line; do case \"$line\" in START*) echo OK ;; DONE) sleep 30 ;; esac; done",
-            "did not answer within 1.1 s",
+            "did not answer BOARD within 1.1 s",
         ),
         (
             "offboard",
@@ -301,4 +307,67 @@ done"#,
         let empty = Position::new(gomoku.with_win_rule(win), Mark::X);
         assert_eq!(engine.play(&empty).unwrap().index(), column, "{win}");
     }
+}
+
+/// Whether process `id` has ended (gone, or a zombie no one has reaped yet).
+fn ended(id: &str) -> bool {
+    std::fs::read_to_string(format!("/proc/{id}/stat")).map_or(true, |stat| {
+        stat.rsplit(')')
+            .next()
+            .is_some_and(|rest| rest.trim_start().starts_with('Z'))
+    })
+}
+
+#[test]
+fn an_engine_and_whatever_it_started_end_with_it_and_a_slow_start_is_allowed() {
+    let folder = std::env::temp_dir().join(format!("ttt-engine-test-{}", std::process::id()));
+    let pid_file = folder.join("helper.pid");
+    // Starts a helper of its own, takes 2 s to answer START, then always plays h8.
+    let engine = script(
+        "with-helper",
+        &format!(
+            r#"sleep 1000 &
+echo $! > {}
+while read line; do
+  case "$line" in
+    START*) sleep 2; echo OK ;;
+    DONE) echo 7,7 ;;
+  esac
+done"#,
+            pid_file.display()
+        ),
+    );
+    let mut engine = Engine::start(&engine.display().to_string(), QUICK).unwrap();
+    let position = Position::new(Rules::new(15, 15, 5).unwrap(), Mark::X);
+    assert_eq!(engine.play(&position).unwrap().index(), 7 * 15 + 7);
+    let helper = std::fs::read_to_string(&pid_file).unwrap();
+    let helper = helper.trim();
+    assert!(!ended(helper), "the helper runs while the engine does");
+    drop(engine);
+    let started = Instant::now();
+    while !ended(helper) && started.elapsed() < Duration::from_secs(5) {
+        std::thread::sleep(Duration::from_millis(20));
+    }
+    assert!(ended(helper), "the helper ended with its engine");
+}
+
+#[test]
+fn an_unknown_answer_to_start_is_reported_as_what_it_said() {
+    let engine = script(
+        "unknown-start",
+        "while read line; do case \"$line\" in RECTSTART*) echo UNKNOWN no rectangles ;; esac; done",
+    );
+    let command = engine.display().to_string();
+    let mut engine = Engine::start(&command, QUICK).unwrap();
+    let error = engine
+        .play(&Position::new(Rules::new(9, 6, 5).unwrap(), Mark::X))
+        .unwrap_err();
+    assert_eq!(
+        error,
+        EngineError::Answer {
+            command,
+            asked: "RECTSTART 9,6".to_owned(),
+            answer: "UNKNOWN no rectangles".to_owned(),
+        }
+    );
 }
