@@ -262,6 +262,23 @@ fn a_person_against_an_engine_that_crashes_wins_and_is_asked_to_play_again() {
         "{out}"
     );
     assert!(out.contains("Play again?"), "{out}");
+    // An engine that plays is named by its program.
+    let (out, err, code, _) = play(
+        &[
+            "--gomoku",
+            "--o",
+            &format!("brain:{}", brain()),
+            "--first",
+            "x",
+            "--think",
+            "0.05",
+        ],
+        "h8
+q
+",
+    );
+    assert_eq!(code, Some(0), "{out}{err}");
+    assert!(out.contains("The engine ttt (O) plays "), "{out}");
 }
 
 #[test]

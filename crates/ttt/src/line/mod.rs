@@ -571,6 +571,7 @@ impl<W: Write> LineGame<W> {
 
     fn mover_name(&self, session: &Session, mark: Mark) -> String {
         match (session.lone_human(), session.seat(mark)) {
+            (Some(_), Seat::Engine(engine)) => format!("The engine {} ({mark})", engine.name()),
             (Some(_), _) => format!("The computer ({mark})"),
             (None, Seat::Computer(strength)) => format!("{mark} ({strength})"),
             (None, Seat::Engine(engine)) => format!("{mark} ({})", engine.name()),
