@@ -74,10 +74,15 @@ impl Shape {
     }
 }
 
+/// The largest ratio between the values of a window with one more mark and one less.
+/// Measured against `ttt brain` of 17bf2ac, 128 games at 0.05 s a move (with the tempo):
+/// 4: 101 won, 5: 109, 6: 116 (twice), 7: 104, 8: 107, 12: 100.
+const MAX_BASE: i128 = 6;
+
 /// The value of a live window holding 0..=k marks of one side: `base^count`, with the
-/// base as large as 8 while a side's whole evaluation (every window at its most) stays
-/// below a quarter of a win, so that no heuristic value ever outweighs a win. With long
-/// lines (k up to 20) the base shrinks toward 2.
+/// base as large as [`MAX_BASE`] while a side's whole evaluation (every window at its
+/// most) stays below a quarter of a win, so that no heuristic value ever outweighs a win.
+/// With long lines (k up to 20) the base shrinks toward 2.
 fn window_weights(k: usize, windows: usize) -> Vec<i64> {
     let ceiling = i128::from(WIN / 4);
     let power = |base: i128| base.checked_pow(u32::try_from(k).unwrap_or(u32::MAX));
@@ -86,7 +91,7 @@ fn window_weights(k: usize, windows: usize) -> Vec<i64> {
             .and_then(|top| top.checked_mul(windows as i128))
             .is_some_and(|total| total < ceiling)
     };
-    let base = (2..=8_i128).rev().find(|&base| fits(base)).unwrap_or(2);
+    let base = (2..=MAX_BASE).rev().find(|&base| fits(base)).unwrap_or(2);
     (0..=k)
         .map(|count| {
             let weight = if count == 0 {
