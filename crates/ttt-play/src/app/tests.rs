@@ -105,6 +105,16 @@ fn two_people() -> App {
     )
 }
 
+/// A person as X, moving first, against the impossible computer, at `start`.
+fn against_perfect(start: Duration) -> App {
+    let seats = Some((Seat::Human, Seat::Computer(Strength::Perfect)));
+    start_app(
+        launch(seats, FirstPolicy::X, Theme::monochrome()),
+        AREA,
+        start,
+    )
+}
+
 fn key(app: &mut App, key: Key) {
     app.handle(Input::Key(key), Duration::ZERO);
 }
@@ -447,12 +457,7 @@ fn keypad_and_coordinate_keys_place_where_they_say() {
 #[test]
 fn the_computer_moves_after_its_pause_and_undo_takes_back_both_moves() {
     let start = Duration::ZERO;
-    let seats = Some((Seat::Human, Seat::Computer(Strength::Perfect)));
-    let mut app = start_app(
-        launch(seats, FirstPolicy::X, Theme::monochrome()),
-        AREA,
-        start,
-    );
+    let mut app = against_perfect(start);
     app.place(Square::new(4), start);
     assert!(tick(&mut app, start).is_none(), "not before the pause");
     let thinking = tick(&mut app, start + COMPUTER_PAUSE).unwrap();
@@ -495,12 +500,7 @@ fn quitting_asks_during_a_game_and_ctrl_c_always_quits() {
 #[test]
 fn quitting_asks_while_the_computer_thinks_too_and_a_new_game_waits_for_its_move() {
     let start = Duration::ZERO;
-    let seats = Some((Seat::Human, Seat::Computer(Strength::Perfect)));
-    let mut app = start_app(
-        launch(seats, FirstPolicy::X, Theme::monochrome()),
-        AREA,
-        start,
-    );
+    let mut app = against_perfect(start);
     app.place(Square::new(4), start);
     let thinking = tick(&mut app, start + COMPUTER_PAUSE).unwrap();
     key(&mut app, Key::Char('n'));
