@@ -138,10 +138,6 @@ pub(crate) struct SearchBoard {
     live: [LiveWindows; 2],
     /// For each side, the sum of the weights of the windows only it holds marks in.
     strength: [i64; 2],
-    /// For each side, how many windows it could complete with one more mark.
-    open: [u32; 2],
-    /// For each side, how many windows it could complete with two more marks.
-    two_short: [u32; 2],
     pub(crate) hash: u64,
     pub(crate) to_move: Mark,
     /// The squares played, in order.
@@ -210,8 +206,6 @@ impl SearchBoard {
                 LiveWindows::new(rules.k(), windows),
             ],
             strength: [0, 0],
-            open: [0, 0],
-            two_short: [0, 0],
             hash: 0,
             to_move: position.first(),
             played: Vec::new(),
@@ -266,13 +260,13 @@ impl SearchBoard {
 
     /// Whether `mark` could complete a window with one more mark.
     pub(crate) fn threatens(&self, mark: Mark) -> bool {
-        self.open[side(mark)] > 0
+        !self.live_windows(mark, self.rules().k() - 1).is_empty()
     }
 
     /// Whether `mark` could make a line one short of winning with one more mark (a four,
     /// on gomoku): a window open to it with two marks to go.
     pub(crate) fn can_make_four(&self, mark: Mark) -> bool {
-        self.two_short[side(mark)] > 0
+        !self.live_windows(mark, self.rules().k() - 2).is_empty()
     }
 
     /// The windows open to `mark` holding exactly `count` (at least 1) of its marks.
@@ -326,7 +320,7 @@ impl SearchBoard {
     /// (a straight four, or two fours: on gomoku, the squares that answer an open three).
     pub(crate) fn double_squares(&self, mark: Mark) -> Vec<usize> {
         // Two squares to win on take two windows two short: none, or one, is no threat.
-        if self.two_short[side(mark)] < 2 {
+        if self.live_windows(mark, self.rules().k() - 2).len() < 2 {
             return Vec::new();
         }
         let mut found = Vec::new();
@@ -533,27 +527,13 @@ impl SearchBoard {
                 }
                 self.live[me].add(window, mine + 1);
                 self.strength[me] += shape.weights[mine + 1] - shape.weights[mine];
-                if mine + 1 == k - 2 {
-                    self.two_short[me] += 1;
-                }
-                if mine + 1 == k - 1 {
-                    self.two_short[me] -= 1;
-                    self.open[me] += 1;
-                }
                 if mine + 1 == k {
-                    self.open[me] -= 1;
                     self.won = true;
                 }
             }
             if mine == 0 && theirs > 0 && self.beyond[other][window] == 0 {
                 self.live[other].remove(window, theirs);
                 self.strength[other] -= shape.weights[theirs];
-                if theirs == k - 2 {
-                    self.two_short[other] -= 1;
-                }
-                if theirs == k - 1 {
-                    self.open[other] -= 1;
-                }
             }
             self.counts[me][window] += 1;
         }
@@ -578,7 +558,6 @@ impl SearchBoard {
         let square = usize::from(square);
         let mark = !self.to_move;
         let (me, other) = (side(mark), 1 - side(mark));
-        let k = self.rules().k();
         let shape = Arc::clone(&self.shape);
         for &window in &shape.beyond[square] {
             let window = window as usize;
@@ -600,26 +579,10 @@ impl SearchBoard {
                     self.live[me].add(window, mine);
                 }
                 self.strength[me] -= shape.weights[mine + 1] - shape.weights[mine];
-                if mine + 1 == k - 2 {
-                    self.two_short[me] -= 1;
-                }
-                if mine + 1 == k - 1 {
-                    self.two_short[me] += 1;
-                    self.open[me] -= 1;
-                }
-                if mine + 1 == k {
-                    self.open[me] += 1;
-                }
             }
             if mine == 0 && theirs > 0 && self.beyond[other][window] == 0 {
                 self.live[other].add(window, theirs);
                 self.strength[other] += shape.weights[theirs];
-                if theirs == k - 2 {
-                    self.two_short[other] += 1;
-                }
-                if theirs == k - 1 {
-                    self.open[other] += 1;
-                }
             }
         }
         self.cells[square] = 0;
@@ -630,32 +593,20 @@ impl SearchBoard {
 
     /// Takes window `index`, open until now, out of side `me`'s evaluation and threats.
     fn close(&mut self, me: usize, index: usize) {
-        let (mine, k) = (usize::from(self.counts[me][index]), self.rules().k());
+        let mine = usize::from(self.counts[me][index]);
         if mine > 0 {
             self.live[me].remove(index, mine);
         }
         self.strength[me] -= self.shape.weights[mine];
-        if mine + 2 == k {
-            self.two_short[me] -= 1;
-        }
-        if mine + 1 == k {
-            self.open[me] -= 1;
-        }
     }
 
     /// Puts window `index`, open again, back into side `me`'s evaluation and threats.
     fn reopen(&mut self, me: usize, index: usize) {
-        let (mine, k) = (usize::from(self.counts[me][index]), self.rules().k());
+        let mine = usize::from(self.counts[me][index]);
         if mine > 0 {
             self.live[me].add(index, mine);
         }
         self.strength[me] += self.shape.weights[mine];
-        if mine + 2 == k {
-            self.two_short[me] += 1;
-        }
-        if mine + 1 == k {
-            self.open[me] += 1;
-        }
     }
 
     /// Free squares within two steps of a mark (the centre on an empty board), best first
@@ -762,8 +713,8 @@ mod tests {
                             usize::from(win == WinRule::Exact && made_overline(&position, square));
                         let fresh = SearchBoard::new(Arc::clone(&shape), &position);
                         assert_eq!(
-                            (board.evaluate(), board.open, board.two_short),
-                            (fresh.evaluate(), fresh.open, fresh.two_short),
+                            (board.evaluate(), open(&board), two_short(&board)),
+                            (fresh.evaluate(), open(&fresh), two_short(&fresh)),
                             "{position}: kept up move by move as built at once"
                         );
                         for mark in Mark::ALL {
@@ -809,8 +760,18 @@ mod tests {
                     let empty =
                         SearchBoard::new(Arc::clone(&shape), &Position::new(rules, Mark::X));
                     assert_eq!(
-                        (board.hash, board.evaluate(), board.open, board.two_short),
-                        (empty.hash, empty.evaluate(), empty.open, empty.two_short)
+                        (
+                            board.hash,
+                            board.evaluate(),
+                            open(&board),
+                            two_short(&board)
+                        ),
+                        (
+                            empty.hash,
+                            empty.evaluate(),
+                            open(&empty),
+                            two_short(&empty)
+                        )
                     );
                     assert_eq!(board.beyond, empty.beyond, "{rules}: every undo takes back");
                 }
@@ -828,7 +789,7 @@ mod tests {
         let rules = Rules::new(7, 6, 4).unwrap();
         let shape = Arc::new(Shape::new(rules));
         let mut board = SearchBoard::new(Arc::clone(&shape), &Position::new(rules, Mark::X));
-        let fresh = (board.hash, board.evaluate(), board.open);
+        let fresh = (board.hash, board.evaluate(), open(&board));
         for square in [10, 3, 11, 4, 12] {
             board.play(square);
         }
@@ -840,7 +801,19 @@ mod tests {
         for _ in 0..5 {
             board.undo();
         }
-        assert_eq!((board.hash, board.evaluate(), board.open), fresh);
+        assert_eq!((board.hash, board.evaluate(), open(&board)), fresh);
+    }
+
+    /// For each side, how many windows it could complete with one more mark.
+    fn open(board: &SearchBoard) -> [usize; 2] {
+        let k = board.rules().k();
+        Mark::ALL.map(|mark| board.live_windows(mark, k - 1).len())
+    }
+
+    /// For each side, how many windows it could complete with two more marks.
+    fn two_short(board: &SearchBoard) -> [usize; 2] {
+        let k = board.rules().k();
+        Mark::ALL.map(|mark| board.live_windows(mark, k - 2).len())
     }
 
     /// The live lists, sorted, as counted from scratch and as kept move by move.

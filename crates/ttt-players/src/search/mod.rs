@@ -134,16 +134,7 @@ impl Search {
         let mut board = SearchBoard::new(shape, position);
         let me = board.to_move;
         // Threat knowledge at the root: win now; else block the one square that loses.
-        if let Some(&win) = board.winning_squares(me).first() {
-            return Ok((Square::new(win), thought));
-        }
-        let must_block = board.winning_squares(!me);
-        if !must_block.is_empty() {
-            let square = must_block
-                .iter()
-                .copied()
-                .max_by_key(|&s| board.move_value(s))
-                .unwrap_or(must_block[0]);
+        if let Some(square) = forced(&board) {
             return Ok((Square::new(square), thought));
         }
         let mut moves = board.candidates();
@@ -155,10 +146,7 @@ impl Search {
         let threats = &mut self.threats;
         let counted = threats.nodes();
         threats.start(THREAT_BUDGET, Some(start + think.mul_f64(OWN_SHARE)));
-        if let Some(square) = threats
-            .find(&mut board, 0)
-            .or_else(|| threats.find(&mut board, MAX_THREES))
-        {
+        if let Some(square) = threats.find(&mut board, MAX_THREES) {
             thought.threat_nodes = threats.nodes() - counted;
             return Ok((Square::new(square), thought));
         }
