@@ -1,6 +1,6 @@
 //! How far the threat-space search alone reaches on a tactical suite: for each position
 //! (or the one at a 0-based index), whether `ttt_players::wins_by_threats` proves the side
-//! to move's win with 3 million attacking moves, then with a larger budget, and how long
+//! to move's win with 3 million nodes, then with a larger budget, and how long
 //! each took.
 //!
 //! ```text

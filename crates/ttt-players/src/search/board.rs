@@ -229,17 +229,6 @@ impl SearchBoard {
         self.shape.rules
     }
 
-    /// The square of `mark`'s most recent mark, if it has one.
-    pub(crate) fn last_of(&self, mark: Mark) -> Option<Square> {
-        let wanted = side(mark) as u8 + 1;
-        self.played
-            .iter()
-            .rev()
-            .map(|&square| usize::from(square))
-            .find(|&square| self.cells[square] == wanted)
-            .map(Square::new)
-    }
-
     /// Whether `square` is free.
     pub(crate) fn is_free(&self, square: usize) -> bool {
         self.cells[square] == 0
@@ -508,6 +497,31 @@ impl SearchBoard {
                 }
             })
             .sum()
+    }
+
+    /// Adds to `zone` the free squares on the four lines through `square` within k of it:
+    /// every square a mark could change a window through `square` from (under exactly k,
+    /// also the squares just beyond those windows).
+    pub(crate) fn near_lines(&self, square: usize, zone: &mut Vec<usize>) {
+        let rules = self.rules();
+        let at = Square::new(square);
+        let (column, row) = (rules.column(at) as isize, rules.row(at) as isize);
+        let reach = rules.k() as isize;
+        for (dc, dr) in [(1, 0), (0, 1), (1, 1), (1, -1)] {
+            for step in -reach..=reach {
+                if let Some(near) = rules.square_signed(column + dc * step, row + dr * step) {
+                    let near = near.index();
+                    if self.cells[near] == 0 && !zone.contains(&near) {
+                        zone.push(near);
+                    }
+                }
+            }
+        }
+    }
+
+    /// The hash the board would have after the side to move plays `square`.
+    pub(crate) fn hash_after(&self, square: usize) -> u64 {
+        self.hash ^ self.shape.keys[square][side(self.to_move)]
     }
 
     pub(crate) fn play(&mut self, square: usize) {

@@ -13,30 +13,28 @@ use ttt_core::{Mark, Position, Rules, Square};
 use crate::{Limits, Player, PlayerError, pick};
 use board::{SearchBoard, Shape, ShapeCache};
 use table::{Bound, Entry, Table};
-use threats::Threats;
+use threats::{Reach, Threats};
 
 /// A won game's score; wins sooner score higher. Every heuristic value stays below it on
 /// every board (see [`board::Shape`]'s weights).
 pub(crate) const WIN: i64 = 1 << 60;
 /// Moves searched at each node below the root, best first by a quick estimate.
 const WIDTH: usize = 12;
-/// Attacking moves a threat-space search may try at the root, for each side.
+/// Nodes a threat-space search may expand at the root, for each side.
 const THREAT_BUDGET: u64 = 2_000_000;
-/// The most threes in a line of threats searched at the root.
-const MAX_THREES: u32 = 8;
 /// The share of the think time by which the search for the side to move's own win by
 /// threats ends.
 const OWN_SHARE: f64 = 0.2;
 /// The share of the think time by which the search for the opponent's threats ends.
 const DEFENCE_SHARE: f64 = 0.5;
-/// Attacking moves a look for a win by fours may take at the alpha-beta's horizon.
+/// Nodes a look for a win by fours may expand at the alpha-beta's horizon.
 const LEAF_FOURS_BUDGET: u64 = 200;
 /// The plies a win by fours found at the horizon is scored as taking (its length is not
 /// counted; a longer line than most).
 const LEAF_FOURS_PLIES: i64 = 9;
 /// The threat search's table takes this part of the memory bound (a quarter).
 const THREAT_MEMORY_SHARE: usize = 4;
-/// Attacking moves the opponent's threats may take after each root move checked.
+/// Nodes the search for the opponent's threats may expand after each root move checked.
 const MOVE_CHECK_BUDGET: u64 = 30_000;
 
 /// Plays strongly on any board within a time bound per move.
@@ -146,14 +144,14 @@ impl Search {
         let threats = &mut self.threats;
         let counted = threats.nodes();
         threats.start(THREAT_BUDGET, Some(start + think.mul_f64(OWN_SHARE)));
-        if let Some(square) = threats.find(&mut board, MAX_THREES) {
+        if let Some(square) = threats.find(&mut board, Reach::Threes) {
             thought.threat_nodes = threats.nodes() - counted;
             return Ok((Square::new(square), thought));
         }
         // Moves after which the opponent has a forced win by threats are no moves, unless
         // every move is one.
         threats.start(THREAT_BUDGET, Some(start + think.mul_f64(DEFENCE_SHARE)));
-        if threats.threatened_by(&mut board, !me, MAX_THREES) {
+        if threats.threatened_by(&mut board, !me, Reach::Threes) {
             threats.allow(THREAT_BUDGET);
             moves = safe_moves(&mut board, moves, threats);
         }
@@ -202,7 +200,7 @@ impl Search {
         if start.elapsed() < budget.mul_f64(0.9) {
             let threats = &mut self.threats;
             threats.start(THREAT_BUDGET, Some(deadline));
-            let win = threats.find(&mut board, MAX_THREES);
+            let win = threats.find(&mut board, Reach::Threes);
             thought.threat_nodes = threats.nodes() - counted;
             if let Some(square) = win {
                 return Ok((Square::new(square), thought));
@@ -238,7 +236,7 @@ fn safe_moves(board: &mut SearchBoard, moves: Vec<usize>, theirs: &mut Threats) 
         }
         theirs.allow(MOVE_CHECK_BUDGET);
         board.play(square);
-        let threatened = theirs.find(board, MAX_THREES).is_some();
+        let threatened = theirs.find(board, Reach::Threes).is_some();
         board.undo();
         match (threatened, theirs.stopped()) {
             (true, _) => lost.push(square),
@@ -257,7 +255,7 @@ fn safe_moves(board: &mut SearchBoard, moves: Vec<usize>, theirs: &mut Threats) 
 }
 
 /// The first move of a victory by continuous fours for the side to move, if a search of at
-/// most `budget` attacking moves finds one: a forced win in which every attacking move
+/// most `budget` nodes finds one: a forced win in which every attacking move
 /// makes a line one short of winning.
 ///
 /// ```
@@ -285,16 +283,17 @@ pub fn vcf(position: &Position, budget: u64) -> Option<Square> {
     }
     let mut board = board_of(position);
     Threats::new(budget, None)
-        .find(&mut board, 0)
+        .find(&mut board, Reach::Fours)
         .map(Square::new)
 }
 
-/// Whether `mark` has a forced win by threats in `position`, as a search of at most
-/// `budget` attacking moves proves it: a win made of fours and threes (see [`vcf`]), each
-/// leaving the defender only the replies that answer it or make a four of its own. With
-/// `mark` to move, a line of threats it can start; with the other side to move, the
-/// threat `mark` has just made, every reply searched. `false` proves nothing: the win may
-/// need quiet moves, or more work than the budget.
+/// Whether `mark` has a forced win by threats in `position`, as a proof-number search of
+/// at most `budget` nodes proves it: a win made of fours and threes (see [`vcf`]), each
+/// leaving the defender only the replies that answer it or make a four of its own, and
+/// of wins by fours in waiting, where the defender's only replies are the moves that stop
+/// them. With `mark` to move, a line of threats it can start; with the other side to
+/// move, the threat `mark` has just made, every reply searched. `false` proves nothing:
+/// the win may need other quiet moves, or more work than the budget.
 ///
 /// ```
 /// use ttt_core::{Mark, Position, Rules};
@@ -322,9 +321,9 @@ pub fn wins_by_threats(position: &Position, mark: Mark, budget: u64) -> bool {
     let mut board = board_of(position);
     let mut search = Threats::new(budget, None);
     if board.to_move == mark {
-        search.find(&mut board, MAX_THREES).is_some()
+        search.find(&mut board, Reach::Threes).is_some()
     } else {
-        search.proves(&mut board, MAX_THREES)
+        search.proves(&mut board, Reach::Threes)
     }
 }
 
@@ -449,7 +448,7 @@ impl Searcher<'_> {
             // At the horizon, a win by fours is still a win: a short look for one.
             if board.can_make_four(me) {
                 self.threats.start(LEAF_FOURS_BUDGET, None);
-                if self.threats.find(board, 0).is_some() {
+                if self.threats.find(board, Reach::Fours).is_some() {
                     return Ok(WIN - ply - LEAF_FOURS_PLIES);
                 }
             }

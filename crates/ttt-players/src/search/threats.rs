@@ -15,9 +15,15 @@
 //! nothing. The threats are defined on windows of k squares, so the search works for any
 //! k, gomoku's five among them.
 //!
-//! Results are kept in a table of fixed size, so memory stays bounded however long the
-//! search runs; the search stops at a node budget or a deadline. A player keeps one
-//! search, table and all, from move to move: what was proved stays proved.
+//! The tree of threats and replies is an AND/OR tree (the attacker needs one move that
+//! wins, the defender's every reply must lose), searched by depth-first proof-number
+//! search (df-pn: Nagai 2002, after Allis's proof-number search, 1994): it always works on
+//! the most proving node, the one that takes the fewest further wins to settle the
+//! question, so long lines of threats with few replies are followed as far as they go
+//! while the bushy ones wait. Results are kept in a table of fixed size, so memory stays
+//! bounded however long the search runs; the search stops at a node budget or a deadline.
+//! A player keeps one search, table and all, from move to move: what was proved stays
+//! proved.
 
 use web_time::Instant;
 
@@ -25,56 +31,116 @@ use ttt_core::Mark;
 
 use super::board::SearchBoard;
 
-/// How many fours a line of threats may hold in all (each answered by a forced block).
-pub(crate) const MAX_FOURS: u32 = 24;
-/// The bytes of a slot of the table of results.
-const SLOT_BYTES: usize = std::mem::size_of::<(u64, u32)>();
+/// The threats a search may make.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Reach {
+    /// Fours alone: a victory by continuous fours (VCF).
+    Fours,
+    /// Fours and threes: a victory by continuous threats (VCT).
+    Threes,
+}
+
+/// A proof or disproof number too large to reach: the node is settled the other way.
+const INFINITY: u32 = u32::MAX;
+/// The slots of the table that share a bucket (one cache line).
+const BUCKET: usize = 4;
+/// The bytes of a slot of the table.
+const SLOT_BYTES: usize = std::mem::size_of::<Slot>();
 /// The table of a one-off search: 4 MiB.
 const ONE_OFF_BYTES: usize = 4 << 20;
+/// Nodes a look for the attacker's win by fours may take, where the defender has no
+/// three or four to answer.
+const VCF_LINE_BUDGET: u64 = 2_000;
+/// Nodes the look for the attacker's win by fours may take after each reply that may stop
+/// it.
+const VCF_CHECK_BUDGET: u64 = 300;
 /// Marks a table key as an attacker-to-move node (else the defender moves).
 const ATTACKER_TO_MOVE: u64 = 0x9e37_79b9_7f4a_7c15;
 /// Marks a table key as a search for O's win (else X's).
 const O_ATTACKS: u64 = 0x5851_f42d_4c95_7f2d;
+/// Marks a table key as a search by fours alone.
+const FOURS_ONLY: u64 = 0x2545_f491_4f6c_dd1d;
 
-/// The table's key for a node: the position, who attacks, and who is to move.
-fn key(board: &SearchBoard, attacker: Mark, attacker_to_move: bool) -> u64 {
-    let mut key = board.hash;
-    if attacker == Mark::O {
-        key ^= O_ATTACKS;
-    }
-    if attacker_to_move {
-        key ^= ATTACKER_TO_MOVE;
-    }
-    key
+/// How much work a node still needs: the proof number (how many more nodes must be proved
+/// to prove it) and the disproof number (to disprove it).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+struct Numbers {
+    proof: u32,
+    disproof: u32,
 }
 
-/// What the table knows of a node.
-#[derive(Clone, Copy, PartialEq, Eq)]
-enum Known {
-    /// The attacker wins from here.
-    Won,
-    /// No win was found with at most this many threes (and the fours allowed).
-    Failed { threes: u32 },
+impl Numbers {
+    /// A node proved: the attacker wins.
+    const PROVED: Numbers = Numbers {
+        proof: 0,
+        disproof: INFINITY,
+    };
+    /// A node disproved: no win by these threats.
+    const DISPROVED: Numbers = Numbers {
+        proof: INFINITY,
+        disproof: 0,
+    };
+
+    fn is_settled(self) -> bool {
+        self.proof == 0 || self.disproof == 0
+    }
 }
 
-impl Known {
-    /// What a search with `threes` threes found.
-    fn after(won: bool, threes: u32) -> Known {
-        if won {
-            Known::Won
-        } else {
-            Known::Failed { threes }
+/// A slot of the table: the key of a node (0 where nothing is kept) and its numbers.
+#[derive(Clone, Copy, Debug)]
+struct Slot {
+    key: u64,
+    numbers: Numbers,
+}
+
+const EMPTY: Slot = Slot {
+    key: 0,
+    numbers: Numbers {
+        proof: 1,
+        disproof: 1,
+    },
+};
+
+/// A question the search is asked: who attacks, with which threats.
+#[derive(Clone, Copy, Debug)]
+struct Question {
+    attacker: Mark,
+    reach: Reach,
+}
+
+impl Question {
+    /// The table's key for a node: the position (with `hash`), the question, and who is
+    /// to move.
+    fn key(self, hash: u64, attacker_to_move: bool) -> u64 {
+        let mut key = hash;
+        if self.attacker == Mark::O {
+            key ^= O_ATTACKS;
         }
+        if attacker_to_move {
+            key ^= ATTACKER_TO_MOVE;
+        }
+        if self.reach == Reach::Fours {
+            key ^= FOURS_ONLY;
+        }
+        key
     }
+}
+
+/// What a node is, before its children are searched.
+enum Node {
+    Settled(Numbers),
+    /// The moves to search, each with whether it makes a four (a reply that leaves the
+    /// other side one move).
+    Moves(Vec<(usize, bool)>),
 }
 
 /// A threat-space search with bounds on its work and memory.
 pub(crate) struct Threats {
-    /// (key, packed result) per slot; the key is 0 where nothing is kept.
-    table: Vec<(u64, u32)>,
-    /// The slots less one (their count is a power of two).
+    /// Buckets of slots; the key is 0 where nothing is kept.
+    table: Vec<Slot>,
+    /// The buckets less one (their count is a power of two).
     mask: usize,
-    /// Attacking moves tried so far, against `budget`.
+    /// Nodes expanded so far, against `budget`.
     nodes: u64,
     budget: u64,
     deadline: Option<Instant>,
@@ -94,8 +160,7 @@ impl std::fmt::Debug for Threats {
 }
 
 impl Threats {
-    /// A one-off search that gives up after `budget` attacking moves in all, or at
-    /// `deadline`.
+    /// A one-off search that gives up after `budget` nodes in all, or at `deadline`.
     pub(crate) fn new(budget: u64, deadline: Option<Instant>) -> Threats {
         let mut threats = Threats::within(ONE_OFF_BYTES);
         threats.start(budget, deadline);
@@ -105,12 +170,12 @@ impl Threats {
     /// A search whose table takes at most `bytes` (and at least a thousand slots), with
     /// no budget until [`start`](Threats::start) gives one.
     pub(crate) fn within(bytes: usize) -> Threats {
-        let slots = (bytes / SLOT_BYTES).max(1 << 10);
+        let buckets = (bytes / SLOT_BYTES / BUCKET).max(1 << 8);
         // The largest power of two that fits.
-        let slots = 1_usize << (usize::BITS - 1 - slots.leading_zeros());
+        let buckets = 1_usize << (usize::BITS - 1 - buckets.leading_zeros());
         Threats {
-            table: vec![(0, 0); slots],
-            mask: slots - 1,
+            table: vec![EMPTY; buckets * BUCKET],
+            mask: buckets - 1,
             nodes: 0,
             budget: 0,
             deadline: None,
@@ -123,19 +188,19 @@ impl Threats {
         self.table.len() * SLOT_BYTES
     }
 
-    /// Allows `budget` more attacking moves, until `deadline`, for a new question; the
-    /// table keeps what earlier questions proved.
+    /// Allows `budget` more nodes, until `deadline`, for a new question; the table keeps
+    /// what earlier questions proved.
     pub(crate) fn start(&mut self, budget: u64, deadline: Option<Instant>) {
         self.deadline = deadline;
         self.allow(budget);
     }
 
-    /// Attacking moves tried so far.
+    /// Nodes expanded so far.
     pub(crate) fn nodes(&self) -> u64 {
         self.nodes
     }
 
-    /// Allows `more` attacking moves from now on (the deadline stays), for a new question.
+    /// Allows `more` nodes from now on (the deadline stays), for a new question.
     pub(crate) fn allow(&mut self, more: u64) {
         self.budget = self.nodes.saturating_add(more);
         self.stopped = self
@@ -148,35 +213,78 @@ impl Threats {
         self.stopped
     }
 
-    /// The first move of a forced win for the side to move with at most `threes` threes
-    /// (0: a VCF), shortest lines of threes first, if one is found within the bounds.
-    pub(crate) fn find(&mut self, board: &mut SearchBoard, threes: u32) -> Option<usize> {
-        let attacker = board.to_move;
-        (0..=threes).find_map(|threes| {
-            if self.out_of_bounds() {
-                return None;
-            }
-            self.first_move(board, attacker, threes)
+    /// The first move of a forced win for the side to move by the threats of `reach`, if
+    /// one is found within the bounds.
+    pub(crate) fn find(&mut self, board: &mut SearchBoard, reach: Reach) -> Option<usize> {
+        let question = Question {
+            attacker: board.to_move,
+            reach,
+        };
+        if let Some(&win) = board.winning_squares(question.attacker).first() {
+            return Some(win);
+        }
+        if !self.solve(board, question, true) {
+            return None;
+        }
+        // The root is proved: a move whose node is proved wins. The table may have lost
+        // it to a later node; then each move is searched again, the likeliest first.
+        let Node::Moves(moves) = self.expand(board, question, true) else {
+            return None;
+        };
+        let mut moves: Vec<(usize, Numbers)> = moves
+            .into_iter()
+            .map(|(square, _)| {
+                let key = question.key(board.hash_after(square), false);
+                (square, self.lookup(key).unwrap_or(EMPTY.numbers))
+            })
+            .collect();
+        moves.sort_by_key(|&(_, numbers)| numbers.proof);
+        moves.into_iter().map(|(square, _)| square).find(|&square| {
+            board.play(square);
+            let won = self.solve(board, question, false);
+            board.undo();
+            won
         })
     }
 
-    /// Whether `mark`, were it to move now, would have a forced win with at most `threes`
-    /// threes: the threat it makes, the other side passing.
+    /// Whether `mark`, were it to move now, would have a forced win by the threats of
+    /// `reach`: the threat it makes, the other side passing.
     pub(crate) fn threatened_by(
         &mut self,
         board: &mut SearchBoard,
         mark: Mark,
-        threes: u32,
+        reach: Reach,
     ) -> bool {
-        board.as_mover(mark, |board| self.find(board, threes).is_some())
+        board.as_mover(mark, |board| self.find(board, reach).is_some())
     }
 
     /// Whether the side that has just moved (the attacker; the defender is to move) wins
-    /// by threats with at most `threes` more threes.
-    pub(crate) fn proves(&mut self, board: &mut SearchBoard, threes: u32) -> bool {
-        let attacker = !board.to_move;
-        (0..=threes)
-            .any(|threes| !self.out_of_bounds() && self.defend(board, attacker, MAX_FOURS, threes))
+    /// by the threats of `reach`.
+    pub(crate) fn proves(&mut self, board: &mut SearchBoard, reach: Reach) -> bool {
+        let question = Question {
+            attacker: !board.to_move,
+            reach,
+        };
+        self.solve(board, question, false)
+    }
+
+    /// Searches the node until it is settled or the bounds run out: whether it is proved.
+    fn solve(
+        &mut self,
+        board: &mut SearchBoard,
+        question: Question,
+        attacker_to_move: bool,
+    ) -> bool {
+        let limit = Numbers {
+            proof: INFINITY - 1,
+            disproof: INFINITY - 1,
+        };
+        loop {
+            let numbers = self.search(board, question, attacker_to_move, limit);
+            if numbers.is_settled() || self.out_of_bounds() {
+                return numbers.proof == 0;
+            }
+        }
     }
 
     fn out_of_bounds(&mut self) -> bool {
@@ -191,185 +299,308 @@ impl Threats {
         self.stopped
     }
 
-    fn slot(&self, key: u64) -> usize {
-        (key as usize) & self.mask
+    fn bucket(&self, key: u64) -> std::ops::Range<usize> {
+        let first = ((key as usize) & self.mask) * BUCKET;
+        first..first + BUCKET
     }
 
-    fn known(&self, key: u64) -> Option<Known> {
-        let (stored, packed) = self.table[self.slot(key)];
-        (stored == key && key != 0).then_some(match packed {
-            u32::MAX => Known::Won,
-            threes => Known::Failed { threes },
-        })
+    fn lookup(&self, key: u64) -> Option<Numbers> {
+        self.table[self.bucket(key)]
+            .iter()
+            .find(|slot| slot.key == key && key != 0)
+            .map(|slot| slot.numbers)
     }
 
-    /// What the table says of a node searched with `threes` threes left, if it settles it.
-    fn settled(&self, key: u64, threes: u32) -> Option<bool> {
-        match self.known(key)? {
-            Known::Won => Some(true),
-            Known::Failed { threes: failed } => (failed >= threes).then_some(false),
-        }
+    /// Keeps a node's numbers: in its own slot if it has one, else in a free slot of its
+    /// bucket, else in place of an unsettled node (settled ones are worth more), else in
+    /// the slot its key picks.
+    fn keep(&mut self, key: u64, numbers: Numbers) {
+        let bucket = self.bucket(key);
+        let slots = &mut self.table[bucket];
+        let at = slots
+            .iter()
+            .position(|slot| slot.key == key)
+            .or_else(|| slots.iter().position(|slot| slot.key == 0))
+            .or_else(|| slots.iter().position(|slot| !slot.numbers.is_settled()))
+            .unwrap_or((key >> 62) as usize % BUCKET);
+        slots[at] = Slot { key, numbers };
     }
 
-    fn keep(&mut self, key: u64, known: Known) {
-        // A result found after the bounds ran out may be a give-up, not a failure.
-        if self.stopped && known != Known::Won {
-            return;
-        }
-        let packed = match known {
-            Known::Won => u32::MAX,
-            Known::Failed { threes } => threes,
-        };
-        let slot = self.slot(key);
-        self.table[slot] = (key, packed);
-    }
-
-    /// The attacker to move: the first move of a win, if one is found.
-    fn first_move(
+    /// A node's moves, or what it is without them. With the attacker to move: its fours
+    /// (and threes, by `reach`), or the block of the defender's four; it is proved when it
+    /// has a four already. With the defender to move: the replies to the threat just made
+    /// (the square that blocks a four; the squares that answer a three, and its own
+    /// fours); it is proved when no reply is left, disproved when the defender has a four
+    /// (it wins first) or the attacker made no threat.
+    fn expand(
         &mut self,
         board: &mut SearchBoard,
-        attacker: Mark,
-        threes: u32,
-    ) -> Option<usize> {
-        if let Some(&win) = board.winning_squares(attacker).first() {
-            return Some(win);
-        }
-        self.attacking_moves(board, attacker, threes)
-            .into_iter()
-            .find(|&square| {
-                board.play(square);
-                let won = self.after_attack(board, attacker, MAX_FOURS, threes);
-                board.undo();
-                won
-            })
-    }
-
-    /// The attacker's candidate moves: the squares of its fours, then of its threes (when
-    /// it may still make one); or, when the defender has a four, the square that blocks it.
-    fn attacking_moves(
-        &mut self,
-        board: &mut SearchBoard,
-        attacker: Mark,
-        threes: u32,
-    ) -> Vec<usize> {
-        let blocks = board.winning_squares(!attacker);
-        match blocks.len() {
-            0 => {}
-            1 => return blocks,
-            _ => return Vec::new(),
-        }
-        let mut moves = board.four_squares(attacker);
-        if threes > 0 {
-            for square in board.three_squares(attacker) {
-                if !moves.contains(&square) {
-                    moves.push(square);
-                }
-            }
-        }
-        // Threats near the attacker's last one first: a line of threats builds on itself.
-        if let Some(last) = board.last_of(attacker) {
-            let rules = board.rules();
-            let (column, row) = (rules.column(last), rules.row(last));
-            moves.sort_by_key(|&square| {
-                let square = ttt_core::Square::new(square);
-                rules
-                    .column(square)
-                    .abs_diff(column)
-                    .max(rules.row(square).abs_diff(row))
-            });
-        }
-        moves
-    }
-
-    /// The attacker has just moved: does the threat it made win? A move that threatens
-    /// nothing (a block that made no threat) fails.
-    fn after_attack(
-        &mut self,
-        board: &mut SearchBoard,
-        attacker: Mark,
-        fours: u32,
-        threes: u32,
-    ) -> bool {
-        self.nodes += 1;
-        // What the move made decides what it costs: a four, or a three.
-        let made_four = board.threatens(attacker);
-        match (made_four, fours, threes) {
-            (true, 0, _) => false,
-            (true, fours, threes) => self.defend(board, attacker, fours - 1, threes),
-            (false, _, 0) => false,
-            (false, fours, threes) => self.defend(board, attacker, fours, threes - 1),
-        }
-    }
-
-    /// The attacker to move (after the defender's reply): is there a win?
-    fn attack(&mut self, board: &mut SearchBoard, attacker: Mark, fours: u32, threes: u32) -> bool {
-        if board.threatens(attacker) {
-            return true;
-        }
-        if self.out_of_bounds() {
-            return false;
-        }
-        let key = key(board, attacker, true);
-        if let Some(won) = self.settled(key, threes) {
-            return won;
-        }
-        let moves = self.attacking_moves(board, attacker, threes);
-        let won = moves.into_iter().any(|square| {
-            board.play(square);
-            let won = self.after_attack(board, attacker, fours, threes);
-            board.undo();
-            won
-        });
-        self.keep(key, Known::after(won, threes));
-        won
-    }
-
-    /// The defender to move, after the attacker's threat: does every reply lose?
-    fn defend(&mut self, board: &mut SearchBoard, attacker: Mark, fours: u32, threes: u32) -> bool {
+        question: Question,
+        attacker_to_move: bool,
+    ) -> Node {
+        let attacker = question.attacker;
         let defender = !attacker;
-        if board.threatens(defender) {
-            // The defender completes a line of its own.
-            return false;
-        }
-        let made = board.winning_squares(attacker);
-        if made.len() >= 2 {
-            return true;
-        }
-        if self.out_of_bounds() {
-            return false;
-        }
-        let key = key(board, attacker, false);
-        if let Some(won) = self.settled(key, threes) {
-            return won;
-        }
-        let replies = if made.len() == 1 {
-            made
-        } else {
-            let Some(mut replies) = board.defences(attacker) else {
-                // No threat to answer: the attacker made none.
-                self.keep(
-                    key,
-                    Known::Failed {
-                        threes: u32::MAX - 1,
-                    },
-                );
-                return false;
+        if attacker_to_move {
+            if board.threatens(attacker) {
+                return Node::Settled(Numbers::PROVED);
+            }
+            let blocks = board.winning_squares(defender);
+            let moves = match blocks.len() {
+                0 => {
+                    let fours = board.four_squares(attacker);
+                    let mut moves: Vec<(usize, bool)> =
+                        fours.iter().map(|&square| (square, true)).collect();
+                    if question.reach == Reach::Threes {
+                        for square in board.three_squares(attacker) {
+                            if !fours.contains(&square) {
+                                moves.push((square, false));
+                            }
+                        }
+                    }
+                    moves
+                }
+                1 => vec![(blocks[0], false)],
+                _ => Vec::new(),
             };
-            for square in board.four_squares(defender) {
-                if !replies.contains(&square) {
-                    replies.push(square);
+            if moves.is_empty() {
+                Node::Settled(Numbers::DISPROVED)
+            } else {
+                Node::Moves(moves)
+            }
+        } else {
+            if board.threatens(defender) {
+                // The defender completes a line of its own.
+                return Node::Settled(Numbers::DISPROVED);
+            }
+            let made = board.winning_squares(attacker);
+            match made.len() {
+                0 => {}
+                1 => return Node::Moves(vec![(made[0], false)]),
+                _ => return Node::Settled(Numbers::PROVED),
+            }
+            if question.reach == Reach::Fours {
+                return Node::Settled(Numbers::DISPROVED);
+            }
+            // A three to answer; else a win by fours to stop; else the attacker made no
+            // threat.
+            let Some(replies) = board
+                .defences(attacker)
+                .or_else(|| self.vcf_stoppers(board, attacker))
+            else {
+                return Node::Settled(Numbers::DISPROVED);
+            };
+            let fours = board.four_squares(defender);
+            let mut moves: Vec<(usize, bool)> = replies
+                .into_iter()
+                .map(|square| (square, fours.contains(&square)))
+                .collect();
+            for square in fours {
+                if !moves.iter().any(|&(s, _)| s == square) {
+                    moves.push((square, true));
                 }
             }
-            replies
-        };
-        let won = replies.into_iter().all(|square| {
+            if moves.is_empty() {
+                Node::Settled(Numbers::PROVED)
+            } else {
+                Node::Moves(moves)
+            }
+        }
+    }
+
+    /// With the defender to move and no four or three of the attacker's to answer: if the
+    /// attacker, were it to move, would win by fours, the defender's moves that may stop
+    /// that win (its own fours are added by the caller). Only a mark near the line of
+    /// fours (on a line through one of its squares, within k of it) can change it; of
+    /// those squares, the ones after which a quick look still finds a win by fours for
+    /// the attacker are left out: those replies lose.
+    fn vcf_stoppers(&mut self, board: &mut SearchBoard, attacker: Mark) -> Option<Vec<usize>> {
+        let line = self.with_budget(VCF_LINE_BUDGET, |threats| {
+            board.as_mover(attacker, |board| threats.vcf_line(board))
+        })?;
+        let mut zone = Vec::new();
+        for &square in &line {
+            board.near_lines(square, &mut zone);
+        }
+        zone.retain(|&square| {
             board.play(square);
-            let won = self.attack(board, attacker, fours, threes);
+            let still = self.with_budget(VCF_CHECK_BUDGET, |threats| {
+                threats.find(board, Reach::Fours).is_some()
+            });
             board.undo();
-            won
+            !still
         });
-        self.keep(key, Known::after(won, threes));
-        won
+        Some(zone)
+    }
+
+    /// The moves of a win by fours for the side to move, the squares it wins on at the end
+    /// included, if one is found: a line, since every four leaves one reply.
+    fn vcf_line(&mut self, board: &mut SearchBoard) -> Option<Vec<usize>> {
+        let question = Question {
+            attacker: board.to_move,
+            reach: Reach::Fours,
+        };
+        let mut line = Vec::new();
+        let mut played = 0;
+        let found = loop {
+            // The attacker to move.
+            let Some(square) = self.find(board, Reach::Fours) else {
+                break false;
+            };
+            board.play(square);
+            played += 1;
+            line.push(square);
+            if board.won {
+                break true;
+            }
+            match self.expand(board, question, false) {
+                Node::Settled(numbers) => {
+                    line.extend(board.winning_squares(question.attacker));
+                    break numbers.proof == 0;
+                }
+                Node::Moves(replies) => {
+                    let block = replies[0].0;
+                    board.play(block);
+                    played += 1;
+                    line.push(block);
+                }
+            }
+        };
+        for _ in 0..played {
+            board.undo();
+        }
+        found.then_some(line)
+    }
+
+    /// Runs `work` with at most `more` further nodes (within the bounds already set), then
+    /// puts the bounds back.
+    fn with_budget<T>(&mut self, more: u64, work: impl FnOnce(&mut Self) -> T) -> T {
+        let budget = self.budget;
+        self.budget = budget.min(self.nodes.saturating_add(more));
+        let result = work(self);
+        self.budget = budget;
+        self.stopped = self.nodes >= budget
+            || self
+                .deadline
+                .is_some_and(|deadline| Instant::now() >= deadline);
+        result
+    }
+
+    /// Depth-first proof-number search of a node, within thresholds of its numbers: its
+    /// numbers once they reach a threshold, it is settled, or the bounds run out.
+    fn search(
+        &mut self,
+        board: &mut SearchBoard,
+        question: Question,
+        attacker_to_move: bool,
+        limit: Numbers,
+    ) -> Numbers {
+        let key = question.key(board.hash, attacker_to_move);
+        if let Some(numbers) = self.lookup(key)
+            && (numbers.is_settled()
+                || numbers.proof >= limit.proof
+                || numbers.disproof >= limit.disproof)
+        {
+            return numbers;
+        }
+        self.nodes += 1;
+        let moves = match self.expand(board, question, attacker_to_move) {
+            // A disproof found after the bounds ran out may be a give-up.
+            Node::Settled(numbers) if numbers.disproof == 0 && self.stopped => {
+                return EMPTY.numbers;
+            }
+            Node::Settled(numbers) => {
+                self.keep(key, numbers);
+                return numbers;
+            }
+            Node::Moves(moves) => moves,
+        };
+        // A child is an OR node (the attacker picks) when the attacker moves next.
+        let child_or = !attacker_to_move;
+        let mut children: Vec<(usize, u64, Numbers)> = moves
+            .into_iter()
+            .map(|(square, four)| {
+                let child = question.key(board.hash_after(square), child_or);
+                // Unsearched: a four leaves one reply, other moves several.
+                let first = if !child_or {
+                    // The attacker's move: the defender's replies are to come.
+                    Numbers {
+                        proof: if four { 1 } else { 2 },
+                        disproof: 1,
+                    }
+                } else {
+                    Numbers {
+                        proof: 1,
+                        disproof: if four { 1 } else { 2 },
+                    }
+                };
+                (square, child, first)
+            })
+            .collect();
+        loop {
+            // The node's numbers from its children's, and the most proving child.
+            let (mut sum, mut best, mut best_at, mut second) = (0_u32, INFINITY, 0, INFINITY);
+            let mut own_best = Numbers::DISPROVED;
+            for (at, &(_, child, known)) in children.iter().enumerate() {
+                // The table's numbers, else the last ones the child's search returned.
+                let numbers = self.lookup(child).unwrap_or(known);
+                // At an OR node, the attacker's: the least proof number, the sum of the
+                // disproof numbers; at an AND node the other way round.
+                let (min_side, sum_side) = if attacker_to_move {
+                    (numbers.proof, numbers.disproof)
+                } else {
+                    (numbers.disproof, numbers.proof)
+                };
+                sum = sum.saturating_add(sum_side);
+                if min_side < best {
+                    second = best;
+                    best = min_side;
+                    best_at = at;
+                    own_best = numbers;
+                } else if min_side < second {
+                    second = min_side;
+                }
+            }
+            let numbers = if attacker_to_move {
+                Numbers {
+                    proof: best,
+                    disproof: sum,
+                }
+            } else {
+                Numbers {
+                    proof: sum,
+                    disproof: best,
+                }
+            };
+            if numbers.is_settled()
+                || numbers.proof >= limit.proof
+                || numbers.disproof >= limit.disproof
+                || self.out_of_bounds()
+            {
+                self.keep(key, numbers);
+                return numbers;
+            }
+            // The child's thresholds: its own side's up to a little past the second best
+            // (the 1 + epsilon trick, Pawlewicz and Lew 2007), the other side's what the
+            // node's limit leaves after its other children.
+            let widened = second
+                .saturating_add(1)
+                .max(second.saturating_add(second / 4));
+            let child_limit = if attacker_to_move {
+                Numbers {
+                    proof: limit.proof.min(widened),
+                    disproof: (limit.disproof - sum).saturating_add(own_best.disproof),
+                }
+            } else {
+                Numbers {
+                    proof: (limit.proof - sum).saturating_add(own_best.proof),
+                    disproof: limit.disproof.min(widened),
+                }
+            };
+            let square = children[best_at].0;
+            board.play(square);
+            children[best_at].2 = self.search(board, question, child_or, child_limit);
+            board.undo();
+        }
     }
 }
 
@@ -426,11 +657,11 @@ mod tests {
             ],
             Mark::X,
         );
-        let first = Threats::new(100_000, None).find(&mut position, 0);
+        let first = Threats::new(100_000, None).find(&mut position, Reach::Fours);
         assert!(first.is_some(), "g3 makes two fours at once");
         // g3 itself wins: every reply of O's loses to fours alone.
         position.play(2 * 15 + 6);
-        assert!(Threats::new(100_000, None).proves(&mut position, 0));
+        assert!(Threats::new(100_000, None).proves(&mut position, Reach::Fours));
         position.undo();
         // A three closed at one end makes one four, which is blocked: no VCF.
         let mut lone = board(
@@ -444,7 +675,10 @@ mod tests {
             ],
             Mark::X,
         );
-        assert_eq!(Threats::new(100_000, None).find(&mut lone, 0), None);
+        assert_eq!(
+            Threats::new(100_000, None).find(&mut lone, Reach::Fours),
+            None
+        );
     }
 
     #[test]
@@ -466,7 +700,10 @@ mod tests {
             ],
             Mark::X,
         );
-        assert_eq!(Threats::new(100_000, None).find(&mut position, 0), None);
+        assert_eq!(
+            Threats::new(100_000, None).find(&mut position, Reach::Fours),
+            None
+        );
         // After X's move the board is as it was: the search undid everything.
         assert_eq!(position.to_move, Mark::X);
     }
@@ -495,18 +732,22 @@ mod tests {
             Mark::X,
         );
         assert_eq!(
-            Threats::new(100_000, None).find(&mut fork, 0),
+            Threats::new(100_000, None).find(&mut fork, Reach::Fours),
             None,
             "no VCF"
         );
-        assert!(Threats::new(100_000, None).find(&mut fork, 3).is_some());
+        assert!(
+            Threats::new(100_000, None)
+                .find(&mut fork, Reach::Threes)
+                .is_some()
+        );
         // After h7 every reply of O's loses: one three is answered, the other wins.
         fork.play(6 * 15 + 7);
-        assert!(Threats::new(100_000, None).proves(&mut fork, 1));
+        assert!(Threats::new(100_000, None).proves(&mut fork, Reach::Threes));
         fork.undo();
         // After a quiet move far away, nothing is proved.
         fork.play(14 * 15 + 14);
-        assert!(!Threats::new(100_000, None).proves(&mut fork, 3));
+        assert!(!Threats::new(100_000, None).proves(&mut fork, Reach::Threes));
     }
 
     #[test]
@@ -528,26 +769,34 @@ mod tests {
         ];
         // X to move makes a four open at both ends: f8 or j8.
         let mut three = board(&rows, Mark::X);
-        let first = Threats::new(100_000, None).find(&mut three, 0);
+        let first = Threats::new(100_000, None).find(&mut three, Reach::Fours);
         assert!(
             first == Some(7 * 15 + 5) || first == Some(7 * 15 + 9),
             "{first:?}"
         );
         // O to move must answer it: X wins if O passes, and a reply far away loses.
         three.to_move = Mark::O;
-        assert!(Threats::new(100_000, None).threatened_by(&mut three, Mark::X, 0));
+        assert!(Threats::new(100_000, None).threatened_by(&mut three, Mark::X, Reach::Fours));
         three.play(14 * 15 + 14);
-        assert!(Threats::new(100_000, None).find(&mut three, 0).is_some());
+        assert!(
+            Threats::new(100_000, None)
+                .find(&mut three, Reach::Fours)
+                .is_some()
+        );
         three.undo();
         // Blocking one end leaves a four at most, which is blocked: no win by fours.
         three.play(7 * 15 + 5);
-        assert_eq!(Threats::new(100_000, None).find(&mut three, 0), None);
+        assert_eq!(
+            Threats::new(100_000, None).find(&mut three, Reach::Fours),
+            None
+        );
     }
 
     #[test]
     fn a_four_in_reply_to_a_three_is_searched() {
-        // With an open three of O's on the board, X's fork is no win: O answers any three
-        // of X's with a four open at both ends.
+        // With an open three of O's on the board, far from X's marks, X's fork is no win:
+        // O answers any three of X's with a four open at both ends, and X has no four to
+        // play first nor a threat that blocks O's three.
         let mut countered = board(
             &[
                 "...............",
@@ -557,17 +806,79 @@ mod tests {
                 "...............",
                 "...............",
                 ".....xx........",
+                "...............",
+                ".......x.......",
+                ".......x.......",
+                "...............",
+                "...............",
                 "...ooo.........",
-                ".......x.......",
-                ".......x.......",
+                "...............",
+                "o..............",
+            ],
+            Mark::X,
+        );
+        assert_eq!(
+            Threats::new(100_000, None).find(&mut countered, Reach::Threes),
+            None
+        );
+    }
+
+    #[test]
+    fn two_wins_by_fours_in_waiting_cannot_both_be_stopped() {
+        // X has no four and no three, but two wins by fours in waiting: f3 (a four that
+        // O must block at g3, and an open three f3-f5) then f2 or f6; and the same with
+        // m12 (blocked at n12) and m10-m12. O, to move, can stop one of them, not both.
+        let rows = [
+            "...............",
+            "...............",
+            ".oxxx..........",
+            ".....x.........",
+            ".....x.........",
+            "...............",
+            "...............",
+            "...............",
+            "...............",
+            "............x..",
+            "............x..",
+            "........oxxx...",
+            "...............",
+            "..o..o.........",
+            "o..o..o..o..o..",
+        ];
+        let mut waiting = board(&rows, Mark::O);
+        assert!(!waiting.threatens(Mark::X) && waiting.defences(Mark::X).is_none());
+        assert!(Threats::new(100_000, None).proves(&mut waiting, Reach::Threes));
+        // By fours alone nothing is proved: X made no four.
+        assert!(!Threats::new(100_000, None).proves(&mut waiting, Reach::Fours));
+        // With one of them alone on the board (and O's marks at d4 and e4 in the way of
+        // X's other lines), O stops it: at f3 or g3, say.
+        let mut one = board(
+            &[
+                "...............",
+                "...............",
+                ".oxxx..........",
+                "...oox.........",
+                ".....x.........",
+                "...............",
+                "...............",
+                "...............",
+                "...............",
+                "...............",
                 "...............",
                 "...............",
                 "...............",
                 "...............",
                 "o..............",
             ],
-            Mark::X,
+            Mark::O,
         );
-        assert_eq!(Threats::new(100_000, None).find(&mut countered, 2), None);
+        assert!(!Threats::new(100_000, None).proves(&mut one, Reach::Threes));
+        // And stopping it is what holds: after a reply far away, X wins by fours.
+        one.play(14 * 15 + 14);
+        assert!(
+            Threats::new(100_000, None)
+                .find(&mut one, Reach::Fours)
+                .is_some()
+        );
     }
 }
