@@ -20,7 +20,7 @@ use rand::rngs::StdRng;
 use ttt_core::{Mark, Position, Rules, SquareNaming};
 use ttt_players::{Limits, Player, Search};
 
-/// Attacking moves the judge may try for each question it is asked.
+/// Nodes the judge may expand for each question it is asked.
 const JUDGE_BUDGET: u64 = 3_000_000;
 
 fn main() -> Result<(), Box<dyn std::error::Error>> {
@@ -37,6 +37,8 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
     let mut exact = 0;
     // How many of the losing moves the judge itself sees as losing.
     let mut judged = 0;
+    // Of those, how many our move held.
+    let mut held_where_seen = 0;
     let cases = text.lines().enumerate();
     for (number, line) in cases.filter(|(_, line)| !line.trim().is_empty()) {
         let case: serde_json::Value = serde_json::from_str(line)?;
@@ -65,15 +67,18 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
         let pass = if case["holds"].is_string() {
             // A defence holds when, after it, the opponent has no forced win by threats
             // that the judge finds (a win that needs quiet moves is not seen).
+            let mut seen = false;
             if let Some(lost) = case["lost_with"].as_str() {
                 let lost = SquareNaming::Letters.read(lost, rules)?;
-                judged += usize::from(ttt_players::wins_by_threats(
-                    &position.after(lost)?,
-                    !me,
-                    JUDGE_BUDGET,
-                ));
+                seen = ttt_players::wins_by_threats(&position.after(lost)?, !me, JUDGE_BUDGET);
+                judged += usize::from(seen);
             }
-            label == expected || !ttt_players::wins_by_threats(&after, !me, JUDGE_BUDGET)
+            let holds =
+                label == expected || !ttt_players::wins_by_threats(&after, !me, JUDGE_BUDGET);
+            // Where the judge sees the suite's losing move lose, it would see ours lose too
+            // if it were the same kind of loss: those positions are the telling ones.
+            held_where_seen += usize::from(seen && holds);
+            holds
         } else {
             // An attack passes when the move keeps a forced win that the judge proves.
             label == expected || ttt_players::wins_by_threats(&after, me, JUDGE_BUDGET)
@@ -96,7 +101,9 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
     );
     println!("{exact} of {total} were the suite's own move");
     if judged > 0 || text.contains("lost_with") {
-        println!("the judge sees the loss after {judged} of the suite's losing moves");
+        println!(
+            "the judge sees the loss after {judged} of the suite's losing moves; in those positions {held_where_seen} of our moves held"
+        );
     }
     Ok(())
 }
