@@ -44,6 +44,7 @@ fuzz_target!(|data: &[u8]| {
         &mut output,
         settings,
         options,
+        None,
         &Interrupts::unwatched(),
     )
     .expect("writing to memory cannot fail");

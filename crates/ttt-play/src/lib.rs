@@ -6,6 +6,8 @@
 //! - [`session`]: a run of games between two seats, the one owner of the rules of play
 //!   (turns, refusals, undo, games left, the tally, reviews).
 //! - [`words`]: every sentence the game says, for both modes.
+//! - [`records`]: games kept across runs ([`records::GameRecord`]), their text form and
+//!   the statistics read off them; a front end's store keeps them.
 //! - [`app`]: the full-screen app (start screen, game, overlays), driven by its own
 //!   [`app::Input`] and a clock passed in, drawn with ratatui into any buffer: the terminal
 //!   front end and a browser front end drive the same app.
@@ -13,6 +15,7 @@
 //! Nothing here reads, writes, sleeps or spawns: the front ends do.
 
 pub mod app;
+pub mod records;
 pub mod session;
 pub mod settings;
 pub mod words;

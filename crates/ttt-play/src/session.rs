@@ -11,7 +11,8 @@ use ttt_core::{Mark, Outcome, PlayError, Position, Rules, Square};
 use ttt_players::{Limits, Player, PlayerError, Strength};
 use ttt_solver::{Mistake, Solver, SolverError};
 
-use crate::settings::{EngineCommand, FirstPolicy, Seat, Settings};
+use crate::records::GameRecord;
+use crate::settings::{EngineCommand, FirstPolicy, Seat, Settings, engines_play_on};
 
 /// A computer player the session can lend to another thread.
 type Computer = Box<dyn Player + Send>;
@@ -84,6 +85,10 @@ pub enum Refusal {
         /// The square asked for.
         square: Square,
     },
+    /// A saved game that cannot be taken up: its moves are not legal, or a seat cannot
+    /// play its board.
+    #[error("that game cannot be resumed")]
+    NotResumable,
 }
 
 /// Games won by each mark and drawn.
@@ -172,6 +177,8 @@ pub struct Session {
     recorded: Option<Outcome>,
     /// Why the game on the board ended before its position did, if it did.
     forfeit: Option<Forfeit>,
+    /// Games started (or resumed) so far: tells one game on the board from the next.
+    games_started: u32,
 }
 
 impl Session {
@@ -198,6 +205,7 @@ impl Session {
             last_first: None,
             recorded: None,
             forfeit: None,
+            games_started: 0,
         };
         session.seat_players();
         session
@@ -298,7 +306,76 @@ impl Session {
         self.position = Position::new(self.table.rules, first);
         self.recorded = None;
         self.forfeit = None;
+        self.games_started += 1;
         Ok(first)
+    }
+
+    /// Takes up an unfinished game where it was left: its board, seats and moves (so undo
+    /// goes back through them), with its side to move. The tally and the games left stay
+    /// the session's; the next game starts under this game's seats and board.
+    ///
+    /// # Errors
+    /// [`Refusal::Thinking`] while a computer thinks; [`Refusal::GameOver`] when the
+    /// record is finished; [`Refusal::NotResumable`] when its moves are not legal or its
+    /// seats cannot play its board.
+    pub fn resume(&mut self, record: &GameRecord) -> Result<(), Refusal> {
+        if self.is_thinking() {
+            return Err(Refusal::Thinking);
+        }
+        if record.is_finished() {
+            return Err(Refusal::GameOver);
+        }
+        let position = record.position().map_err(|_| Refusal::NotResumable)?;
+        if position.is_over() {
+            return Err(Refusal::GameOver);
+        }
+        for seat in [&record.x, &record.o] {
+            let plays = match seat {
+                Seat::Human => true,
+                Seat::Computer(strength) => strength.check(record.rules).is_ok(),
+                Seat::Engine(_) => engines_play_on(record.rules),
+            };
+            if !plays {
+                return Err(Refusal::NotResumable);
+            }
+        }
+        self.change_table(Table {
+            rules: record.rules,
+            x: record.x.clone(),
+            o: record.o.clone(),
+            first: self.table.first,
+        })?;
+        self.position = position;
+        self.last_first = Some(record.first);
+        self.games_started += 1;
+        Ok(())
+    }
+
+    /// Tells the game on the board from others: it changes whenever a game starts or is
+    /// resumed.
+    pub fn game_number(&self) -> u32 {
+        self.games_started
+    }
+
+    /// The record of the game on the board, started at `started` (seconds since 1970): its
+    /// moves so far, and its end at `now` if it is over. `None` before any game.
+    pub fn record(&self, started: u64, now: u64) -> Option<GameRecord> {
+        if !self.started() {
+            return None;
+        }
+        let mut record = GameRecord::new(
+            self.table.rules,
+            self.table.x.clone(),
+            self.table.o.clone(),
+            self.position.first(),
+            started,
+        );
+        record.moves = self.position.history().to_vec();
+        if let Some(outcome) = self.outcome() {
+            record.finish(outcome, now);
+            record.forfeit = self.forfeit.as_ref().map(|forfeit| forfeit.reason.clone());
+        }
+        Some(record)
     }
 
     /// Whether a game has been started since the session began or its table changed.

@@ -19,6 +19,7 @@ pub fn refusal(refusal: &Refusal, label: impl Fn(Square) -> String) -> String {
         Refusal::NothingToUndo => "Nothing to undo".to_owned(),
         Refusal::NoGamesLeft => "That was the last game".to_owned(),
         Refusal::NotOver => "The game is not over yet".to_owned(),
+        Refusal::NotResumable => "That game cannot be resumed".to_owned(),
     }
 }
 

@@ -1,5 +1,6 @@
 //! The command line: flags as typed, turned once into validated settings.
 
+use std::path::PathBuf;
 use std::time::Duration;
 
 use clap::{Args, Parser, Subcommand};
@@ -29,6 +30,22 @@ pub struct Cli {
     /// The board, for every command.
     #[command(flatten)]
     pub board: BoardArgs,
+
+    /// Where games are kept, for every command.
+    #[command(flatten)]
+    pub store: StoreArgs,
+}
+
+/// Where games are kept between runs.
+#[derive(Debug, Clone, Args)]
+pub struct StoreArgs {
+    /// The folder games are kept in [default: $TTT_HOME, else the platform's data folder: ~/.local/share/ttt on Linux].
+    #[arg(long, value_name = "DIR", global = true)]
+    pub data_dir: Option<PathBuf>,
+
+    /// Keep nothing from this run: no game is saved.
+    #[arg(long, global = true)]
+    pub no_save: bool,
 }
 
 /// The subcommands.

@@ -11,3 +11,4 @@ pub mod engine;
 pub mod failure;
 pub mod line;
 pub mod signals;
+pub mod store;

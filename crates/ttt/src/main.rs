@@ -7,7 +7,7 @@ mod cli;
 mod commands;
 mod tui;
 
-use ttt::{failure, line, signals};
+use ttt::{failure, line, signals, store};
 
 use std::io::{self, ErrorKind, IsTerminal, Write};
 use std::process::ExitCode;
@@ -15,11 +15,12 @@ use std::process::ExitCode;
 use clap::Parser;
 use ttt_core::Rules;
 
-use cli::{Cli, Command, PlayArgs};
+use cli::{Cli, Command, PlayArgs, StoreArgs};
 use failure::{BAD_INPUT, BadInput};
 use line::{BoardStyle, Ending, LineOptions, Palette};
 use signals::Interrupts;
 use ttt_play::app::Theme;
+use ttt_play::records::Recorder;
 
 fn main() -> ExitCode {
     let cli = Cli::parse();
@@ -44,8 +45,8 @@ fn run(cli: Cli) -> anyhow::Result<ExitCode> {
     let rules = cli.board.rules()?;
     let mut out = io::BufWriter::new(io::stdout().lock());
     match cli.command {
-        Some(Command::Play(args)) => play(&args, rules, &mut out),
-        None => play(&cli.play, rules, &mut out),
+        Some(Command::Play(args)) => play(&args, rules, &cli.store, &mut out),
+        None => play(&cli.play, rules, &cli.store, &mut out),
         Some(Command::Analyze(args)) => {
             commands::analyze::run(&args, rules, &mut out).map(|()| ExitCode::SUCCESS)
         }
@@ -77,8 +78,14 @@ fn run(cli: Cli) -> anyhow::Result<ExitCode> {
     })
 }
 
-fn play(args: &PlayArgs, rules: Rules, out: &mut impl Write) -> anyhow::Result<ExitCode> {
+fn play(
+    args: &PlayArgs,
+    rules: Rules,
+    keeping: &StoreArgs,
+    out: &mut impl Write,
+) -> anyhow::Result<ExitCode> {
     let settings = args.settings(rules)?;
+    let recorder = recorder(keeping);
     for engine in settings.engines() {
         // A command that cannot even start is the person's mistake, said before any game.
         ttt::engine::Engine::start(engine.command(), settings.limits())
@@ -87,7 +94,7 @@ fn play(args: &PlayArgs, rules: Rules, out: &mut impl Write) -> anyhow::Result<E
     if !args.plain && full_screen_possible() {
         let interrupts = Interrupts::watch()?;
         let theme = Theme::new(!line::no_color());
-        let exit = tui::run(settings, theme, &interrupts)?;
+        let exit = tui::run(settings, theme, recorder, &interrupts)?;
         let Some(signal) = exit.signal else {
             writeln!(out, "{}", exit.score)?;
             return Ok(ExitCode::SUCCESS);
@@ -108,6 +115,7 @@ fn play(args: &PlayArgs, rules: Rules, out: &mut impl Write) -> anyhow::Result<E
         out,
         settings,
         options,
+        recorder,
         &interrupts,
     );
     // A signal decides the exit code even when it also broke the input or output (SIGHUP
@@ -120,6 +128,30 @@ fn play(args: &PlayArgs, rules: Rules, out: &mut impl Write) -> anyhow::Result<E
         Ending::CutShort => ExitCode::FAILURE,
         Ending::Signalled(signal) => signal.exit_code(),
     })
+}
+
+/// A recorder keeping this run's games in the store, unless `--no-save`; a store that
+/// cannot be opened is said in one line and the games go on unkept. Files in it that cannot
+/// be read are set aside and said, one line each.
+fn recorder(keeping: &StoreArgs) -> Option<Recorder> {
+    if keeping.no_save {
+        return None;
+    }
+    let opened = store::Store::folder(keeping.data_dir.as_deref())
+        .and_then(|folder| store::Store::open(&folder))
+        .and_then(|store| store.load().map(|(_, set_aside)| (store, set_aside)));
+    match opened {
+        Ok((store, set_aside)) => {
+            for line in set_aside {
+                eprintln!("ttt: {line}");
+            }
+            Some(Recorder::new(Box::new(store)))
+        }
+        Err(error) => {
+            eprintln!("ttt: games will not be kept: {error}");
+            None
+        }
+    }
 }
 
 /// Whether standard input and output are a terminal that can show the full-screen mode.

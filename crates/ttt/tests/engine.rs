@@ -8,6 +8,8 @@
     reason = "a test fails by panicking"
 )]
 
+mod common;
+
 use std::os::unix::fs::PermissionsExt;
 use std::path::PathBuf;
 use std::time::{Duration, Instant};
@@ -160,6 +162,7 @@ fn play(args: &[&str], stdin: &str) -> (String, String, Option<i32>, Duration) {
     let started = Instant::now();
     let output = assert_cmd::Command::new(assert_cmd::cargo::cargo_bin!("ttt"))
         .env("TERM", "dumb")
+        .env("TTT_HOME", common::home())
         .args(["play", "--plain", "--no-review"])
         .args(args)
         .write_stdin(stdin)

@@ -36,6 +36,7 @@ fn line_mode(input: Vec<u8>, rules: Rules, x: Seat, o: Seat) -> (Ending, String)
         &mut output,
         settings,
         options,
+        None,
         &Interrupts::unwatched(),
     )
     .unwrap();

@@ -9,6 +9,8 @@
     reason = "a test fails by panicking"
 )]
 
+mod common;
+
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output, Stdio};
 use std::time::{Duration, Instant};
@@ -42,6 +44,7 @@ fn shell(command: &str, bin: &Path) -> Command {
         .env("PATH", path)
         .env("NO_COLOR", "1")
         .env("TERM", "dumb")
+        .env("TTT_HOME", common::home())
         .stdin(Stdio::null());
     shell
 }

@@ -10,6 +10,8 @@
     reason = "a test fails by panicking"
 )]
 
+mod common;
+
 use std::process::Command;
 use std::thread::sleep;
 use std::time::{Duration, Instant};
@@ -114,7 +116,11 @@ impl Drop for Tmux {
 }
 
 fn ttt_command(args: &str) -> String {
-    format!("{} {args}; echo EXIT=$?", env!("CARGO_BIN_EXE_ttt"))
+    format!(
+        "TTT_HOME={} {} {args}; echo EXIT=$?",
+        common::home().display(),
+        env!("CARGO_BIN_EXE_ttt")
+    )
 }
 
 const VERDICTS: [&str; 3] = ["You win!", "The computer wins.", "Draw."];
@@ -211,8 +217,9 @@ fn plain_and_dumb_terminals_keep_the_line_mode() {
 /// that the test can signal it as another program would.
 fn ttt_command_with_pid(args: &str, pid_file: &std::path::Path) -> String {
     format!(
-        "bash -c 'echo $$ > {}; exec {} {args}'; echo EXIT=$?",
+        "bash -c 'echo $$ > {}; TTT_HOME={} exec {} {args}'; echo EXIT=$?",
         pid_file.display(),
+        common::home().display(),
         env!("CARGO_BIN_EXE_ttt")
     )
 }

@@ -8,12 +8,17 @@
     reason = "a test fails by panicking"
 )]
 
+mod common;
+
 use std::io::Read;
 use std::process::{Command, Stdio};
 
 fn ttt() -> Command {
     let mut command = Command::new(assert_cmd::cargo::cargo_bin!("ttt"));
-    command.env_remove("NO_COLOR").env("TERM", "dumb");
+    command
+        .env_remove("NO_COLOR")
+        .env("TERM", "dumb")
+        .env("TTT_HOME", common::home());
     command
 }
 

@@ -22,8 +22,10 @@ pub use palette::{Palette, no_color};
 
 use crate::engine::EngineLauncher;
 use crate::signals::{Interrupts, Signal};
+use crate::store;
 use input::{Input, Interruption, Line, MAX_LINE};
 use ttt_core::Shown;
+use ttt_play::records::Recorder;
 use ttt_play::session::{self, Refusal, Score, Session};
 use ttt_play::{FirstPolicy, Seat, Seats, Settings, words};
 use typed::Typed;
@@ -90,10 +92,12 @@ pub fn run(
     output: impl Write,
     settings: Settings,
     options: LineOptions,
+    recorder: Option<Recorder>,
     interrupts: &Interrupts,
 ) -> io::Result<Ending> {
     let rules = settings.rules();
     let mut game = LineGame {
+        recorder,
         input: Input::spawn(input, interrupts),
         interrupts: interrupts.clone(),
         output,
@@ -142,12 +146,22 @@ pub fn run(
             Ending::Finished
         }
     };
+    // Whatever ended the run, the game under way is kept for later.
+    if let Some(recorder) = &mut game.recorder {
+        match recorder.leave(&session, store::now()) {
+            Ok(true) => game.say("The unfinished game is kept.")?,
+            Ok(false) => {}
+            Err(error) => game.say(&format!("{error}."))?,
+        }
+    }
     game.say(&session.score().to_string())?;
     game.output.flush()?;
     Ok(ending)
 }
 
 struct LineGame<W> {
+    /// Keeps the games, unless the run saves nothing.
+    recorder: Option<Recorder>,
     input: Input,
     interrupts: Interrupts,
     output: W,
@@ -163,6 +177,18 @@ struct LineGame<W> {
 impl<W: Write> LineGame<W> {
     fn say(&mut self, line: &str) -> io::Result<()> {
         writeln!(self.output, "{line}")
+    }
+
+    /// Keeps the game on the board if it has just ended (or its end was taken back); a
+    /// store that fails is said in one line and play goes on.
+    fn keep(&mut self, session: &Session) -> io::Result<()> {
+        let Some(recorder) = &mut self.recorder else {
+            return Ok(());
+        };
+        match recorder.observe(session, store::now()) {
+            Ok(()) => Ok(()),
+            Err(error) => self.say(&format!("{error}.")),
+        }
     }
 
     /// Prints `prompt` and reads one line of text, trimmed; a line that is not text or is
@@ -336,6 +362,7 @@ impl<W: Write> LineGame<W> {
                     Again::No => return Ok(()),
                     Again::Undo => match session.undo() {
                         Ok(squares) => {
+                            self.keep(session)?;
                             let labels: Vec<String> =
                                 squares.iter().map(|&s| self.label(session, s)).collect();
                             self.say(&format!("Took back {}.", labels.join(" and ")))?;
@@ -394,9 +421,14 @@ impl<W: Write> LineGame<W> {
     fn play_on(&mut self, session: &mut Session, watching: bool) -> Result<(), Stop> {
         while let Some(mark) = (!session.is_over()).then(|| session.position().to_move()) {
             match session.seat(mark) {
-                Seat::Human => self.human_turn(session)?,
+                Seat::Human => {
+                    self.human_turn(session)?;
+                    self.keep(session)?;
+                }
                 Seat::Computer(_) | Seat::Engine(_) => {
-                    let Some(square) = self.computer_move(session)? else {
+                    let moved = self.computer_move(session)?;
+                    self.keep(session)?;
+                    let Some(square) = moved else {
                         // The player forfeited: the result says why.
                         break;
                     };
@@ -414,8 +446,8 @@ impl<W: Write> LineGame<W> {
         }
         if watching {
             self.show_result(session)?;
-        } else if session.forfeit().is_some() {
-            // Unwatched games pass in silence, but not one a player lost by failing.
+        } else {
+            // Unwatched games pass in a line each, once kept: the result and why.
             let game = session.score().games();
             self.say(&format!("Game {game}: {}", words::verdict(session)))?;
         }

@@ -23,6 +23,8 @@ use ttt_play::{Settings, app};
 
 use crate::signals::{Interrupts, Signal};
 use ttt::engine::EngineLauncher;
+use ttt::store;
+use ttt_play::records::Recorder;
 use watchdog::Watchdog;
 
 /// How often the loop wakes with nothing happening, to notice a due computer move.
@@ -42,14 +44,69 @@ pub struct Exit {
 ///
 /// # Errors
 /// Only errors of the terminal itself; the terminal is restored before returning.
-pub fn run(settings: Settings, theme: Theme, interrupts: &Interrupts) -> io::Result<Exit> {
+pub fn run(
+    settings: Settings,
+    theme: Theme,
+    recorder: Option<Recorder>,
+    interrupts: &Interrupts,
+) -> io::Result<Exit> {
     let watchdog = Watchdog::start(interrupts)?;
     let terminal = ratatui::init();
     let guard = MouseGuard::enable();
-    let result =
-        guard.and_then(|_guard| event_loop(terminal, settings, theme, interrupts, &watchdog));
+    let mut keeping = Keeping {
+        recorder,
+        trouble: None,
+        kept_unfinished: false,
+    };
+    let result = guard.and_then(|_guard| {
+        event_loop(
+            terminal,
+            settings,
+            theme,
+            &mut keeping,
+            interrupts,
+            &watchdog,
+        )
+    });
     ratatui::restore();
+    // Said once the terminal is itself again.
+    if let Some(trouble) = keeping.trouble {
+        eprintln!("ttt: {trouble}");
+    }
+    if keeping.kept_unfinished {
+        println!("The unfinished game is kept.");
+    }
     result
+}
+
+/// The games' recorder, and what it had to say.
+struct Keeping {
+    recorder: Option<Recorder>,
+    /// The first failure to keep a game, said after the full screen ends.
+    trouble: Option<String>,
+    /// Whether a game under way was kept on the way out.
+    kept_unfinished: bool,
+}
+
+impl Keeping {
+    fn observe(&mut self, app: &App) {
+        if let Some(recorder) = &mut self.recorder
+            && let Err(error) = recorder.observe(app.session(), store::now())
+        {
+            self.trouble.get_or_insert(error);
+        }
+    }
+
+    fn leave(&mut self, app: &App) {
+        if let Some(recorder) = &mut self.recorder {
+            match recorder.leave(app.session(), store::now()) {
+                Ok(kept) => self.kept_unfinished = kept,
+                Err(error) => {
+                    self.trouble.get_or_insert(error);
+                }
+            }
+        }
+    }
 }
 
 /// Mouse capture and a hidden cursor for as long as it lives, undone on drop and on panic
@@ -78,6 +135,7 @@ fn event_loop(
     mut terminal: DefaultTerminal,
     settings: Settings,
     theme: Theme,
+    keeping: &mut Keeping,
     interrupts: &Interrupts,
     watchdog: &Watchdog,
 ) -> io::Result<Exit> {
@@ -93,6 +151,7 @@ fn event_loop(
     let (sender, thoughts) = mpsc::channel::<Thought>();
     let (job_sender, finished_jobs) = mpsc::channel::<app::Done>();
     loop {
+        keeping.observe(&app);
         let score = app.session().score();
         watchdog.record(score);
         let signal = if let Some(signal) = interrupts.received() {
@@ -105,6 +164,7 @@ fn event_loop(
             match app.end() {
                 Some(End::Interrupted) => Some(Signal::INTERRUPT),
                 Some(End::Quit) => {
+                    keeping.leave(&app);
                     return Ok(Exit {
                         score,
                         signal: None,
@@ -114,6 +174,7 @@ fn event_loop(
             }
         };
         if signal.is_some() {
+            keeping.leave(&app);
             return Ok(Exit { score, signal });
         }
         terminal.draw(|frame| frame.render_widget(&app, frame.area()))?;

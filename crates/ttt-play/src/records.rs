@@ -1,0 +1,694 @@
+//! Games kept across runs: a [`GameRecord`] for every game (finished or not), its text
+//! form, and the [`Stats`] read off many of them. Nothing here reads or writes a file: a
+//! front end's store keeps the records (files on a computer, local storage in a browser).
+//!
+//! ```
+//! use ttt_core::{Mark, Outcome, Rules, Square};
+//! use ttt_play::records::GameRecord;
+//! use ttt_play::Seat;
+//! use ttt_players::Strength;
+//!
+//! let mut game = GameRecord::new(Rules::default(), Seat::Human, Seat::Computer(Strength::Rules), Mark::X, 1_700_000_000);
+//! for square in [0, 4, 8, 1, 7, 6, 2, 5, 3] {
+//!     game.moves.push(Square::new(square));
+//! }
+//! game.finish(Outcome::Draw, 1_700_000_060);
+//! // The text form, one line of JSON, reads back to the same game.
+//! let text = game.to_text();
+//! assert_eq!(GameRecord::from_text(&text)?, game);
+//! // The record replays to its position, every move checked.
+//! assert_eq!(game.position()?.outcome(), Some(Outcome::Draw));
+//! # Ok::<(), ttt_play::records::RecordError>(())
+//! ```
+
+use std::collections::BTreeMap;
+use std::fmt;
+
+use serde::{Deserialize, Serialize};
+use ttt_core::{Mark, Outcome, Position, Rules, Square, SquareNaming};
+
+use crate::Seat;
+
+/// The version of the record format this build writes. A record of a later version is
+/// refused, never guessed at.
+pub const FORMAT: u32 = 1;
+
+/// One game: who played it on which board, its moves, and how (and whether) it ended.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct GameRecord {
+    /// The board and the win rule.
+    pub rules: Rules,
+    /// Who played X.
+    pub x: Seat,
+    /// Who played O.
+    pub o: Seat,
+    /// The mark that moved first.
+    pub first: Mark,
+    /// The squares played, in order.
+    pub moves: Vec<Square>,
+    /// How it ended; `None` while it is unfinished.
+    pub outcome: Option<Outcome>,
+    /// Why it ended early, when a player forfeited.
+    pub forfeit: Option<String>,
+    /// When it started, in seconds since 1970 (UTC).
+    pub started: u64,
+    /// When it ended, if it has.
+    pub ended: Option<u64>,
+}
+
+impl GameRecord {
+    /// A game with no moves yet.
+    pub fn new(rules: Rules, x: Seat, o: Seat, first: Mark, started: u64) -> GameRecord {
+        GameRecord {
+            rules,
+            x,
+            o,
+            first,
+            moves: Vec::new(),
+            outcome: None,
+            forfeit: None,
+            started,
+            ended: None,
+        }
+    }
+
+    /// Marks it finished with `outcome` at `ended`.
+    pub fn finish(&mut self, outcome: Outcome, ended: u64) {
+        self.outcome = Some(outcome);
+        self.ended = Some(ended);
+    }
+
+    /// Whether it ended.
+    pub fn is_finished(&self) -> bool {
+        self.outcome.is_some()
+    }
+
+    /// Who played `mark`.
+    pub fn seat(&self, mark: Mark) -> &Seat {
+        match mark {
+            Mark::X => &self.x,
+            Mark::O => &self.o,
+        }
+    }
+
+    /// The position its moves reach, each checked: a move off the board or on a taken
+    /// square, or one after the game was over, is an error naming it.
+    ///
+    /// # Errors
+    /// [`RecordError::BadMove`] for the first move that is not legal.
+    pub fn position(&self) -> Result<Position, RecordError> {
+        let mut position = Position::new(self.rules, self.first);
+        for (index, &square) in self.moves.iter().enumerate() {
+            position
+                .play(square)
+                .map_err(|error| RecordError::BadMove {
+                    number: index + 1,
+                    square: if self.rules.contains(square) {
+                        SquareNaming::Letters.label(square, self.rules)
+                    } else {
+                        format!("square {}", square.index())
+                    },
+                    reason: error.to_string(),
+                })?;
+        }
+        Ok(position)
+    }
+
+    /// The one line of JSON a store keeps.
+    pub fn to_text(&self) -> String {
+        let letters = |square: &Square| SquareNaming::Letters.label(*square, self.rules);
+        let text = Text {
+            format: FORMAT,
+            board: self.rules.to_string(),
+            x: self.x.to_string(),
+            o: self.o.to_string(),
+            first: self.first.to_string(),
+            moves: self.moves.iter().map(letters).collect::<Vec<_>>().join(" "),
+            result: self.outcome.map(|outcome| match outcome {
+                Outcome::Win(mark) => mark.to_string(),
+                Outcome::Draw => "draw".to_owned(),
+            }),
+            forfeit: self.forfeit.clone(),
+            started: self.started,
+            ended: self.ended,
+        };
+        // A struct of strings and numbers always serialises.
+        serde_json::to_string(&text).unwrap_or_default()
+    }
+
+    /// Reads what [`to_text`](GameRecord::to_text) writes, checking every field and move.
+    ///
+    /// # Errors
+    /// [`RecordError`] naming what is wrong: not JSON of a record, a newer format, an
+    /// unknown board, player or mark, or an illegal move.
+    pub fn from_text(text: &str) -> Result<GameRecord, RecordError> {
+        // The version first, so that a newer record is called newer, not broken.
+        let version: Version = serde_json::from_str(text)
+            .map_err(|error| RecordError::Unreadable(error.to_string()))?;
+        if version.format > FORMAT {
+            return Err(RecordError::Newer(version.format));
+        }
+        let text: Text = serde_json::from_str(text)
+            .map_err(|error| RecordError::Unreadable(error.to_string()))?;
+        let field = |name: &'static str, error: &dyn fmt::Display| RecordError::Field {
+            name,
+            reason: error.to_string(),
+        };
+        let rules: Rules = text.board.parse().map_err(|e| field("board", &e))?;
+        let x: Seat = text.x.parse().map_err(|e| field("x", &e))?;
+        let o: Seat = text.o.parse().map_err(|e| field("o", &e))?;
+        let first: Mark = text.first.parse().map_err(|e| field("first", &e))?;
+        let moves = text
+            .moves
+            .split_whitespace()
+            .map(|name| {
+                SquareNaming::Letters
+                    .parse(name, rules)
+                    .map_err(|e| field("moves", &e))
+            })
+            .collect::<Result<Vec<_>, _>>()?;
+        let outcome = match text.result.as_deref() {
+            None => None,
+            Some("draw") => Some(Outcome::Draw),
+            Some(mark) => Some(Outcome::Win(mark.parse().map_err(|e| field("result", &e))?)),
+        };
+        let record = GameRecord {
+            rules,
+            x,
+            o,
+            first,
+            moves,
+            outcome,
+            forfeit: text.forfeit,
+            started: text.started,
+            ended: text.ended,
+        };
+        let position = record.position()?;
+        // A finished position must say so; a forfeit may end a game early.
+        match (position.outcome(), record.outcome, &record.forfeit) {
+            (Some(reached), Some(said), _) if reached != said => Err(field(
+                "result",
+                &format!("the moves end in '{reached}', the record says '{said}'"),
+            )),
+            (Some(_), None, _) => Err(field(
+                "result",
+                &"the moves end the game, the record says it goes on",
+            )),
+            (None, Some(_), None) => Err(field(
+                "result",
+                &"the game is not over, and no one forfeited",
+            )),
+            _ => Ok(record),
+        }
+    }
+}
+
+/// A record on disk, field by field as people can read it.
+#[derive(Serialize, Deserialize)]
+struct Text {
+    format: u32,
+    board: String,
+    x: String,
+    o: String,
+    first: String,
+    moves: String,
+    result: Option<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    forfeit: Option<String>,
+    started: u64,
+    ended: Option<u64>,
+}
+
+/// Only the version, read first.
+#[derive(Deserialize)]
+struct Version {
+    format: u32,
+}
+
+/// Why a record cannot be read.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum RecordError {
+    /// Not a record at all (not JSON, a field missing).
+    #[error("not a game record ({0})")]
+    Unreadable(String),
+    /// Written by a later version of ttt.
+    #[error("a game record of format {0}, newer than this ttt reads ({FORMAT}): update ttt")]
+    Newer(u32),
+    /// A field that does not hold what it should.
+    #[error("the record's {name} is wrong: {reason}")]
+    Field {
+        /// The field.
+        name: &'static str,
+        /// What is wrong with it.
+        reason: String,
+    },
+    /// A move that is not legal where it is played.
+    #[error("move {number} ({square}) is not legal: {reason}")]
+    BadMove {
+        /// Its number, from 1.
+        number: usize,
+        /// Its square's name.
+        square: String,
+        /// Why.
+        reason: String,
+    },
+}
+
+/// Wins, losses and draws, from one side's point of view.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize)]
+pub struct Tally {
+    /// Games won.
+    pub wins: u32,
+    /// Games lost.
+    pub losses: u32,
+    /// Games drawn.
+    pub draws: u32,
+}
+
+impl Tally {
+    /// Games in it.
+    pub fn games(&self) -> u32 {
+        self.wins + self.losses + self.draws
+    }
+
+    fn add(&mut self, outcome: Outcome, me: Mark) {
+        match outcome.winner() {
+            Some(winner) if winner == me => self.wins += 1,
+            Some(_) => self.losses += 1,
+            None => self.draws += 1,
+        }
+    }
+}
+
+impl fmt::Display for Tally {
+    /// `3 won, 1 lost, 2 drawn`.
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(
+            f,
+            "{} won, {} lost, {} drawn",
+            self.wins, self.losses, self.draws
+        )
+    }
+}
+
+/// One line of the statistics: a person's (or X's, where no one or two people played)
+/// games against one opponent, on one board, with one letter.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct StatsLine {
+    /// Who was played against: a seat's name (`rules`, `brain:...`), `friend` for two
+    /// people, or `X v O` for two computers.
+    pub opponent: String,
+    /// The board, as `3x3, k=3`.
+    pub board: String,
+    /// The letter whose side the tally takes.
+    pub letter: String,
+    /// Every finished game.
+    pub all: Tally,
+    /// The most recent [`Stats::RECENT`] of them.
+    pub recent: Tally,
+}
+
+/// Wins, losses and draws of finished games, by opponent, board and letter.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize)]
+pub struct Stats {
+    /// The lines, by opponent, then board, then letter.
+    pub lines: Vec<StatsLine>,
+}
+
+impl Stats {
+    /// The games counted as recent in each line.
+    pub const RECENT: usize = 10;
+
+    /// The statistics of `records` (unfinished games are left out).
+    ///
+    /// ```
+    /// use ttt_core::{Mark, Outcome, Rules};
+    /// use ttt_play::records::{GameRecord, Stats};
+    /// use ttt_play::Seat;
+    /// use ttt_players::Strength;
+    ///
+    /// let medium = Seat::Computer(Strength::Rules);
+    /// let mut won = GameRecord::new(Rules::default(), Seat::Human, medium.clone(), Mark::X, 10);
+    /// won.finish(Outcome::Win(Mark::X), 20);
+    /// let mut lost = GameRecord::new(Rules::default(), medium, Seat::Human, Mark::X, 30);
+    /// lost.finish(Outcome::Win(Mark::X), 40);
+    /// let stats = Stats::of(&[won, lost]);
+    /// // As X and as O: two lines against the same opponent.
+    /// assert_eq!(stats.lines.len(), 2);
+    /// assert_eq!(stats.against("rules").to_string(), "1 won, 1 lost, 0 drawn");
+    /// ```
+    pub fn of(records: &[GameRecord]) -> Stats {
+        let mut finished: Vec<&GameRecord> = records.iter().filter(|r| r.is_finished()).collect();
+        // Most recent first, so the first RECENT of each line are its recent games.
+        finished.sort_by_key(|record| std::cmp::Reverse((record.ended, record.started)));
+        let mut lines: BTreeMap<(String, String, String), StatsLine> = BTreeMap::new();
+        for record in finished {
+            let Some(outcome) = record.outcome else {
+                continue;
+            };
+            let (opponent, me) = Stats::sides(record);
+            let key = (opponent, record.rules.to_string(), me.to_string());
+            let line = lines.entry(key.clone()).or_insert_with(|| StatsLine {
+                opponent: key.0,
+                board: key.1,
+                letter: key.2,
+                all: Tally::default(),
+                recent: Tally::default(),
+            });
+            if line.all.games() < Stats::RECENT as u32 {
+                line.recent.add(outcome, me);
+            }
+            line.all.add(outcome, me);
+        }
+        Stats {
+            lines: lines.into_values().collect(),
+        }
+    }
+
+    /// Who the game was against, and whose side it is counted for.
+    fn sides(record: &GameRecord) -> (String, Mark) {
+        match (record.x.is_human(), record.o.is_human()) {
+            (true, false) => (record.o.to_string(), Mark::X),
+            (false, true) => (record.x.to_string(), Mark::O),
+            (true, true) => ("friend".to_owned(), Mark::X),
+            (false, false) => (format!("{} v {}", record.x, record.o), Mark::X),
+        }
+    }
+
+    /// Every game against `opponent` (a seat's name), on any board, with either letter.
+    pub fn against(&self, opponent: &str) -> Tally {
+        self.lines
+            .iter()
+            .filter(|line| line.opponent == opponent)
+            .fold(Tally::default(), |sum, line| Tally {
+                wins: sum.wins + line.all.wins,
+                losses: sum.losses + line.all.losses,
+                draws: sum.draws + line.all.draws,
+            })
+    }
+}
+
+/// Where a front end keeps records: files on a computer, local storage in a browser.
+pub trait Keep {
+    /// Keeps `record` as the game `id`, replacing that game's earlier version, or as a new
+    /// game when `id` is `None`; returns the game's id. The record is safe once this
+    /// returns: a store writes it whole or not at all.
+    ///
+    /// # Errors
+    /// One line saying what could not be written.
+    fn keep(&mut self, id: Option<&str>, record: &GameRecord) -> Result<String, String>;
+}
+
+/// Keeps the games of a session as they happen: a game when it ends (again, as unfinished,
+/// if an undo takes its end back), and the game under way when the person leaves. A front
+/// end tells it what happened with [`observe`](Recorder::observe) after every step and
+/// [`leave`](Recorder::leave) on the way out.
+pub struct Recorder {
+    keep: Box<dyn Keep>,
+    /// The game on the board, as last seen.
+    current: Option<Current>,
+}
+
+/// What the recorder knows of the game on the board.
+struct Current {
+    /// The session's number for it.
+    number: u32,
+    /// Its id in the store, once kept.
+    id: Option<String>,
+    started: u64,
+    /// What was last kept: its moves and outcome.
+    kept: Option<(usize, Option<Outcome>)>,
+}
+
+impl std::fmt::Debug for Recorder {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Recorder").finish_non_exhaustive()
+    }
+}
+
+impl Recorder {
+    /// A recorder that keeps games in `keep`.
+    pub fn new(keep: Box<dyn Keep>) -> Recorder {
+        Recorder {
+            keep,
+            current: None,
+        }
+    }
+
+    /// The game the session has just resumed is the kept game `id`, started at `started`:
+    /// it is kept there from now on.
+    pub fn resumed(&mut self, session: &crate::Session, id: &str, started: u64) {
+        let moves = session.position().history().len();
+        self.current = Some(Current {
+            number: session.game_number(),
+            id: Some(id.to_owned()),
+            started,
+            kept: Some((moves, None)),
+        });
+    }
+
+    /// Looks at the session at `now` (seconds since 1970) and keeps the game on the board
+    /// if it has just ended, or if its end was taken back.
+    ///
+    /// # Errors
+    /// The store's, in one line.
+    pub fn observe(&mut self, session: &crate::Session, now: u64) -> Result<(), String> {
+        let number = session.game_number();
+        if !session.started() {
+            return Ok(());
+        }
+        let current = match &mut self.current {
+            Some(current) if current.number == number => current,
+            _ => self.current.insert(Current {
+                number,
+                id: None,
+                started: now,
+                kept: None,
+            }),
+        };
+        let state = (session.position().history().len(), session.outcome());
+        let was_finished = current.kept.is_some_and(|(_, outcome)| outcome.is_some());
+        if (state.1.is_some() || was_finished) && current.kept != Some(state) {
+            Recorder::write(&mut *self.keep, current, session, now)?;
+        }
+        Ok(())
+    }
+
+    /// Keeps the game under way, unfinished, as the person leaves (a game with no move
+    /// yet is not kept). Returns whether one was kept.
+    ///
+    /// # Errors
+    /// The store's, in one line.
+    pub fn leave(&mut self, session: &crate::Session, now: u64) -> Result<bool, String> {
+        self.observe(session, now)?;
+        let Some(current) = &mut self.current else {
+            return Ok(false);
+        };
+        let moves = session.position().history().len();
+        if session.is_over() || moves == 0 {
+            return Ok(false);
+        }
+        if current.kept != Some((moves, None)) {
+            Recorder::write(&mut *self.keep, current, session, now)?;
+        }
+        Ok(true)
+    }
+
+    fn write(
+        keep: &mut dyn Keep,
+        current: &mut Current,
+        session: &crate::Session,
+        now: u64,
+    ) -> Result<(), String> {
+        let Some(record) = session.record(current.started, now) else {
+            return Ok(());
+        };
+        let id = keep.keep(current.id.as_deref(), &record)?;
+        current.id = Some(id);
+        current.kept = Some((record.moves.len(), record.outcome));
+        Ok(())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    #![allow(clippy::unwrap_used, reason = "a test fails by panicking")]
+
+    use super::*;
+    use ttt_players::Strength;
+
+    fn finished_draw() -> GameRecord {
+        let mut game = GameRecord::new(
+            Rules::default(),
+            Seat::Human,
+            Seat::Computer(Strength::Search),
+            Mark::X,
+            100,
+        );
+        game.moves = [0, 4, 8, 1, 7, 6, 2, 5, 3].map(Square::new).to_vec();
+        game.finish(Outcome::Draw, 160);
+        game
+    }
+
+    #[test]
+    fn a_record_reads_back_and_each_bad_field_is_named() {
+        let game = finished_draw();
+        let text = game.to_text();
+        assert_eq!(GameRecord::from_text(&text).unwrap(), game);
+        let cases = [
+            (text.replace("\"format\":1", "\"format\":99"), "newer"),
+            (text.replace("3x3, k=3", "3x3, k=9"), "board"),
+            (text.replace("\"x\":\"human\"", "\"x\":\"wizard\""), "x"),
+            (
+                text.replace("\"result\":\"draw\"", "\"result\":\"x\""),
+                "result",
+            ),
+            (
+                text.replace("\"result\":\"draw\"", "\"result\":null"),
+                "goes on",
+            ),
+            (text.replace("a1 b2", "a1 a1"), "move 2"),
+            (text.replace("a1 b2", "a1 z9"), "moves"),
+            (text[..text.len() / 2].to_owned(), "not a game record"),
+            ("\u{0}\u{1}garbage".to_owned(), "not a game record"),
+        ];
+        for (broken, said) in cases {
+            let error = GameRecord::from_text(&broken).unwrap_err().to_string();
+            assert!(error.contains(said), "{broken}: {error}");
+        }
+    }
+
+    #[test]
+    fn stats_count_each_side_against_each_opponent_with_the_recent_games_apart() {
+        let mut records = Vec::new();
+        for game in 0..12_u64 {
+            // The person plays O; X (the computer) wins the first two, then draws.
+            let mut record = finished_draw();
+            record.started = game;
+            record.ended = Some(game);
+            record.x = Seat::Computer(Strength::Rules);
+            record.o = Seat::Human;
+            if game < 2 {
+                record.moves = [4, 0, 1, 2, 7].map(Square::new).to_vec();
+                record.first = Mark::X;
+                record.outcome = Some(Outcome::Win(Mark::X));
+            }
+            records.push(record);
+        }
+        let mut unfinished = finished_draw();
+        unfinished.moves.truncate(3);
+        unfinished.outcome = None;
+        records.push(unfinished);
+        let stats = Stats::of(&records);
+        assert_eq!(stats.lines.len(), 1);
+        let line = &stats.lines[0];
+        assert_eq!(
+            (line.opponent.as_str(), line.letter.as_str()),
+            ("rules", "O")
+        );
+        assert_eq!(
+            line.all,
+            Tally {
+                wins: 0,
+                losses: 2,
+                draws: 10
+            }
+        );
+        // The ten most recent are the draws.
+        assert_eq!(
+            line.recent,
+            Tally {
+                wins: 0,
+                losses: 0,
+                draws: 10
+            }
+        );
+    }
+
+    /// A store in memory: every version kept, by id.
+    #[derive(Clone, Default)]
+    struct Memory(std::rc::Rc<std::cell::RefCell<Vec<(String, GameRecord)>>>);
+
+    impl Keep for Memory {
+        fn keep(&mut self, id: Option<&str>, record: &GameRecord) -> Result<String, String> {
+            let mut kept = self.0.borrow_mut();
+            let id = id.map_or_else(|| format!("game{}", kept.len()), str::to_owned);
+            kept.push((id.clone(), record.clone()));
+            Ok(id)
+        }
+    }
+
+    #[test]
+    fn the_recorder_keeps_each_end_an_undone_end_and_the_game_left_unfinished() {
+        use crate::{Seats, Session, Settings};
+        let settings = Settings::new(
+            Rules::default(),
+            Seats::Fixed {
+                x: Seat::Human,
+                o: Seat::Human,
+            },
+        )
+        .unwrap();
+        let mut session = Session::new(settings, Seat::Human, Seat::Human);
+        let memory = Memory::default();
+        let mut recorder = Recorder::new(Box::new(memory.clone()));
+        recorder.observe(&session, 1).unwrap();
+        session.start_game().unwrap();
+        let first = session.position().to_move();
+        for square in [0, 3, 1, 4] {
+            session.play_human(Square::new(square)).unwrap();
+            recorder.observe(&session, 2).unwrap();
+        }
+        assert!(
+            memory.0.borrow().is_empty(),
+            "nothing kept while it goes on"
+        );
+        session.play_human(Square::new(2)).unwrap();
+        recorder.observe(&session, 3).unwrap();
+        recorder.observe(&session, 4).unwrap();
+        {
+            let kept = memory.0.borrow();
+            assert_eq!(kept.len(), 1, "kept once when it ended");
+            assert_eq!(kept[0].1.outcome, Some(Outcome::Win(first)));
+            assert_eq!((kept[0].1.started, kept[0].1.ended), (2, Some(3)));
+        }
+        // Undo after the end: kept again, unfinished, under the same id.
+        session.undo().unwrap();
+        recorder.observe(&session, 5).unwrap();
+        // Leaving now keeps nothing new: that version is kept already.
+        assert!(recorder.leave(&session, 6).unwrap());
+        {
+            let kept = memory.0.borrow();
+            assert_eq!(kept.len(), 2);
+            assert_eq!(kept[1].0, kept[0].0);
+            assert_eq!(kept[1].1.outcome, None);
+            assert_eq!(kept[1].1.moves.len(), 4);
+        }
+        // A new game is a new record; leaving with no move played keeps nothing.
+        session.start_game().unwrap();
+        recorder.observe(&session, 7).unwrap();
+        assert!(!recorder.leave(&session, 8).unwrap());
+        session.play_human(Square::new(4)).unwrap();
+        assert!(recorder.leave(&session, 9).unwrap());
+        let kept = memory.0.borrow();
+        assert_eq!(kept.len(), 3);
+        assert_ne!(kept[2].0, kept[0].0);
+        // And it resumes exactly: same moves, same side to move.
+        let mut again = Session::new(
+            Settings::new(
+                Rules::default(),
+                Seats::Fixed {
+                    x: Seat::Human,
+                    o: Seat::Human,
+                },
+            )
+            .unwrap(),
+            Seat::Human,
+            Seat::Human,
+        );
+        again.resume(&kept[2].1).unwrap();
+        assert_eq!(again.position(), session.position());
+        assert_eq!(again.position().history(), session.position().history());
+        assert_eq!(again.resume(&kept[0].1), Err(crate::Refusal::GameOver));
+    }
+}

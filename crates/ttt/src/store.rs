@@ -1,0 +1,369 @@
+//! Where `ttt` keeps people's games between runs: one small file a game, each written
+//! whole or not at all.
+//!
+//! The folder is the platform's data folder (`~/.local/share/ttt` on Linux, as XDG says),
+//! or the one `--data-dir` or the `TTT_HOME` environment variable names. In it,
+//! `games/` holds one file a game, `<started>-<process>-<n>.json`, one line of JSON
+//! ([`GameRecord::to_text`]) that carries its format's version.
+//!
+//! Why a file a game: the data is small (a game is a few hundred bytes), each write
+//! replaces one whole file (written to a temporary file in the same folder, flushed to the
+//! disk, then renamed over the old one, and the folder flushed), and no two processes ever
+//! write the same file, since each names its own games. So a power cut or a SIGKILL in
+//! the middle of a write leaves the old version or the new one, never half of one; two
+//! `ttt`s finishing games at the same moment both keep theirs, with no lock to wait for;
+//! and a file that cannot be read costs that one game, not the rest. A file that cannot be
+//! read (cut short, not a record, from a newer `ttt`) is renamed aside with
+//! `.unreadable` added, never overwritten, and reported in one line.
+
+use std::fs::{self, File, OpenOptions};
+use std::io::{self, Write};
+use std::path::{Path, PathBuf};
+use std::time::{SystemTime, UNIX_EPOCH};
+
+use ttt_play::records::{GameRecord, Keep};
+
+/// The environment variable that names the folder instead of the platform's.
+pub const HOME_VARIABLE: &str = "TTT_HOME";
+
+/// The folder of games, opened.
+#[derive(Debug, Clone)]
+pub struct Store {
+    games: PathBuf,
+    /// How many games this process has named so far.
+    named: u32,
+}
+
+/// A game read back from the store, with its id (the file's name without `.json`).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Kept {
+    /// The game's id in the store.
+    pub id: String,
+    /// The game.
+    pub record: GameRecord,
+}
+
+/// A file set aside because it could not be read: one line for the person.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct SetAside(pub String);
+
+impl std::fmt::Display for SetAside {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(&self.0)
+    }
+}
+
+impl Store {
+    /// The folder `--data-dir` names, else `TTT_HOME`, else the platform's data folder
+    /// for `ttt`.
+    ///
+    /// # Errors
+    /// When no folder is named and the platform has none (no home folder).
+    pub fn folder(flag: Option<&Path>) -> io::Result<PathBuf> {
+        if let Some(folder) = flag {
+            return Ok(folder.to_path_buf());
+        }
+        if let Some(folder) = std::env::var_os(HOME_VARIABLE).filter(|value| !value.is_empty()) {
+            return Ok(PathBuf::from(folder));
+        }
+        directories::ProjectDirs::from("", "", "ttt")
+            .map(|dirs| dirs.data_dir().to_path_buf())
+            .ok_or_else(|| {
+                io::Error::new(
+                    io::ErrorKind::NotFound,
+                    format!("no home folder to keep games in: set {HOME_VARIABLE} or --data-dir"),
+                )
+            })
+    }
+
+    /// Opens the store in `folder`, making its folders if they are not there.
+    ///
+    /// # Errors
+    /// When the folders cannot be made.
+    pub fn open(folder: &Path) -> io::Result<Store> {
+        let games = folder.join("games");
+        fs::create_dir_all(&games).map_err(|error| in_file(error, "make the folder", &games))?;
+        Ok(Store { games, named: 0 })
+    }
+
+    /// The folder of game files.
+    pub fn games_folder(&self) -> &Path {
+        &self.games
+    }
+
+    /// Every game kept, oldest first, and the files that could not be read, each set
+    /// aside (renamed with `.unreadable` added) so that it is reported once and never
+    /// overwritten.
+    ///
+    /// # Errors
+    /// When the folder itself cannot be read.
+    pub fn load(&self) -> io::Result<(Vec<Kept>, Vec<SetAside>)> {
+        let mut games = Vec::new();
+        let mut set_aside = Vec::new();
+        let entries =
+            fs::read_dir(&self.games).map_err(|error| in_file(error, "read", &self.games))?;
+        for entry in entries {
+            let path = entry?.path();
+            let Some(id) = game_id(&path) else {
+                continue;
+            };
+            let read = fs::read(&path)
+                .map_err(|error| error.to_string())
+                .and_then(|bytes| String::from_utf8(bytes).map_err(|_| "not text".to_owned()))
+                .and_then(|text| {
+                    GameRecord::from_text(text.trim()).map_err(|error| error.to_string())
+                });
+            match read {
+                Ok(record) => games.push(Kept { id, record }),
+                Err(reason) => set_aside.push(self.set_aside(&path, &reason)),
+            }
+        }
+        games.sort_by(|a, b| (a.record.started, &a.id).cmp(&(b.record.started, &b.id)));
+        Ok((games, set_aside))
+    }
+
+    /// Renames an unreadable file aside, under a name no file has yet.
+    fn set_aside(&self, path: &Path, reason: &str) -> SetAside {
+        let name = path
+            .file_name()
+            .map(|name| name.to_string_lossy().into_owned())
+            .unwrap_or_default();
+        let mut aside = self.games.join(format!("{name}.unreadable"));
+        let mut n = 1;
+        while aside.exists() {
+            n += 1;
+            aside = self.games.join(format!("{name}.unreadable.{n}"));
+        }
+        let moved = fs::rename(path, &aside);
+        let shown = aside.display();
+        SetAside(match moved {
+            Ok(()) => {
+                format!("a saved game could not be read ({reason}); it was set aside as {shown}")
+            }
+            Err(error) => format!(
+                "a saved game, {}, could not be read ({reason}), nor set aside ({error})",
+                path.display()
+            ),
+        })
+    }
+
+    /// Deletes every kept game (for `ttt stats --reset`); files set aside stay. Returns
+    /// how many were deleted.
+    ///
+    /// # Errors
+    /// When a file cannot be deleted.
+    pub fn delete_all(&self) -> io::Result<usize> {
+        let mut deleted = 0;
+        for entry in fs::read_dir(&self.games)? {
+            let path = entry?.path();
+            if game_id(&path).is_some() {
+                fs::remove_file(&path).map_err(|error| in_file(error, "delete", &path))?;
+                deleted += 1;
+            }
+        }
+        sync_folder(&self.games)?;
+        Ok(deleted)
+    }
+
+    /// A new id, `<started>-<process>-<n>`, that no game file has.
+    fn new_id(&mut self, started: u64) -> String {
+        loop {
+            self.named += 1;
+            let id = format!("{started}-{}-{}", std::process::id(), self.named);
+            if !self.path(&id).exists() {
+                return id;
+            }
+        }
+    }
+
+    fn path(&self, id: &str) -> PathBuf {
+        self.games.join(format!("{id}.json"))
+    }
+
+    /// Writes `record` as the game `id` (new when `None`), atomically; returns the id.
+    ///
+    /// # Errors
+    /// When the file cannot be written, or `id` is not a plain file name.
+    pub fn write(&mut self, id: Option<&str>, record: &GameRecord) -> io::Result<String> {
+        let id = match id {
+            Some(id) if is_plain(id) => id.to_owned(),
+            Some(id) => {
+                return Err(io::Error::new(
+                    io::ErrorKind::InvalidInput,
+                    format!("'{id}' is not a game id"),
+                ));
+            }
+            None => self.new_id(record.started),
+        };
+        let mut text = record.to_text();
+        text.push('\n');
+        write_atomically(&self.path(&id), text.as_bytes())?;
+        Ok(id)
+    }
+}
+
+impl Keep for Store {
+    fn keep(&mut self, id: Option<&str>, record: &GameRecord) -> Result<String, String> {
+        self.write(id, record)
+            .map_err(|error| format!("the game could not be saved: {error}"))
+    }
+}
+
+/// The id of a game file (`<id>.json`, not hidden), or `None` for any other file.
+fn game_id(path: &Path) -> Option<String> {
+    let name = path.file_name()?.to_str()?;
+    let id = name.strip_suffix(".json")?;
+    is_plain(id).then(|| id.to_owned())
+}
+
+/// Whether `id` can name a file of its own: letters, digits and dashes.
+fn is_plain(id: &str) -> bool {
+    !id.is_empty()
+        && id
+            .chars()
+            .all(|c| c.is_ascii_alphanumeric() || c == '-' || c == '_')
+}
+
+/// Replaces `path` with `contents` whole: a temporary file in the same folder, flushed to
+/// the disk, renamed over `path`, and the folder flushed so the rename lasts.
+///
+/// # Errors
+/// Any step's, naming the file.
+pub fn write_atomically(path: &Path, contents: &[u8]) -> io::Result<()> {
+    let folder = path.parent().unwrap_or(Path::new("."));
+    let name = path
+        .file_name()
+        .map(|name| name.to_string_lossy().into_owned())
+        .unwrap_or_default();
+    let temporary = folder.join(format!(".{name}.{}.tmp", std::process::id()));
+    let written = (|| {
+        let mut file = OpenOptions::new()
+            .write(true)
+            .create(true)
+            .truncate(true)
+            .open(&temporary)?;
+        file.write_all(contents)?;
+        file.sync_all()?;
+        drop(file);
+        fs::rename(&temporary, path)?;
+        sync_folder(folder)
+    })();
+    written.map_err(|error| {
+        let _ = fs::remove_file(&temporary);
+        in_file(error, "write", path)
+    })
+}
+
+/// Flushes a folder's entries (a rename in it) to the disk, where the platform can.
+fn sync_folder(folder: &Path) -> io::Result<()> {
+    #[cfg(unix)]
+    File::open(folder)?.sync_all()?;
+    #[cfg(not(unix))]
+    let _ = folder;
+    Ok(())
+}
+
+fn in_file(error: io::Error, doing: &str, path: &Path) -> io::Error {
+    io::Error::new(
+        error.kind(),
+        format!("cannot {doing} {}: {error}", path.display()),
+    )
+}
+
+/// Seconds since 1970, as records count time.
+pub fn now() -> u64 {
+    SystemTime::now()
+        .duration_since(UNIX_EPOCH)
+        .map_or(0, |since| since.as_secs())
+}
+
+#[cfg(test)]
+mod tests {
+    #![allow(clippy::unwrap_used, reason = "a test fails by panicking")]
+
+    use super::*;
+    use ttt_core::{Mark, Outcome, Rules, Square};
+    use ttt_play::Seat;
+
+    fn record(started: u64) -> GameRecord {
+        let mut game =
+            GameRecord::new(Rules::default(), Seat::Human, Seat::Human, Mark::X, started);
+        game.moves = [0, 3, 1, 4, 2].map(Square::new).to_vec();
+        game.finish(Outcome::Win(Mark::X), started + 5);
+        game
+    }
+
+    fn temporary_folder(name: &str) -> PathBuf {
+        let folder = std::env::temp_dir().join(format!("ttt-store-{name}-{}", std::process::id()));
+        let _ = fs::remove_dir_all(&folder);
+        folder
+    }
+
+    #[test]
+    fn games_are_kept_replaced_in_place_and_read_back_in_order() {
+        let folder = temporary_folder("kept");
+        let mut store = Store::open(&folder).unwrap();
+        let first = store.write(None, &record(20)).unwrap();
+        let second = store.write(None, &record(10)).unwrap();
+        assert_ne!(first, second);
+        // The same game again replaces its file.
+        let mut changed = record(20);
+        changed.forfeit = Some("it stopped".to_owned());
+        assert_eq!(store.write(Some(&first), &changed).unwrap(), first);
+        let (games, set_aside) = store.load().unwrap();
+        assert!(set_aside.is_empty());
+        let ids: Vec<&str> = games.iter().map(|kept| kept.id.as_str()).collect();
+        assert_eq!(ids, [second.as_str(), first.as_str()]);
+        assert_eq!(games[1].record, changed);
+        // No temporary file is left behind.
+        assert_eq!(fs::read_dir(store.games_folder()).unwrap().count(), 2);
+        assert!(store.write(Some("../escape"), &record(1)).is_err());
+        fs::remove_dir_all(&folder).unwrap();
+    }
+
+    #[test]
+    fn unreadable_files_are_set_aside_once_and_never_overwritten() {
+        let folder = temporary_folder("aside");
+        let mut store = Store::open(&folder).unwrap();
+        let good = store.write(None, &record(5)).unwrap();
+        let text = record(6).to_text();
+        let bad = [
+            ("cut", text.as_bytes()[..text.len() / 2].to_vec()),
+            ("noise", vec![0xff, 0x00, 0x13, 0x37, 0xfe]),
+            (
+                "newer",
+                text.replace("\"format\":1", "\"format\":99").into_bytes(),
+            ),
+        ];
+        for (name, bytes) in &bad {
+            fs::write(store.games_folder().join(format!("{name}.json")), bytes).unwrap();
+        }
+        // An earlier file set aside under the same name stays as it was.
+        fs::write(store.games_folder().join("cut.json.unreadable"), b"older").unwrap();
+        let (games, set_aside) = store.load().unwrap();
+        assert_eq!(games.len(), 1);
+        assert_eq!(games[0].id, good);
+        assert_eq!(set_aside.len(), 3);
+        let said: Vec<String> = set_aside.iter().map(ToString::to_string).collect();
+        assert!(
+            said.iter().any(|line| line.contains("format 99")),
+            "{said:?}"
+        );
+        assert!(
+            said.iter().all(|line| line.contains("set aside as")),
+            "{said:?}"
+        );
+        assert_eq!(
+            fs::read(store.games_folder().join("cut.json.unreadable")).unwrap(),
+            b"older"
+        );
+        assert_eq!(
+            fs::read(store.games_folder().join("cut.json.unreadable.2")).unwrap(),
+            bad[0].1
+        );
+        // Read again: nothing more to set aside, the good game still there.
+        let (games, set_aside) = store.load().unwrap();
+        assert_eq!((games.len(), set_aside.len()), (1, 0));
+        fs::remove_dir_all(&folder).unwrap();
+    }
+}
