@@ -33,7 +33,7 @@ fuzz_target!(|data: &[u8]| {
         .with_seed(Some(1))
         .with_naming(naming);
     let options = LineOptions {
-        style: BoardStyle::for_board(rules),
+        style: Some(BoardStyle::for_board(rules)),
         palette: Palette::plain(),
         echo_input: true,
         review: false,
@@ -44,6 +44,7 @@ fuzz_target!(|data: &[u8]| {
         &mut output,
         settings,
         options,
+        None,
         None,
         &Interrupts::unwatched(),
     )

@@ -388,6 +388,37 @@ impl Stats {
     }
 }
 
+/// A time in seconds since 1970 as a UTC date and time to the minute, `2026-11-23 08:15`.
+///
+/// ```
+/// assert_eq!(ttt_play::records::utc_date(0), "1970-01-01 00:00");
+/// assert_eq!(ttt_play::records::utc_date(1_795_421_700), "2026-11-23 08:15");
+/// ```
+pub fn utc_date(seconds: u64) -> String {
+    let days = seconds / 86_400;
+    let minutes = (seconds % 86_400) / 60;
+    // Days to a civil date (Howard Hinnant's algorithm), for dates from 1970 on.
+    let z = days + 719_468;
+    let era = z / 146_097;
+    let day_of_era = z % 146_097;
+    let year_of_era =
+        (day_of_era - day_of_era / 1460 + day_of_era / 36_524 - day_of_era / 146_096) / 365;
+    let day_of_year = day_of_era - (365 * year_of_era + year_of_era / 4 - year_of_era / 100);
+    let shifted_month = (5 * day_of_year + 2) / 153;
+    let day = day_of_year - (153 * shifted_month + 2) / 5 + 1;
+    let month = if shifted_month < 10 {
+        shifted_month + 3
+    } else {
+        shifted_month - 9
+    };
+    let year = year_of_era + era * 400 + u64::from(month <= 2);
+    format!(
+        "{year:04}-{month:02}-{day:02} {:02}:{:02}",
+        minutes / 60,
+        minutes % 60
+    )
+}
+
 /// Where a front end keeps records: files on a computer, local storage in a browser.
 pub trait Keep {
     /// Keeps `record` as the game `id`, replacing that game's earlier version, or as a new

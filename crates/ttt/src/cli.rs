@@ -156,6 +156,10 @@ pub struct PlayArgs {
     #[arg(long)]
     pub plain: bool,
 
+    /// Take up the unfinished game kept last (its board and players), where it was left.
+    #[arg(long, conflicts_with_all = ["x", "o", "no_save"])]
+    pub resume: bool,
+
     /// What a thinking computer may spend per move.
     #[command(flatten)]
     pub limits: LimitArgs,
@@ -164,7 +168,11 @@ pub struct PlayArgs {
 impl PlayArgs {
     /// The flags as one validated value, for `rules`: the low-level flags end here.
     pub fn settings(&self, rules: Rules) -> Result<Settings, BadInput> {
-        let seats = Seats::resolve(self.x.clone(), self.o.clone());
+        self.settings_with(rules, Seats::resolve(self.x.clone(), self.o.clone()))
+    }
+
+    /// The flags with the board and seats of a game being resumed.
+    pub fn settings_with(&self, rules: Rules, seats: Seats) -> Result<Settings, BadInput> {
         let settings = Settings::new(rules, seats)
             .map_err(|error| BadInput(error.to_string()))?
             .with_first(self.first)

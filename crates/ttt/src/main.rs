@@ -14,10 +14,11 @@ use std::process::ExitCode;
 
 use clap::Parser;
 use ttt_core::Rules;
+use ttt_play::Seats;
 
 use cli::{Cli, Command, PlayArgs, StoreArgs};
 use failure::{BAD_INPUT, BadInput};
-use line::{BoardStyle, Ending, LineOptions, Palette};
+use line::{Ending, LineOptions, Palette, Resume};
 use signals::Interrupts;
 use ttt_play::app::Theme;
 use ttt_play::records::Recorder;
@@ -84,8 +85,33 @@ fn play(
     keeping: &StoreArgs,
     out: &mut impl Write,
 ) -> anyhow::Result<ExitCode> {
-    let settings = args.settings(rules)?;
-    let recorder = recorder(keeping);
+    let (store, kept) = open_store(keeping);
+    // The unfinished game kept last, to take up now (--resume) or to offer.
+    let unfinished = kept
+        .into_iter()
+        .filter(|kept| !kept.record.is_finished())
+        .max_by_key(|kept| kept.record.started);
+    let (settings, resume) = if args.resume {
+        let Some(kept) = unfinished else {
+            return Err(BadInput("there is no unfinished game to resume".to_owned()).into());
+        };
+        let seats = Seats::Fixed {
+            x: kept.record.x.clone(),
+            o: kept.record.o.clone(),
+        };
+        (
+            args.settings_with(kept.record.rules, seats)?,
+            Some(Resume::Now(kept)),
+        )
+    } else {
+        // Offered where the person is asked who plays: not when the flags say so.
+        let asking = matches!(args.settings(rules)?.seats(), Seats::Ask { .. });
+        let offer = unfinished
+            .filter(|kept| asking && (kept.record.x.is_human() || kept.record.o.is_human()))
+            .map(Resume::Offer);
+        (args.settings(rules)?, offer)
+    };
+    let recorder = store.map(|store| Recorder::new(Box::new(store)));
     for engine in settings.engines() {
         // A command that cannot even start is the person's mistake, said before any game.
         ttt::engine::Engine::start(engine.command(), settings.limits())
@@ -94,7 +120,11 @@ fn play(
     if !args.plain && full_screen_possible() {
         let interrupts = Interrupts::watch()?;
         let theme = Theme::new(!line::no_color());
-        let exit = tui::run(settings, theme, recorder, &interrupts)?;
+        let resume = match resume {
+            Some(Resume::Now(kept)) => Some(kept),
+            _ => None,
+        };
+        let exit = tui::run(settings, theme, recorder, resume, &interrupts)?;
         let Some(signal) = exit.signal else {
             writeln!(out, "{}", exit.score)?;
             return Ok(ExitCode::SUCCESS);
@@ -104,7 +134,7 @@ fn play(
         return Ok(signal.exit_code());
     }
     let options = LineOptions {
-        style: args.style.unwrap_or(BoardStyle::for_board(rules)),
+        style: args.style,
         palette: Palette::detect(),
         echo_input: !io::stdin().is_terminal(),
         review: !args.no_review,
@@ -116,6 +146,7 @@ fn play(
         settings,
         options,
         recorder,
+        resume,
         &interrupts,
     );
     // A signal decides the exit code even when it also broke the input or output (SIGHUP
@@ -130,26 +161,30 @@ fn play(
     })
 }
 
-/// A recorder keeping this run's games in the store, unless `--no-save`; a store that
-/// cannot be opened is said in one line and the games go on unkept. Files in it that cannot
-/// be read are set aside and said, one line each.
-fn recorder(keeping: &StoreArgs) -> Option<Recorder> {
+/// The store of kept games and the games in it, unless `--no-save`; a store that cannot
+/// be opened is said in one line and the games go on unkept. Files in it that cannot be
+/// read are set aside and said, one line each.
+fn open_store(keeping: &StoreArgs) -> (Option<store::Store>, Vec<store::Kept>) {
     if keeping.no_save {
-        return None;
+        return (None, Vec::new());
     }
     let opened = store::Store::folder(keeping.data_dir.as_deref())
         .and_then(|folder| store::Store::open(&folder))
-        .and_then(|store| store.load().map(|(_, set_aside)| (store, set_aside)));
+        .and_then(|store| {
+            store
+                .load()
+                .map(|(kept, set_aside)| (store, kept, set_aside))
+        });
     match opened {
-        Ok((store, set_aside)) => {
+        Ok((store, kept, set_aside)) => {
             for line in set_aside {
                 eprintln!("ttt: {line}");
             }
-            Some(Recorder::new(Box::new(store)))
+            (Some(store), kept)
         }
         Err(error) => {
             eprintln!("ttt: games will not be kept: {error}");
-            None
+            (None, Vec::new())
         }
     }
 }

@@ -25,7 +25,7 @@ fn line_mode(input: Vec<u8>, rules: Rules, x: Seat, o: Seat) -> (Ending, String)
         .with_first(FirstPolicy::Alternate)
         .with_seed(Some(1));
     let options = LineOptions {
-        style: BoardStyle::for_board(rules),
+        style: Some(BoardStyle::for_board(rules)),
         palette: Palette::plain(),
         echo_input: true,
         review: true,
@@ -36,6 +36,7 @@ fn line_mode(input: Vec<u8>, rules: Rules, x: Seat, o: Seat) -> (Ending, String)
         &mut output,
         settings,
         options,
+        None,
         None,
         &Interrupts::unwatched(),
     )

@@ -43,6 +43,7 @@ pub use start::{BOARDS, Choices, Opponent, StartLine, StartMenu};
 pub use theme::Theme;
 pub use ui::{footer, footer_items};
 
+use crate::records::GameRecord;
 use crate::session::{Launcher, Refusal, Session, Thinking, Thought};
 use crate::settings::{Seat, Seats, Settings};
 use crate::words;
@@ -178,6 +179,21 @@ impl App {
             app.new_game(now);
         }
         app
+    }
+
+    /// Takes up an unfinished game where it was left (see [`Session::resume`]), in the
+    /// game screen.
+    ///
+    /// # Errors
+    /// The session's refusal; the app is as it was.
+    pub fn resume(&mut self, record: &GameRecord, now: Duration) -> Result<(), Refusal> {
+        self.session.resume(record)?;
+        self.overlay = None;
+        self.screen = Screen::Game(GameScreen::new(record.rules));
+        let mark = self.session.position().to_move();
+        self.say(format!("The unfinished game goes on: {mark} to move."));
+        self.after_move(now);
+        Ok(())
     }
 
     /// The app with `launcher` starting the outside engines the settings name: a front

@@ -22,10 +22,10 @@ pub use palette::{Palette, no_color};
 
 use crate::engine::EngineLauncher;
 use crate::signals::{Interrupts, Signal};
-use crate::store;
+use crate::store::{self, Kept};
 use input::{Input, Interruption, Line, MAX_LINE};
 use ttt_core::Shown;
-use ttt_play::records::Recorder;
+use ttt_play::records::{self, Recorder};
 use ttt_play::session::{self, Refusal, Score, Session};
 use ttt_play::{FirstPolicy, Seat, Seats, Settings, words};
 use typed::Typed;
@@ -33,8 +33,8 @@ use typed::Typed;
 /// How the line mode looks and how long it goes on.
 #[derive(Debug, Clone, Copy)]
 pub struct LineOptions {
-    /// The board drawing.
-    pub style: BoardStyle,
+    /// The board drawing; `None`: the board's own (see [`BoardStyle::for_board`]).
+    pub style: Option<BoardStyle>,
     /// Colours, or none.
     pub palette: Palette,
     /// Repeat each line read after its prompt, so that a transcript of piped input reads
@@ -42,6 +42,15 @@ pub struct LineOptions {
     pub echo_input: bool,
     /// Review each finished game for the moves that changed its value.
     pub review: bool,
+}
+
+/// An unfinished game kept from an earlier run: to take up at once, or to offer first.
+#[derive(Debug, Clone)]
+pub enum Resume {
+    /// Take it up (`--resume`).
+    Now(Kept),
+    /// Ask the person first, before anything else.
+    Offer(Kept),
 }
 
 /// How the line mode ended.
@@ -93,6 +102,7 @@ pub fn run(
     settings: Settings,
     options: LineOptions,
     recorder: Option<Recorder>,
+    resume: Option<Resume>,
     interrupts: &Interrupts,
 ) -> io::Result<Ending> {
     let rules = settings.rules();
@@ -106,28 +116,47 @@ pub fn run(
         solver: Solver::new(),
         rules,
     };
-    let (x, o) = match game.choose_seats(settings.seats().clone()) {
+    let resume = match resume {
+        Some(Resume::Offer(kept)) => match game.offer(&kept) {
+            Ok(true) => Some(kept),
+            Ok(false) => None,
+            Err(stop) => return game.stopped_before_playing(stop),
+        },
+        Some(Resume::Now(kept)) => Some(kept),
+        None => None,
+    };
+    let seats = match &resume {
+        Some(kept) => Ok((kept.record.x.clone(), kept.record.o.clone())),
+        None => game.choose_seats(settings.seats().clone()),
+    };
+    let (x, o) = match seats {
         Ok(seats) => seats,
-        Err(Stop::Io(error)) => return Err(error),
-        Err(Stop::EndOfInput) => {
-            game.say("End of input: no game was played.")?;
-            return Ok(Ending::Finished);
-        }
-        Err(Stop::Quit) => {
-            game.say("Goodbye.")?;
-            return Ok(Ending::Finished);
-        }
-        Err(Stop::Signal(signal)) => {
-            game.say(&Score::default().to_string())?;
-            game.output.flush()?;
-            return Ok(Ending::Signalled(signal));
-        }
+        Err(stop) => return game.stopped_before_playing(stop),
     };
     let mut session = Session::new(settings, x, o);
     session
         .set_launcher(Box::new(EngineLauncher))
         .map_err(io::Error::other)?;
-    let ending = match game.play_session(&mut session) {
+    let resumed = match &resume {
+        Some(kept) => match session.resume(&kept.record) {
+            Ok(()) => {
+                if let Some(recorder) = &mut game.recorder {
+                    recorder.resumed(&session, &kept.id, kept.record.started);
+                }
+                game.rules = kept.record.rules;
+                game.naming = session.settings().naming().on_board(game.rules);
+                let mark = session.position().to_move();
+                game.say(&format!("\nThe unfinished game goes on: {mark} to move."))?;
+                true
+            }
+            Err(refusal) => {
+                game.say(&format!("That game cannot be taken up: {refusal}."))?;
+                false
+            }
+        },
+        None => false,
+    };
+    let ending = match game.play_session(&mut session, resumed) {
         Ok(()) => Ending::Finished,
         Err(Stop::Signal(signal)) => Ending::Signalled(signal),
         Err(Stop::Io(error)) => return Err(error),
@@ -177,6 +206,39 @@ struct LineGame<W> {
 impl<W: Write> LineGame<W> {
     fn say(&mut self, line: &str) -> io::Result<()> {
         writeln!(self.output, "{line}")
+    }
+
+    /// How the run ends when it stops before any game: what is said, and the ending.
+    fn stopped_before_playing(&mut self, stop: Stop) -> io::Result<Ending> {
+        match stop {
+            Stop::Io(error) => return Err(error),
+            Stop::EndOfInput => self.say("End of input: no game was played.")?,
+            Stop::Quit => self.say("Goodbye.")?,
+            Stop::Signal(signal) => {
+                self.say(&Score::default().to_string())?;
+                self.output.flush()?;
+                return Ok(Ending::Signalled(signal));
+            }
+        }
+        Ok(Ending::Finished)
+    }
+
+    /// Offers the unfinished game kept last: whether the person takes it up.
+    fn offer(&mut self, kept: &Kept) -> Result<bool, Stop> {
+        let record = &kept.record;
+        self.say(&format!(
+            "You left a game unfinished: {}, X {} against O {}, {} moves played, started {}.",
+            record.rules,
+            record.x,
+            record.o,
+            record.moves.len(),
+            records::utc_date(record.started)
+        ))?;
+        self.ask("Resume it?", "yes or no", "yes", |answer| match answer {
+            "y" | "yes" => Some(true),
+            "n" | "no" => Some(false),
+            _ => None,
+        })
     }
 
     /// Keeps the game on the board if it has just ended (or its end was taken back); a
@@ -342,11 +404,13 @@ impl<W: Write> LineGame<W> {
         Ok(Some(strength))
     }
 
-    fn play_session(&mut self, session: &mut Session) -> Result<(), Stop> {
+    /// Plays games until the run ends; `going_on`: the game on the board (a resumed one)
+    /// is played on before any new game.
+    fn play_session(&mut self, session: &mut Session, going_on: bool) -> Result<(), Stop> {
         // Two computers with no --games play one game, for a person to watch.
         let one_to_watch = !session.has_human() && session.games_left().is_none();
         let watching = session.has_human() || session.games_left() == Some(1) || one_to_watch;
-        let mut taken_back = false;
+        let mut taken_back = going_on;
         loop {
             if std::mem::take(&mut taken_back) {
                 self.play_on(session, watching)?;
@@ -525,7 +589,9 @@ impl<W: Write> LineGame<W> {
         let options = self.options;
         let board = board_style::draw_with_notes(
             position,
-            options.style,
+            options
+                .style
+                .unwrap_or(BoardStyle::for_board(position.rules())),
             self.naming,
             options.palette,
             &notes,
@@ -569,7 +635,9 @@ impl<W: Write> LineGame<W> {
         let options = self.options;
         let lines = board_style::draw(
             session.position(),
-            options.style,
+            options
+                .style
+                .unwrap_or(BoardStyle::for_board(session.position().rules())),
             self.naming,
             options.palette,
         );

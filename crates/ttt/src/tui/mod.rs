@@ -23,7 +23,7 @@ use ttt_play::{Settings, app};
 
 use crate::signals::{Interrupts, Signal};
 use ttt::engine::EngineLauncher;
-use ttt::store;
+use ttt::store::{self, Kept};
 use ttt_play::records::Recorder;
 use watchdog::Watchdog;
 
@@ -48,6 +48,7 @@ pub fn run(
     settings: Settings,
     theme: Theme,
     recorder: Option<Recorder>,
+    resume: Option<Kept>,
     interrupts: &Interrupts,
 ) -> io::Result<Exit> {
     let watchdog = Watchdog::start(interrupts)?;
@@ -64,6 +65,7 @@ pub fn run(
             settings,
             theme,
             &mut keeping,
+            resume,
             interrupts,
             &watchdog,
         )
@@ -136,6 +138,7 @@ fn event_loop(
     settings: Settings,
     theme: Theme,
     keeping: &mut Keeping,
+    resume: Option<Kept>,
     interrupts: &Interrupts,
     watchdog: &Watchdog,
 ) -> io::Result<Exit> {
@@ -148,6 +151,20 @@ fn event_loop(
         clock.elapsed(),
     )
     .with_launcher(Box::new(EngineLauncher));
+    if let Some(kept) = resume {
+        match app.resume(&kept.record, clock.elapsed()) {
+            Ok(()) => {
+                if let Some(recorder) = &mut keeping.recorder {
+                    recorder.resumed(app.session(), &kept.id, kept.record.started);
+                }
+            }
+            Err(refusal) => {
+                keeping
+                    .trouble
+                    .get_or_insert(format!("that game cannot be taken up: {refusal}"));
+            }
+        }
+    }
     let (sender, thoughts) = mpsc::channel::<Thought>();
     let (job_sender, finished_jobs) = mpsc::channel::<app::Done>();
     loop {
