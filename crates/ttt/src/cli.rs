@@ -10,6 +10,7 @@ use ttt_players::Limits;
 use crate::commands::analyze::AnalyzeArgs;
 use crate::commands::choose::MoveArgs;
 use crate::commands::count::CountArgs;
+use crate::commands::records::{GamesArgs, StatsArgs};
 use crate::commands::solve::SolveArgs;
 use crate::failure::BadInput;
 use crate::line::BoardStyle;
@@ -63,6 +64,10 @@ pub enum Command {
     Solve(SolveArgs),
     /// Play as a Gomocup (Piskvork protocol) engine on standard input and output.
     Brain(BrainArgs),
+    /// Show the wins, losses and draws of the kept games, by opponent, board and letter.
+    Stats(StatsArgs),
+    /// List the kept games, numbered as other commands name them.
+    Games(GamesArgs),
 }
 
 /// `ttt brain`: the manager sets the board, the time and the memory.

@@ -58,6 +58,10 @@ fn run(cli: Cli) -> anyhow::Result<ExitCode> {
         Some(Command::Count(args)) => {
             commands::count::run(&args, rules, &mut out).map(|()| ExitCode::SUCCESS)
         }
+        Some(Command::Stats(args)) => {
+            commands::records::stats(&args, &cli.store, &mut io::stdin().lock(), &mut out)
+        }
+        Some(Command::Games(args)) => commands::records::games(&args, &cli.store, &mut out),
         Some(Command::Brain(args)) => {
             let interrupts = Interrupts::watch()?;
             let memory = cli::memory_bound(args.hash)?;

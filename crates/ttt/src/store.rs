@@ -86,6 +86,16 @@ impl Store {
         Ok(Store { games, named: 0 })
     }
 
+    /// Opens the store in the folder [`folder`](Store::folder) picks, and reads it.
+    ///
+    /// # Errors
+    /// When there is no folder, it cannot be made, or it cannot be read.
+    pub fn open_and_load(flag: Option<&Path>) -> io::Result<(Store, Vec<Kept>, Vec<SetAside>)> {
+        let store = Store::open(&Store::folder(flag)?)?;
+        let (kept, set_aside) = store.load()?;
+        Ok((store, kept, set_aside))
+    }
+
     /// The folder of game files.
     pub fn games_folder(&self) -> &Path {
         &self.games

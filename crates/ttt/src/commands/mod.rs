@@ -1,8 +1,10 @@
-//! The one-shot commands: `analyze`, `move`, `count` and `solve`.
+//! The one-shot commands: `analyze`, `move`, `count` and `solve`; and those on kept games,
+//! `stats` and `games`.
 
 pub mod analyze;
 pub mod choose;
 pub mod count;
+pub mod records;
 pub mod solve;
 
 use clap::Args;
