@@ -29,6 +29,9 @@ use ttt_core::{Mark, Outcome, Position, Rules, Square, SquareNaming};
 
 use crate::Seat;
 
+pub mod psq;
+pub mod sgf;
+
 /// The version of the record format this build writes. A record of a later version is
 /// refused, never guessed at.
 pub const FORMAT: u32 = 1;
@@ -395,10 +398,19 @@ impl Stats {
 /// assert_eq!(ttt_play::records::utc_date(1_795_421_700), "2026-11-23 08:15");
 /// ```
 pub fn utc_date(seconds: u64) -> String {
-    let days = seconds / 86_400;
     let minutes = (seconds % 86_400) / 60;
+    format!(
+        "{} {:02}:{:02}",
+        civil_date(seconds),
+        minutes / 60,
+        minutes % 60
+    )
+}
+
+/// The UTC day of a time in seconds since 1970, `2026-11-23`.
+pub(crate) fn civil_date(seconds: u64) -> String {
     // Days to a civil date (Howard Hinnant's algorithm), for dates from 1970 on.
-    let z = days + 719_468;
+    let z = seconds / 86_400 + 719_468;
     let era = z / 146_097;
     let day_of_era = z % 146_097;
     let year_of_era =
@@ -412,11 +424,87 @@ pub fn utc_date(seconds: u64) -> String {
         shifted_month - 9
     };
     let year = year_of_era + era * 400 + u64::from(month <= 2);
-    format!(
-        "{year:04}-{month:02}-{day:02} {:02}:{:02}",
-        minutes / 60,
-        minutes % 60
-    )
+    format!("{year:04}-{month:02}-{day:02}")
+}
+
+/// The start of a UTC day written `2026-11-23` (more may follow), in seconds since 1970.
+pub(crate) fn day_of(text: &str) -> Option<u64> {
+    let date = text.trim().get(..10)?;
+    let mut parts = date.split('-').map(|part| part.parse::<u64>().ok());
+    let (year, month, day) = (parts.next()??, parts.next()??, parts.next()??);
+    if !(1970..=9999).contains(&year) || !(1..=12).contains(&month) || !(1..=31).contains(&day) {
+        return None;
+    }
+    // The inverse of civil_date.
+    let year = if month <= 2 { year - 1 } else { year };
+    let era = year / 400;
+    let year_of_era = year - era * 400;
+    let day_of_year = (153 * ((month + 9) % 12) + 2) / 5 + day - 1;
+    let day_of_era = year_of_era * 365 + year_of_era / 4 - year_of_era / 100 + day_of_year;
+    let days = (era * 146_097 + day_of_era).checked_sub(719_468)?;
+    Some(days * 86_400)
+}
+
+/// Why a game file from elsewhere cannot be read.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum ImportError {
+    /// Not the format, or something in it `ttt` cannot play.
+    #[error("{0}")]
+    Format(String),
+    /// A move that cannot be played where it is.
+    #[error("move {number} ({square}) cannot be played: {reason}")]
+    Move {
+        /// Its number, from 1.
+        number: usize,
+        /// As the file wrote it.
+        square: String,
+        /// Why.
+        reason: String,
+    },
+}
+
+/// A result as a file says it: the winner (none for a draw), how it was won (`R` resign,
+/// `T` time, `F` forfeit), and a comment.
+type Said = (Option<Mark>, Option<String>, Option<String>);
+
+/// An imported game's moves checked and its end settled: the position's own end where it
+/// has one (a result saying otherwise is an error); else the result the file gives, as a
+/// forfeit of the loser (a draw agreed early stays unfinished).
+pub(crate) fn settle(
+    mut record: GameRecord,
+    said: Option<Said>,
+) -> Result<GameRecord, ImportError> {
+    let mut position = Position::new(record.rules, record.first);
+    for (index, &square) in record.moves.iter().enumerate() {
+        position.play(square).map_err(|error| ImportError::Move {
+            number: index + 1,
+            square: SquareNaming::Letters.label(square, record.rules),
+            reason: error.to_string(),
+        })?;
+    }
+    match (position.outcome(), said) {
+        (Some(outcome), Some((winner, _, _))) if outcome.winner() != winner => {
+            Err(ImportError::Format(format!(
+                "the file says {}, but the moves end in '{outcome}'",
+                winner.map_or("a draw".to_owned(), |mark| format!("{mark} won"))
+            )))
+        }
+        (Some(outcome), _) => {
+            record.finish(outcome, record.started);
+            Ok(record)
+        }
+        (None, Some((Some(winner), how, comment))) => {
+            let reason = match how.as_deref() {
+                Some("R") => "resigned".to_owned(),
+                Some("T") => "lost on time".to_owned(),
+                _ => comment.unwrap_or_else(|| "lost before the end".to_owned()),
+            };
+            record.finish(Outcome::Win(winner), record.started);
+            record.forfeit = Some(reason);
+            Ok(record)
+        }
+        (None, _) => Ok(record),
+    }
 }
 
 /// Where a front end keeps records: files on a computer, local storage in a browser.

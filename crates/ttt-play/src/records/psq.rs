@@ -1,0 +1,113 @@
+//! Games as Piskvork writes them (`.psq`): a first line `Piskvorky 15x15, 11:11, 0`
+//! (the board's width and height, then where Piskvork's window was and a flag, which
+//! `ttt` writes as Piskvork does and does not read), one line a move `x,y,time` (column
+//! and row from 1, the time the move took in milliseconds), then the two players'
+//! names, the first player's first, and `-1`.
+//!
+//! The format is for five in a row only and has no place for who was X, the exact-five
+//! rule, a forfeit or the date: `ttt` reads the first player as X, the game as freestyle
+//! five in a row, and the end from the moves.
+//!
+//! ```
+//! use ttt_core::{Mark, Rules, Square};
+//! use ttt_play::records::{GameRecord, psq};
+//! use ttt_play::Seat;
+//!
+//! let mut game = GameRecord::new(Rules::new(15, 15, 5)?, Seat::Human, Seat::Human, Mark::X, 0);
+//! game.moves = vec![Square::new(7 * 15 + 7), Square::new(8 * 15 + 8)];
+//! let text = psq::write(&game)?;
+//! assert!(text.starts_with("Piskvorky 15x15, 11:11, 0\n8,8,0\n9,9,0\n"));
+//! assert_eq!(psq::read(&text)?.moves, game.moves);
+//! # Ok::<(), Box<dyn std::error::Error>>(())
+//! ```
+
+use ttt_core::{Mark, Rules, WinRule};
+
+use super::{GameRecord, ImportError};
+use crate::Seat;
+
+/// The game as Piskvork's text.
+///
+/// # Errors
+/// [`ImportError::Format`] for a game that is not freestyle five in a row.
+pub fn write(record: &GameRecord) -> Result<String, ImportError> {
+    let rules = record.rules;
+    if rules.k() != 5 || rules.win_rule() != WinRule::Freestyle {
+        return Err(ImportError::Format(format!(
+            "a .psq file holds freestyle five-in-a-row games only, not {rules}: use SGF"
+        )));
+    }
+    let mut text = format!("Piskvorky {}x{}, 11:11, 0\n", rules.width(), rules.height());
+    for &square in &record.moves {
+        text.push_str(&format!(
+            "{},{},0\n",
+            rules.column(square) + 1,
+            rules.row(square) + 1
+        ));
+    }
+    text.push_str(&format!(
+        "{}\n{}\n-1\n",
+        record.seat(record.first),
+        record.seat(!record.first)
+    ));
+    Ok(text)
+}
+
+/// Reads a Piskvork game, checking every move.
+///
+/// # Errors
+/// [`ImportError`] naming what is wrong: not a `.psq` file, a board `ttt` cannot play, or
+/// a move off the board or on a taken square.
+pub fn read(text: &str) -> Result<GameRecord, ImportError> {
+    let mut lines = text.lines().map(str::trim).filter(|line| !line.is_empty());
+    let header = lines.next().unwrap_or_default();
+    let size = header
+        .strip_prefix("Piskvorky")
+        .and_then(|rest| rest.split(',').next())
+        .map(str::trim)
+        .ok_or_else(|| {
+            ImportError::Format(
+                "not a Piskvork game: it does not start with 'Piskvorky WxH,'".to_owned(),
+            )
+        })?;
+    let (width, height) = size
+        .split_once('x')
+        .and_then(|(w, h)| {
+            Some((
+                w.trim().parse::<usize>().ok()?,
+                h.trim().parse::<usize>().ok()?,
+            ))
+        })
+        .ok_or_else(|| ImportError::Format(format!("bad board size '{size}'")))?;
+    let rules = Rules::new(width, height, 5)
+        .map_err(|error| ImportError::Format(format!("a board ttt cannot play: {error}")))?;
+    let mut record = GameRecord::new(rules, Seat::Human, Seat::Human, Mark::X, 0);
+    let mut names = Vec::new();
+    for line in lines {
+        let numbers: Vec<Option<i64>> = line.split(',').map(|n| n.trim().parse().ok()).collect();
+        match numbers.as_slice() {
+            [Some(x), Some(y), ..] if names.is_empty() => {
+                let number = record.moves.len() + 1;
+                let square = usize::try_from(*x - 1)
+                    .ok()
+                    .zip(usize::try_from(*y - 1).ok())
+                    .and_then(|(column, row)| rules.square(column, row))
+                    .ok_or_else(|| ImportError::Move {
+                        number,
+                        square: format!("{x},{y}"),
+                        reason: "it is not a square of this board".to_owned(),
+                    })?;
+                record.moves.push(square);
+            }
+            [Some(-1)] => break,
+            _ => names.push(line.to_owned()),
+        }
+    }
+    let seat = |name: Option<&String>| {
+        name.and_then(|name| name.parse::<Seat>().ok())
+            .unwrap_or(Seat::Human)
+    };
+    record.x = seat(names.first());
+    record.o = seat(names.get(1));
+    super::settle(record, None)
+}
