@@ -10,7 +10,7 @@ use ttt_players::Limits;
 use crate::commands::analyze::AnalyzeArgs;
 use crate::commands::choose::MoveArgs;
 use crate::commands::count::CountArgs;
-use crate::commands::records::{GamesArgs, StatsArgs};
+use crate::commands::records::{ExportArgs, GamesArgs, ImportArgs, StatsArgs};
 use crate::commands::solve::SolveArgs;
 use crate::failure::BadInput;
 use crate::line::BoardStyle;
@@ -68,6 +68,10 @@ pub enum Command {
     Stats(StatsArgs),
     /// List the kept games, numbered as other commands name them.
     Games(GamesArgs),
+    /// Write a kept game (or all) as SGF or Piskvork's PSQ.
+    Export(ExportArgs),
+    /// Keep the games of SGF or PSQ files written by ttt or other gomoku programs.
+    Import(ImportArgs),
 }
 
 /// `ttt brain`: the manager sets the board, the time and the memory.

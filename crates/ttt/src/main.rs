@@ -62,6 +62,8 @@ fn run(cli: Cli) -> anyhow::Result<ExitCode> {
             commands::records::stats(&args, &cli.store, &mut io::stdin().lock(), &mut out)
         }
         Some(Command::Games(args)) => commands::records::games(&args, &cli.store, &mut out),
+        Some(Command::Export(args)) => commands::records::export(&args, &cli.store, &mut out),
+        Some(Command::Import(args)) => commands::records::import(&args, &cli.store, &mut out),
         Some(Command::Brain(args)) => {
             let interrupts = Interrupts::watch()?;
             let memory = cli::memory_bound(args.hash)?;

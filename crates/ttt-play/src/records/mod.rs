@@ -445,6 +445,85 @@ pub(crate) fn day_of(text: &str) -> Option<u64> {
     Some(days * 86_400)
 }
 
+/// A file format for games from and for other programs.
+///
+/// ```
+/// use ttt_play::records::FileFormat;
+///
+/// assert_eq!("SGF".parse::<FileFormat>(), Ok(FileFormat::Sgf));
+/// assert_eq!(FileFormat::Psq.to_string(), "psq");
+/// assert_eq!(FileFormat::of("Piskvorky 15x15, 11:11, 0\n8,8,0\n"), FileFormat::Psq);
+/// assert!("pgn".parse::<FileFormat>().is_err());
+/// ```
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum FileFormat {
+    /// SGF, as gomoku programs write it: see [`sgf`].
+    #[default]
+    Sgf,
+    /// Piskvork's `.psq`: see [`psq`].
+    Psq,
+}
+
+impl FileFormat {
+    /// The format a file's text is in: PSQ when it starts as Piskvork's does, else SGF.
+    pub fn of(text: &str) -> FileFormat {
+        if text.trim_start().starts_with("Piskvorky") {
+            FileFormat::Psq
+        } else {
+            FileFormat::Sgf
+        }
+    }
+
+    /// The games in `text` (SGF may hold several).
+    ///
+    /// # Errors
+    /// As [`sgf::read_all`] and [`psq::read`].
+    pub fn read_all(self, text: &str) -> Result<Vec<GameRecord>, ImportError> {
+        match self {
+            FileFormat::Sgf => sgf::read_all(text),
+            FileFormat::Psq => psq::read(text).map(|record| vec![record]),
+        }
+    }
+
+    /// `games` in this format: SGF as one collection; PSQ holds one game only.
+    ///
+    /// # Errors
+    /// [`ImportError::Format`] for games PSQ cannot hold, or more than one of them.
+    pub fn write_all(self, games: &[GameRecord]) -> Result<String, ImportError> {
+        match (self, games) {
+            (FileFormat::Sgf, _) => Ok(games.iter().map(sgf::write).collect()),
+            (FileFormat::Psq, [game]) => psq::write(game),
+            (FileFormat::Psq, _) => Err(ImportError::Format(
+                "a .psq file holds one game: export the games one by one, or as SGF".to_owned(),
+            )),
+        }
+    }
+}
+
+impl fmt::Display for FileFormat {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(match self {
+            FileFormat::Sgf => "sgf",
+            FileFormat::Psq => "psq",
+        })
+    }
+}
+
+impl std::str::FromStr for FileFormat {
+    type Err = ImportError;
+
+    fn from_str(text: &str) -> Result<FileFormat, ImportError> {
+        match text.trim().to_ascii_lowercase().as_str() {
+            "sgf" => Ok(FileFormat::Sgf),
+            "psq" => Ok(FileFormat::Psq),
+            _ => Err(ImportError::Format(format!(
+                "'{}' is not a game format: use sgf or psq",
+                ttt_core::Shown(text)
+            ))),
+        }
+    }
+}
+
 /// Why a game file from elsewhere cannot be read.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 pub enum ImportError {
@@ -463,6 +542,15 @@ pub enum ImportError {
     },
 }
 
+/// Why a move cannot be played, without the square's number (the caller names it).
+fn why_not(error: &ttt_core::PlayError) -> String {
+    match error {
+        ttt_core::PlayError::GameOver => "the game was already over".to_owned(),
+        ttt_core::PlayError::OffBoard(_) => "it is off the board".to_owned(),
+        ttt_core::PlayError::Occupied { mark, .. } => format!("{mark} is there already"),
+    }
+}
+
 /// A result as a file says it: the winner (none for a draw), how it was won (`R` resign,
 /// `T` time, `F` forfeit), and a comment.
 type Said = (Option<Mark>, Option<String>, Option<String>);
@@ -479,7 +567,7 @@ pub(crate) fn settle(
         position.play(square).map_err(|error| ImportError::Move {
             number: index + 1,
             square: SquareNaming::Letters.label(square, record.rules),
-            reason: error.to_string(),
+            reason: why_not(&error),
         })?;
     }
     match (position.outcome(), said) {

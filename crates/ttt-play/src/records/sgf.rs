@@ -85,13 +85,15 @@ fn escape(text: &str) -> String {
 /// One node's properties: (name, values), in order.
 type Node = Vec<(String, Vec<String>)>;
 
-/// The nodes of the main line of the first game tree.
-fn main_line(text: &str) -> Result<Vec<Node>, ImportError> {
+/// The nodes of the main line of each game tree in a collection.
+fn main_lines(text: &str) -> Result<Vec<Vec<Node>>, ImportError> {
     let chars: Vec<char> = text.trim_start_matches('\u{feff}').chars().collect();
     let mut reader = Reader { chars, at: 0 };
-    reader.skip_space();
-    let nodes = reader.tree()?;
-    Ok(nodes)
+    let mut games = vec![reader.tree()?];
+    while reader.peek() == Some('(') {
+        games.push(reader.tree()?);
+    }
+    Ok(games)
 }
 
 /// Reads SGF text char by char.
@@ -201,13 +203,48 @@ impl Reader {
     }
 }
 
-/// Reads an SGF game, checking every move.
+/// Reads an SGF game (the first of a collection), checking every move.
 ///
 /// # Errors
 /// [`ImportError`] naming what is wrong: not SGF, not a gomoku game, a board `ttt` cannot
 /// play, setup stones, a move out of turn or not legal.
 pub fn read(text: &str) -> Result<GameRecord, ImportError> {
-    let nodes = main_line(text)?;
+    let games = main_lines(text)?;
+    game(&games[0])
+}
+
+/// Reads every game of an SGF collection, checking every move.
+///
+/// # Errors
+/// As [`read`], for the first game that cannot be read, naming it (`game 2: ...`) when
+/// the collection holds more than one.
+pub fn read_all(text: &str) -> Result<Vec<GameRecord>, ImportError> {
+    let games = main_lines(text)?;
+    let many = games.len() > 1;
+    games
+        .iter()
+        .enumerate()
+        .map(|(index, nodes)| {
+            game(nodes).map_err(|error| match error {
+                ImportError::Format(why) if many => {
+                    ImportError::Format(format!("game {}: {why}", index + 1))
+                }
+                ImportError::Move {
+                    number,
+                    square,
+                    reason,
+                } if many => ImportError::Format(format!(
+                    "game {}: move {number} ({square}) cannot be played: {reason}",
+                    index + 1
+                )),
+                other => other,
+            })
+        })
+        .collect()
+}
+
+/// One game tree's main line as a game.
+fn game(nodes: &[Node]) -> Result<GameRecord, ImportError> {
     let root = nodes
         .first()
         .ok_or_else(|| ImportError::Format("not SGF: no node".to_owned()))?;
@@ -288,7 +325,7 @@ pub fn read(text: &str) -> Result<GameRecord, ImportError> {
     };
     let started = get("DT").and_then(day_of).unwrap_or(0);
     let mut record = GameRecord::new(rules, x, o, first, started);
-    for node in &nodes {
+    for node in nodes {
         for (name, values) in node {
             let colour = match name.as_str() {
                 "B" => 'B',

@@ -1,14 +1,172 @@
-//! The commands on kept games: `stats` (wins, losses and draws) and `games` (the list).
+//! The commands on kept games: `stats` (wins, losses and draws), `games` (the list),
+//! `export` and `import` (SGF and PSQ files).
 
+use std::fs::OpenOptions;
 use std::io::{BufRead, Write};
+use std::path::PathBuf;
 use std::process::ExitCode;
 
 use clap::Args;
 use serde::Serialize;
-use ttt_play::records::{Stats, Tally, utc_date};
+use ttt_core::Shown;
+use ttt_play::records::{FileFormat, GameRecord, Stats, Tally, utc_date};
 
 use crate::cli::StoreArgs;
+use ttt::failure::BadInput;
 use ttt::store::{Kept, Store};
+
+/// Arguments of `ttt export`.
+#[derive(Debug, Clone, Args)]
+pub struct ExportArgs {
+    /// The game: its number in `ttt games`, `last`, or its id.
+    #[arg(value_name = "GAME", required_unless_present = "all")]
+    pub game: Option<String>,
+
+    /// Every kept game, as one SGF collection.
+    #[arg(long, conflicts_with = "game")]
+    pub all: bool,
+
+    /// The file format: sgf (any board) or psq (Piskvork's, five in a row only).
+    #[arg(long, value_name = "FORMAT", default_value = "sgf")]
+    pub format: FileFormat,
+
+    /// Write to this new file (an existing file is never written over) instead of standard output.
+    #[arg(long, short, value_name = "FILE")]
+    pub output: Option<PathBuf>,
+}
+
+/// Arguments of `ttt import`.
+#[derive(Debug, Clone, Args)]
+pub struct ImportArgs {
+    /// SGF or PSQ files written by ttt or another gomoku program; each move is checked.
+    #[arg(value_name = "FILE", required = true)]
+    pub files: Vec<PathBuf>,
+}
+
+/// The kept game `which` names: its number in `ttt games`, `last`, or its id.
+///
+/// # Errors
+/// [`BadInput`] saying what would name one.
+pub fn find<'a>(kept: &'a [Kept], which: &str) -> Result<&'a Kept, BadInput> {
+    let which = which.trim();
+    let found = if which.eq_ignore_ascii_case("last") {
+        kept.last()
+    } else if let Ok(number) = which.parse::<usize>() {
+        number.checked_sub(1).and_then(|index| kept.get(index))
+    } else {
+        kept.iter().find(|game| game.id == which)
+    };
+    found.ok_or_else(|| {
+        BadInput(format!(
+            "no kept game '{}': give its number in `ttt games` (1 to {}), last, or its id",
+            Shown(which),
+            kept.len()
+        ))
+    })
+}
+
+/// `ttt export`: a kept game (or all) as SGF or PSQ, on standard output or into a new file.
+///
+/// # Errors
+/// [`BadInput`] for a game that is not there, a format that cannot hold it, or a file that
+/// exists already; the store's and the output's errors.
+pub fn export(
+    args: &ExportArgs,
+    keeping: &StoreArgs,
+    out: &mut impl Write,
+) -> anyhow::Result<ExitCode> {
+    let (_, kept) = load(keeping)?;
+    let games: Vec<GameRecord> = if args.all {
+        kept.into_iter().map(|kept| kept.record).collect()
+    } else {
+        let which = args.game.as_deref().unwrap_or("last");
+        vec![find(&kept, which)?.record.clone()]
+    };
+    let text = args
+        .format
+        .write_all(&games)
+        .map_err(|error| BadInput(error.to_string()))?;
+    match &args.output {
+        None => out.write_all(text.as_bytes())?,
+        Some(path) => {
+            let mut file = OpenOptions::new()
+                .write(true)
+                .create_new(true)
+                .open(path)
+                .map_err(|error| match error.kind() {
+                    std::io::ErrorKind::AlreadyExists => BadInput(format!(
+                        "{} exists already: ttt never writes over a file, give a new name",
+                        path.display()
+                    )),
+                    _ => BadInput(format!("cannot write {}: {error}", path.display())),
+                })?;
+            file.write_all(text.as_bytes())?;
+            file.sync_all()?;
+            writeln!(
+                out,
+                "Wrote {} {} to {}.",
+                games.len(),
+                if games.len() == 1 { "game" } else { "games" },
+                path.display()
+            )?;
+        }
+    }
+    Ok(ExitCode::SUCCESS)
+}
+
+/// `ttt import`: the games of SGF and PSQ files, each move checked, kept as new games. A
+/// file with a bad game adds nothing and stops the import there.
+///
+/// # Errors
+/// [`BadInput`] naming the file and what is wrong in it; the store's errors.
+pub fn import(
+    args: &ImportArgs,
+    keeping: &StoreArgs,
+    out: &mut impl Write,
+) -> anyhow::Result<ExitCode> {
+    let (mut store, _) = load(keeping)?;
+    for path in &args.files {
+        let text = std::fs::read(path)
+            .map_err(|error| BadInput(format!("cannot read {}: {error}", path.display())))?;
+        let text = String::from_utf8(text)
+            .map_err(|_| BadInput(format!("{}: not a text file", path.display())))?;
+        let format = FileFormat::of(&text);
+        let games = format
+            .read_all(&text)
+            .map_err(|error| BadInput(format!("{}: {error}", path.display())))?;
+        let mut ids = Vec::new();
+        for mut game in games {
+            // A file with no date (PSQ has none): the game counts from its import.
+            if game.started == 0 {
+                let now = ttt::store::now();
+                game.started = now;
+                game.ended = game.ended.map(|_| now);
+            }
+            ids.push(store.write(None, &game)?);
+        }
+        // Their numbers in `ttt games`, which lists the games by when they started.
+        let (_, kept) = load(keeping)?;
+        let numbers: Vec<String> = kept
+            .iter()
+            .enumerate()
+            .filter(|(_, kept)| ids.contains(&kept.id))
+            .map(|(index, _)| (index + 1).to_string())
+            .collect();
+        let (games, numbered) = if ids.len() == 1 {
+            ("game", "number")
+        } else {
+            ("games", "numbers")
+        };
+        writeln!(
+            out,
+            "Imported {} {games} from {} ({format}): {numbered} {} in `ttt games`.",
+            ids.len(),
+            path.display(),
+            numbers.join(", ")
+        )?;
+    }
+    Ok(ExitCode::SUCCESS)
+}
 
 /// Arguments of `ttt stats`.
 #[derive(Debug, Clone, Args)]

@@ -1,0 +1,156 @@
+//! The commands on kept games, as a person runs them one after another: games played,
+//! then `stats`, `games`, `export`, `import`, `--resume` and `stats --reset`.
+
+#![allow(
+    clippy::unwrap_used,
+    clippy::panic,
+    reason = "a test fails by panicking"
+)]
+
+mod common;
+
+use std::path::Path;
+
+/// Runs `ttt ARGS` with `stdin` in the store at `home`: (stdout, stderr, exit code).
+fn ttt(home: &Path, args: &[&str], stdin: &str) -> (String, String, Option<i32>) {
+    let output = assert_cmd::Command::new(assert_cmd::cargo::cargo_bin!("ttt"))
+        .env("TTT_HOME", home)
+        .env("TERM", "dumb")
+        .args(args)
+        .write_stdin(stdin)
+        .output()
+        .unwrap();
+    (
+        String::from_utf8_lossy(&output.stdout).into_owned(),
+        String::from_utf8_lossy(&output.stderr).into_owned(),
+        output.status.code(),
+    )
+}
+
+#[test]
+fn games_played_show_in_stats_export_import_and_reset() {
+    let home = common::home();
+    let (out, _, _) = ttt(&home, &["stats"], "");
+    assert_eq!(
+        out,
+        "No finished game is kept yet: play one, and it will be.\n"
+    );
+    // Three games against medium, the person as X going first: 5 1 9 ... as they come.
+    for _ in 0..3 {
+        let (out, err, code) = ttt(
+            &home,
+            &[
+                "play",
+                "--plain",
+                "--o",
+                "rules",
+                "--first",
+                "x",
+                "--games",
+                "1",
+                "--no-review",
+            ],
+            "5\n1\n2\n3\n4\n6\n7\n8\n9\n",
+        );
+        assert_eq!(code, Some(0), "{out}{err}");
+    }
+    let (out, _, _) = ttt(&home, &["stats"], "");
+    let line = out.lines().find(|line| line.starts_with("rules ")).unwrap();
+    let numbers: Vec<&str> = line.split_whitespace().collect();
+    // Against, board (two words), letter, games, won, lost, drawn, last 10.
+    assert_eq!(&numbers[..5], ["rules", "3x3,", "k=3", "X", "3"], "{out}");
+    let (json, _, _) = ttt(&home, &["stats", "--json"], "");
+    let stats: serde_json::Value = serde_json::from_str(&json).unwrap();
+    let all = &stats["lines"][0]["all"];
+    let sum = ["wins", "losses", "draws"]
+        .iter()
+        .map(|field| all[field].as_u64().unwrap())
+        .sum::<u64>();
+    assert_eq!(sum, 3, "{json}");
+
+    // Exported and imported again: the same moves, now kept twice.
+    let (sgf, _, code) = ttt(&home, &["export", "last"], "");
+    assert_eq!(code, Some(0));
+    assert!(sgf.starts_with("(;FF[4]GM[4]"), "{sgf}");
+    let file = home.join("game.sgf");
+    std::fs::write(&file, &sgf).unwrap();
+    let (out, _, code) = ttt(&home, &["import", file.to_str().unwrap()], "");
+    assert_eq!(code, Some(0));
+    let said = format!("Imported 1 game from {} (sgf): number ", file.display());
+    assert!(out.starts_with(&said), "{out}");
+    // Dated to the day only, it is listed before today's other games.
+    let number = out[said.len()..].split_whitespace().next().unwrap();
+    assert_eq!(number, "1", "{out}");
+    let (again, _, _) = ttt(&home, &["export", number], "");
+    let moves = |text: &str| text.split_once(";B[").map(|(_, moves)| moves.to_owned());
+    assert_eq!(moves(&again), moves(&sgf));
+    // PSQ holds five in a row only; a file is never written over.
+    let (_, err, code) = ttt(&home, &["export", "1", "--format", "psq"], "");
+    assert_eq!((code, err.lines().count()), (Some(2), 1), "{err}");
+    let (_, err, code) = ttt(&home, &["export", "1", "-o", file.to_str().unwrap()], "");
+    assert_eq!(code, Some(2));
+    assert!(err.contains("exists already"), "{err}");
+    let (_, err, code) = ttt(&home, &["export", "99"], "");
+    assert_eq!(code, Some(2));
+    assert!(err.contains("no kept game '99'"), "{err}");
+
+    // Reset asks; only yes deletes.
+    let (out, _, _) = ttt(&home, &["stats", "--reset"], "no\n");
+    assert!(out.ends_with("Nothing was deleted.\n"), "{out}");
+    let (out, _, _) = ttt(&home, &["stats", "--reset"], "yes\n");
+    assert!(out.ends_with("Deleted 4 games.\n"), "{out}");
+    let (out, _, _) = ttt(&home, &["games"], "");
+    assert_eq!(out, "No game is kept yet: play one, and it will be.\n");
+    let _ = std::fs::remove_dir_all(&home);
+}
+
+#[test]
+fn a_game_left_halfway_resumes_where_it_was_with_its_undo_history() {
+    let home = common::home();
+    let gomoku = [
+        "play", "--plain", "--gomoku", "--x", "human", "--o", "human", "--first", "x",
+    ];
+    let (out, _, _) = ttt(&home, &gomoku, "h8\ni9\nh9\nquit\n");
+    assert!(out.contains("The unfinished game is kept."), "{out}");
+    // Offered when the person would be asked who plays; taken up with its side to move.
+    let (out, _, _) = ttt(&home, &["play", "--plain"], "yes\nundo\nundo\nquit\n");
+    assert!(
+        out.contains(
+            "You left a game unfinished: 15x15, k=5, X human against O human, 3 moves played"
+        ),
+        "{out}"
+    );
+    assert!(
+        out.contains("The unfinished game goes on: O to move."),
+        "{out}"
+    );
+    assert!(
+        out.contains("Took back h9.") && out.contains("Took back i9."),
+        "{out}"
+    );
+    // --resume takes it up at once, where the undos left it: h8 played, O to move.
+    let (out, _, code) = ttt(
+        &home,
+        &["play", "--plain", "--resume"],
+        "i9\nh9\ni10\nh10\ni11\nh11\ni12\nh12\n",
+    );
+    assert_eq!(code, Some(0), "{out}");
+    assert!(
+        out.contains("The unfinished game goes on: O to move."),
+        "{out}"
+    );
+    assert!(out.contains("X wins"), "{out}");
+    // Finished: nothing left to resume.
+    let (_, err, code) = ttt(&home, &["play", "--plain", "--resume"], "");
+    assert_eq!(code, Some(2));
+    assert_eq!(err, "ttt: there is no unfinished game to resume\n");
+    let (out, _, _) = ttt(&home, &["games", "--json"], "");
+    let games: serde_json::Value = serde_json::from_str(&out).unwrap();
+    assert_eq!(
+        games["games"].as_array().unwrap().len(),
+        1,
+        "one game, kept in place"
+    );
+    assert_eq!(games["games"][0]["result"], "X wins");
+    let _ = std::fs::remove_dir_all(&home);
+}
