@@ -15,7 +15,7 @@ use ttt_play::app::{App, Input, Key, Theme};
 use ttt_play::{Seat, Seats, Settings};
 use ttt_players::{Limits, Strength};
 
-const KEYS: [Key; 12] = [
+const KEYS: [Key; 14] = [
     Key::Up,
     Key::Down,
     Key::Left,
@@ -24,6 +24,8 @@ const KEYS: [Key; 12] = [
     Key::Esc,
     Key::Backspace,
     Key::Tab,
+    Key::Home,
+    Key::End,
     Key::Char(' '),
     Key::Char('?'),
     Key::Char('H'),

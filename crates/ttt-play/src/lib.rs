@@ -8,6 +8,8 @@
 //! - [`words`]: every sentence the game says, for both modes.
 //! - [`records`]: games kept across runs ([`records::GameRecord`]), their text form and
 //!   the statistics read off them; a front end's store keeps them.
+//! - [`replay`]: stepping through a kept game, with notes from the solver or the threat
+//!   search.
 //! - [`app`]: the full-screen app (start screen, game, overlays), driven by its own
 //!   [`app::Input`] and a clock passed in, drawn with ratatui into any buffer: the terminal
 //!   front end and a browser front end drive the same app.
@@ -16,6 +18,7 @@
 
 pub mod app;
 pub mod records;
+pub mod replay;
 pub mod session;
 pub mod settings;
 pub mod words;

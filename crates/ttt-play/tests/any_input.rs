@@ -26,6 +26,8 @@ fn input() -> impl Strategy<Value = Input> {
         Key::Esc,
         Key::Backspace,
         Key::Tab,
+        Key::Home,
+        Key::End,
         Key::Char(' '),
         Key::Char('t'),
         Key::Char('u'),

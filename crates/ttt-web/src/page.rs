@@ -183,6 +183,8 @@ fn key(event: &web_sys::KeyboardEvent) -> Option<Key> {
         "ArrowDown" => Key::Down,
         "ArrowLeft" => Key::Left,
         "ArrowRight" => Key::Right,
+        "Home" => Key::Home,
+        "End" => Key::End,
         _ => {
             let mut characters = name.chars();
             match (characters.next(), characters.next()) {

@@ -10,7 +10,7 @@ use ttt_players::Limits;
 use crate::commands::analyze::AnalyzeArgs;
 use crate::commands::choose::MoveArgs;
 use crate::commands::count::CountArgs;
-use crate::commands::records::{ExportArgs, GamesArgs, ImportArgs, StatsArgs};
+use crate::commands::records::{ExportArgs, GamesArgs, ImportArgs, ReplayArgs, StatsArgs};
 use crate::commands::solve::SolveArgs;
 use crate::failure::BadInput;
 use crate::line::BoardStyle;
@@ -72,6 +72,8 @@ pub enum Command {
     Export(ExportArgs),
     /// Keep the games of SGF or PSQ files written by ttt or other gomoku programs.
     Import(ImportArgs),
+    /// Step through a kept game (or a file) with the arrow keys, with each move's value.
+    Replay(ReplayArgs),
 }
 
 /// `ttt brain`: the manager sets the board, the time and the memory.

@@ -64,6 +64,20 @@ fn run(cli: Cli) -> anyhow::Result<ExitCode> {
         Some(Command::Games(args)) => commands::records::games(&args, &cli.store, &mut out),
         Some(Command::Export(args)) => commands::records::export(&args, &cli.store, &mut out),
         Some(Command::Import(args)) => commands::records::import(&args, &cli.store, &mut out),
+        Some(Command::Replay(args)) => {
+            let replay = commands::records::replay_of(&args, &cli.store)?;
+            if args.plain || !full_screen_possible() {
+                commands::records::print_replay(&replay, &mut out)
+            } else {
+                let interrupts = Interrupts::watch()?;
+                let screen =
+                    ttt_play::app::ReplayScreen::new(replay, Theme::new(!line::no_color()));
+                Ok(match tui::replay(screen, &interrupts)? {
+                    Some(signal) => signal.exit_code(),
+                    None => ExitCode::SUCCESS,
+                })
+            }
+        }
         Some(Command::Brain(args)) => {
             let interrupts = Interrupts::watch()?;
             let memory = cli::memory_bound(args.hash)?;

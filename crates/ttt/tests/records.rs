@@ -94,6 +94,21 @@ fn games_played_show_in_stats_export_import_and_reset() {
     assert_eq!(code, Some(2));
     assert!(err.contains("no kept game '99'"), "{err}");
 
+    // The replay without a terminal prints each move with its value, and the review.
+    let (out, _, code) = ttt(&home, &["replay", "1"], "");
+    assert_eq!(code, Some(0), "{out}");
+    assert!(out.starts_with("3x3, k=3: X "), "{out}");
+    assert!(
+        out.contains("  1. X 5: a draw with perfect play, the best there was"),
+        "{out}"
+    );
+    assert!(
+        out.contains("changed the result under perfect play."),
+        "{out}"
+    );
+    let (out, _, code) = ttt(&home, &["replay", file.to_str().unwrap()], "");
+    assert_eq!(code, Some(0), "a file replays too: {out}");
+
     // Reset asks; only yes deletes.
     let (out, _, _) = ttt(&home, &["stats", "--reset"], "no\n");
     assert!(out.ends_with("Nothing was deleted.\n"), "{out}");

@@ -47,6 +47,10 @@ pub enum Key {
     Left,
     /// Arrow right.
     Right,
+    /// Home.
+    Home,
+    /// End.
+    End,
     /// Ctrl-C: end at once, as an interrupt would.
     Interrupt,
 }

@@ -26,9 +26,12 @@ mod game;
 mod input;
 mod job;
 mod layout;
+mod replay;
 mod start;
 mod theme;
 mod ui;
+
+pub use replay::{REPLAY_KEYS, ReplayScreen};
 
 use std::time::Duration;
 

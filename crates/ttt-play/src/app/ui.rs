@@ -159,7 +159,13 @@ fn game_screen(app: &App, game: &GameScreen, area: Rect, buf: &mut Buffer) {
     title.render(screen.title, buf);
     let position = app.position();
     if let Some(geometry) = layout::board(area, rules) {
-        board(app, game, position, &geometry, buf);
+        let look = BoardLook {
+            theme: app.theme(),
+            naming: app.naming(),
+            cursor: (!app.session().is_over()).then_some(game.cursor),
+            hints: game.hints.as_deref(),
+        };
+        board(&look, position, &geometry, buf);
     }
     if screen.tall {
         panel_under(app, position, screen.panel, buf);
@@ -294,18 +300,28 @@ pub(super) fn start_key(
     key_at(line, column.checked_sub(left)?)
 }
 
-fn board(
-    app: &App,
-    game: &GameScreen,
+/// What the board shows beside the marks.
+pub(super) struct BoardLook<'a> {
+    pub(super) theme: super::Theme,
+    /// How free squares are labelled.
+    pub(super) naming: ttt_core::SquareNaming,
+    /// The cursor, while the game goes on.
+    pub(super) cursor: Option<Square>,
+    /// Values shown in free squares.
+    pub(super) hints: Option<&'a [MoveValue]>,
+}
+
+pub(super) fn board(
+    look: &BoardLook,
     position: &Position,
     geometry: &BoardGeometry,
     buf: &mut Buffer,
 ) {
-    let theme = app.theme();
+    let theme = look.theme;
     grid(geometry, theme.grid(), buf);
     let rules = position.rules();
     if !rules.is_tic_tac_toe() {
-        axes(app, geometry, buf);
+        axes(look, geometry, buf);
     }
     let over = position.is_over();
     let last = position.history().last().copied();
@@ -313,7 +329,7 @@ fn board(
         let cell = geometry.cell(rules.column(square) as u16, rules.row(square) as u16);
         let style = if over && position.is_on_winning_line(square) {
             theme.winning()
-        } else if !over && square == game.cursor {
+        } else if !over && Some(square) == look.cursor {
             theme.cursor()
         } else {
             Style::new()
@@ -332,14 +348,14 @@ fn board(
                     buf.set_string(cell.right() - 1, cell.y, "•", style);
                 }
             }
-            None => free_square(app, game, square, cell, style, buf),
+            None => free_square(look, position, square, cell, style, buf),
         }
     }
 }
 
 /// Column letters above the grid and row numbers to its left.
-fn axes(app: &App, geometry: &BoardGeometry, buf: &mut Buffer) {
-    let style = app.theme().quiet();
+fn axes(look: &BoardLook, geometry: &BoardGeometry, buf: &mut Buffer) {
+    let style = look.theme.quiet();
     for column in 0..geometry.columns {
         let cell = geometry.cell(column, 0);
         let letter = ttt_core::column_letter(usize::from(column)).to_string();
@@ -355,17 +371,17 @@ fn axes(app: &App, geometry: &BoardGeometry, buf: &mut Buffer) {
 }
 
 fn free_square(
-    app: &App,
-    game: &GameScreen,
+    look: &BoardLook,
+    position: &Position,
     square: Square,
     cell: Rect,
     style: Style,
     buf: &mut Buffer,
 ) {
-    let theme = app.theme();
-    let hint = game
+    let theme = look.theme;
+    let rules = position.rules();
+    let hint = look
         .hints
-        .as_ref()
         .and_then(|hints| hints.iter().find(|rated| rated.square == square));
     if let Some(rated) = hint {
         let text = hint_text(rated, cell.width);
@@ -377,15 +393,15 @@ fn free_square(
         );
         return;
     }
-    let label = app.naming().label(square, app.rules());
-    if square == game.cursor && !app.session().is_over() && cell.height < 3 {
+    let label = look.naming.label(square, rules);
+    if Some(square) == look.cursor && !position.is_over() && cell.height < 3 {
         // A small cell: the cursor is a bright bracket pair, not a dim dot.
         let marker = if cell.width >= 3 { "[ ]" } else { "[]" };
         return centre_text(marker, cell, style.add_modifier(Modifier::BOLD), buf);
     }
     if cell.height >= 3 && label.len() < usize::from(cell.width) {
         buf.set_string(cell.x, cell.y, &label, theme.quiet().patch(style));
-    } else if app.rules().is_tic_tac_toe() && label.len() <= usize::from(cell.width) {
+    } else if rules.is_tic_tac_toe() && label.len() <= usize::from(cell.width) {
         centre_text(&label, cell, theme.quiet().patch(style), buf);
     } else {
         centre_text("·", cell, theme.quiet().patch(style), buf);

@@ -8,8 +8,10 @@ use std::process::ExitCode;
 
 use clap::Args;
 use serde::Serialize;
-use ttt_core::Shown;
+use ttt::line::{BoardStyle, Palette, draw};
+use ttt_core::{Shown, SquareNaming};
 use ttt_play::records::{FileFormat, GameRecord, Stats, Tally, utc_date};
+use ttt_play::replay::Replay;
 
 use crate::cli::StoreArgs;
 use ttt::failure::BadInput;
@@ -33,6 +35,18 @@ pub struct ExportArgs {
     /// Write to this new file (an existing file is never written over) instead of standard output.
     #[arg(long, short, value_name = "FILE")]
     pub output: Option<PathBuf>,
+}
+
+/// Arguments of `ttt replay`.
+#[derive(Debug, Clone, Args)]
+pub struct ReplayArgs {
+    /// The game: its number in `ttt games`, `last`, its id, or an SGF or PSQ file.
+    #[arg(value_name = "GAME", default_value = "last")]
+    pub game: String,
+
+    /// Print the game and its review instead of stepping through it on the full screen.
+    #[arg(long)]
+    pub plain: bool,
 }
 
 /// Arguments of `ttt import`.
@@ -110,6 +124,86 @@ pub fn export(
                 path.display()
             )?;
         }
+    }
+    Ok(ExitCode::SUCCESS)
+}
+
+/// The game `replay` names, from a file or the store, with its notes: the exact
+/// solver's review where it reaches the board, else the threat search's opinion.
+///
+/// # Errors
+/// [`BadInput`] for a game that is not there or cannot be read.
+pub fn replay_of(args: &ReplayArgs, keeping: &StoreArgs) -> anyhow::Result<Replay> {
+    let path = std::path::Path::new(&args.game);
+    let record = if path.is_file() {
+        let text = std::fs::read_to_string(path)
+            .map_err(|error| BadInput(format!("cannot read {}: {error}", path.display())))?;
+        FileFormat::of(&text)
+            .read_all(&text)
+            .map_err(|error| BadInput(format!("{}: {error}", path.display())))?
+            .remove(0)
+    } else {
+        let (_, kept) = load(keeping)?;
+        find(&kept, &args.game)?.record.clone()
+    };
+    let rules = record.rules;
+    let replay = Replay::new(record).map_err(|error| BadInput(error.to_string()))?;
+    Ok(if rules.square_count() <= ttt_solver::MAX_SOLVED_SQUARES {
+        replay.with_review(&mut ttt_solver::Solver::new())
+    } else {
+        replay.with_threats()
+    })
+}
+
+/// `ttt replay --plain` (or without a terminal): the game, a line a move with its note,
+/// the final board, and what the review found.
+///
+/// # Errors
+/// Writing `out`.
+pub fn print_replay(replay: &Replay, out: &mut impl Write) -> anyhow::Result<ExitCode> {
+    let record = replay.record();
+    let rules = record.rules;
+    writeln!(
+        out,
+        "{rules}: X {} against O {}, {} moves, started {}.",
+        record.x,
+        record.o,
+        record.moves.len(),
+        utc_date(record.started)
+    )?;
+    let naming = SquareNaming::Numbers.on_board(rules);
+    let mut position = ttt_core::Position::new(rules, record.first);
+    for (index, (&square, note)) in record.moves.iter().zip(replay.notes()).enumerate() {
+        let mover = position.to_move();
+        position.play_unchecked(square);
+        match note {
+            Some(note) => writeln!(out, "{:>3}. {note}", index + 1)?,
+            None => writeln!(
+                out,
+                "{:>3}. {mover} {}",
+                index + 1,
+                naming.label(square, rules)
+            )?,
+        }
+    }
+    writeln!(out)?;
+    for line in draw(
+        &position,
+        BoardStyle::for_board(rules),
+        naming,
+        Palette::plain(),
+    ) {
+        writeln!(out, "{}", line.trim_end())?;
+    }
+    writeln!(out)?;
+    let result = match (record.outcome, &record.forfeit) {
+        (None, _) => "Unfinished.".to_owned(),
+        (Some(outcome), None) => format!("{outcome}."),
+        (Some(outcome), Some(reason)) => format!("{outcome}: {reason}."),
+    };
+    writeln!(out, "{result}")?;
+    for line in replay.summary() {
+        writeln!(out, "{line}")?;
     }
     Ok(ExitCode::SUCCESS)
 }

@@ -17,7 +17,7 @@ use ratatui::crossterm::event::{
     KeyModifiers, MouseButton, MouseEventKind,
 };
 use ratatui::crossterm::{cursor, execute};
-use ttt_play::app::{App, End, Input, Key, Theme};
+use ttt_play::app::{App, End, Input, Key, ReplayScreen, Theme};
 use ttt_play::session::{Score, Thought};
 use ttt_play::{Settings, app};
 
@@ -223,6 +223,37 @@ fn event_loop(
     }
 }
 
+/// Shows `screen`, a kept game's replay, until the person quits it or a signal in
+/// `interrupts` arrives (returned); the terminal is restored on every way out.
+///
+/// # Errors
+/// Only errors of the terminal itself; the terminal is restored before returning.
+pub fn replay(mut screen: ReplayScreen, interrupts: &Interrupts) -> io::Result<Option<Signal>> {
+    let _watchdog = Watchdog::start(interrupts)?;
+    let mut terminal = ratatui::init();
+    let result = (|| {
+        loop {
+            if let Some(signal) = interrupts.received() {
+                return Ok(Some(signal));
+            }
+            if !io::stdin().is_terminal() {
+                return Ok(Some(Signal::HANG_UP));
+            }
+            if screen.is_done() {
+                return Ok(None);
+            }
+            terminal.draw(|frame| frame.render_widget(&screen, frame.area()))?;
+            if event::poll(TICK)?
+                && let Some(input) = input(event::read()?)
+            {
+                screen.handle(input);
+            }
+        }
+    })();
+    ratatui::restore();
+    result
+}
+
 /// The app's input for a terminal event, if it is one the app knows.
 fn input(event: Event) -> Option<Input> {
     match event {
@@ -256,6 +287,8 @@ fn key_input(key: KeyEvent) -> Option<Key> {
         KeyCode::Down => Key::Down,
         KeyCode::Left => Key::Left,
         KeyCode::Right => Key::Right,
+        KeyCode::Home => Key::Home,
+        KeyCode::End => Key::End,
         _ => return None,
     })
 }

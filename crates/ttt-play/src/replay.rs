@@ -1,0 +1,245 @@
+//! Stepping through a kept game: the position after any number of its moves, with a note
+//! on each move. On boards the exact solver reaches, each move's value under perfect play
+//! and the moves that changed the result (the review); on bigger boards, where the
+//! threat-space search quickly finds a forced win for the side to move.
+//!
+//! ```
+//! use ttt_core::{Mark, Rules, Square};
+//! use ttt_play::records::GameRecord;
+//! use ttt_play::replay::{Replay, Step};
+//! use ttt_play::Seat;
+//! use ttt_solver::Solver;
+//!
+//! let mut game = GameRecord::new(Rules::default(), Seat::Human, Seat::Human, Mark::X, 0);
+//! // X in the centre, O on a side (which loses), X lets it go, ...
+//! game.moves = [4, 1, 7].map(Square::new).to_vec();
+//! let mut replay = Replay::new(game)?.with_review(&mut Solver::new());
+//! assert_eq!(replay.at(), 0);
+//! replay.step(Step::Forward);
+//! replay.step(Step::Forward);
+//! assert_eq!(replay.at(), 2);
+//! assert!(replay.note().unwrap().contains("a mistake"));
+//! replay.step(Step::Last);
+//! assert_eq!(replay.position().history().len(), 3);
+//! # Ok::<(), Box<dyn std::error::Error>>(())
+//! ```
+
+use ttt_core::{Position, SquareNaming};
+use ttt_solver::{GameResult, Solver};
+
+use crate::records::{GameRecord, RecordError};
+
+/// Where to go in the game.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Step {
+    /// Before the first move.
+    First,
+    /// One move back.
+    Back,
+    /// One move on.
+    Forward,
+    /// After the last move.
+    Last,
+}
+
+/// Nodes the threat search may take for each position of a big board's game.
+const THREAT_BUDGET: u64 = 20_000;
+
+/// A game being stepped through.
+#[derive(Debug, Clone)]
+pub struct Replay {
+    record: GameRecord,
+    /// The position after each number of moves, from none to all.
+    positions: Vec<Position>,
+    at: usize,
+    /// A note on each move (index 0: the first move), where there is something to say.
+    notes: Vec<Option<String>>,
+    /// What the review found in the whole game, in a few lines.
+    summary: Vec<String>,
+}
+
+impl Replay {
+    /// The game at its start, its moves checked.
+    ///
+    /// # Errors
+    /// [`RecordError::BadMove`] for a move that is not legal.
+    pub fn new(record: GameRecord) -> Result<Replay, RecordError> {
+        let mut position = Position::new(record.rules, record.first);
+        let mut positions = vec![position.clone()];
+        for (index, &square) in record.moves.iter().enumerate() {
+            position
+                .play(square)
+                .map_err(|error| RecordError::BadMove {
+                    number: index + 1,
+                    square: SquareNaming::Letters.label(square, record.rules),
+                    reason: error.to_string(),
+                })?;
+            positions.push(position.clone());
+        }
+        let notes = vec![None; record.moves.len()];
+        Ok(Replay {
+            record,
+            positions,
+            at: 0,
+            notes,
+            summary: Vec::new(),
+        })
+    }
+
+    /// With each move's value under perfect play where the exact solver reaches the board
+    /// (else as it was), and the moves that changed the result.
+    #[must_use]
+    pub fn with_review(mut self, solver: &mut Solver) -> Replay {
+        let rules = self.record.rules;
+        let name = |square| SquareNaming::Numbers.on_board(rules).label(square, rules);
+        let mut mistakes = 0;
+        for (index, &square) in self.record.moves.iter().enumerate() {
+            let before = &self.positions[index];
+            let Ok(values) = solver.move_values(before) else {
+                return self;
+            };
+            let best = values.first().map(|best| best.value.result);
+            let played = values.iter().find(|value| value.square == square);
+            let (Some(best), Some(played)) = (best, played) else {
+                continue;
+            };
+            let mover = before.to_move();
+            let result = played.value.result;
+            self.notes[index] = Some(if result == best {
+                format!(
+                    "{mover} {}: {} with perfect play, the best there was",
+                    name(square),
+                    outcome_words(result)
+                )
+            } else {
+                mistakes += 1;
+                let better: Vec<String> = values
+                    .iter()
+                    .filter(|value| value.value.result == best)
+                    .map(|value| name(value.square))
+                    .collect();
+                format!(
+                    "{mover} {}: a mistake, {} with perfect play where {} was there ({})",
+                    name(square),
+                    outcome_words(result),
+                    outcome_words(best),
+                    better.join(", ")
+                )
+            });
+        }
+        self.summary = vec![match mistakes {
+            0 => "No move changed the result under perfect play.".to_owned(),
+            1 => "One move changed the result under perfect play.".to_owned(),
+            n => format!("{n} moves changed the result under perfect play."),
+        }];
+        self
+    }
+
+    /// With a note wherever the threat-space search quickly finds a forced win for the
+    /// side to move, and where a forced win was let go: the engine's opinion on boards too
+    /// big for the exact solver.
+    #[must_use]
+    pub fn with_threats(mut self) -> Replay {
+        let rules = self.record.rules;
+        let name = |square| SquareNaming::Letters.label(square, rules);
+        let wins: Vec<bool> = self
+            .positions
+            .iter()
+            .map(|position| {
+                !position.is_over()
+                    && ttt_players::wins_by_threats(position, position.to_move(), THREAT_BUDGET)
+            })
+            .collect();
+        let mut let_go = 0;
+        for (index, &square) in self.record.moves.iter().enumerate() {
+            let mover = self.positions[index].to_move();
+            let after = &self.positions[index + 1];
+            let note = if wins[index]
+                && !after.is_over()
+                && !ttt_players::wins_by_threats(after, mover, THREAT_BUDGET)
+            {
+                let_go += 1;
+                Some(format!(
+                    "{mover} {}: lets a forced win by threats go",
+                    name(square)
+                ))
+            } else if wins[index + 1] {
+                Some(format!(
+                    "{mover} {}: now {} to move has a forced win by threats",
+                    name(square),
+                    after.to_move()
+                ))
+            } else {
+                None
+            };
+            self.notes[index] = note;
+        }
+        self.summary = vec![match let_go {
+            0 => "No forced win by threats was let go (as far as a quick search sees).".to_owned(),
+            1 => "One forced win by threats was let go.".to_owned(),
+            n => format!("{n} forced wins by threats were let go."),
+        }];
+        self
+    }
+
+    /// Moves to `step`, within the game.
+    pub fn step(&mut self, step: Step) {
+        self.at = match step {
+            Step::First => 0,
+            Step::Back => self.at.saturating_sub(1),
+            Step::Forward => (self.at + 1).min(self.len()),
+            Step::Last => self.len(),
+        };
+    }
+
+    /// The moves shown so far.
+    pub fn at(&self) -> usize {
+        self.at
+    }
+
+    /// The moves of the game.
+    pub fn len(&self) -> usize {
+        self.record.moves.len()
+    }
+
+    /// Whether the game has no move.
+    pub fn is_empty(&self) -> bool {
+        self.record.moves.is_empty()
+    }
+
+    /// The position after the moves shown.
+    pub fn position(&self) -> &Position {
+        &self.positions[self.at]
+    }
+
+    /// The game.
+    pub fn record(&self) -> &GameRecord {
+        &self.record
+    }
+
+    /// The note on the last move shown, if there is one.
+    pub fn note(&self) -> Option<&str> {
+        self.at
+            .checked_sub(1)
+            .and_then(|index| self.notes[index].as_deref())
+    }
+
+    /// The note on each move, in order.
+    pub fn notes(&self) -> &[Option<String>] {
+        &self.notes
+    }
+
+    /// What the review found in the whole game.
+    pub fn summary(&self) -> &[String] {
+        &self.summary
+    }
+}
+
+/// "a win", "a draw" or "a loss" for the mover.
+fn outcome_words(result: GameResult) -> &'static str {
+    match result {
+        GameResult::Win => "a win",
+        GameResult::Draw => "a draw",
+        GameResult::Loss => "a loss",
+    }
+}
