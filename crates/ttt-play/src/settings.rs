@@ -182,6 +182,18 @@ impl FirstPolicy {
     ];
 }
 
+impl fmt::Display for FirstPolicy {
+    /// As the command line takes it: `x`, `o`, `random` or `alternate`.
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(match self {
+            FirstPolicy::X => "x",
+            FirstPolicy::O => "o",
+            FirstPolicy::Random => "random",
+            FirstPolicy::Alternate => "alternate",
+        })
+    }
+}
+
 /// The text is not a first-player policy.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 #[error("'{}' is not a first-player policy: use x, o, random or alternate", Shown(.0))]

@@ -108,9 +108,10 @@ fn play(
     let (store, kept) = open_store(keeping);
     // The unfinished game kept last, to take up now (--resume) or to offer.
     let unfinished = kept
-        .into_iter()
+        .iter()
         .filter(|kept| !kept.record.is_finished())
-        .max_by_key(|kept| kept.record.started);
+        .max_by_key(|kept| kept.record.started)
+        .cloned();
     let (settings, resume) = if args.resume {
         let Some(kept) = unfinished else {
             return Err(BadInput("there is no unfinished game to resume".to_owned()).into());
@@ -131,7 +132,7 @@ fn play(
             .map(Resume::Offer);
         (args.settings(rules)?, offer)
     };
-    let recorder = store.map(|store| Recorder::new(Box::new(store)));
+    let recorder = store.clone().map(|store| Recorder::new(Box::new(store)));
     for engine in settings.engines() {
         // A command that cannot even start is the person's mistake, said before any game.
         ttt::engine::Engine::start(engine.command(), settings.limits())
@@ -140,11 +141,22 @@ fn play(
     if !args.plain && full_screen_possible() {
         let interrupts = Interrupts::watch()?;
         let theme = Theme::new(!line::no_color());
-        let resume = match resume {
-            Some(Resume::Now(kept)) => Some(kept),
-            _ => None,
+        let remembered = match store.as_ref().map(store::Store::choices) {
+            Some(Ok(remembered)) => remembered,
+            Some(Err(set_aside)) => {
+                eprintln!("ttt: {set_aside}");
+                None
+            }
+            None => None,
         };
-        let exit = tui::run(settings, theme, recorder, resume, &interrupts)?;
+        let memory = tui::Memory {
+            recorder,
+            store,
+            games: kept.into_iter().map(|kept| kept.record).collect(),
+            remembered,
+            resume,
+        };
+        let exit = tui::run(settings, theme, memory, &interrupts)?;
         let Some(signal) = exit.signal else {
             writeln!(out, "{}", exit.score)?;
             return Ok(ExitCode::SUCCESS);

@@ -21,15 +21,20 @@ use std::io::{self, Write};
 use std::path::{Path, PathBuf};
 use std::time::{SystemTime, UNIX_EPOCH};
 
-use ttt_play::records::{GameRecord, Keep};
+use ttt_play::records::{GameRecord, Keep, Remembered};
 
 /// The environment variable that names the folder instead of the platform's.
 pub const HOME_VARIABLE: &str = "TTT_HOME";
+
+/// What the remembered choices are called when they cannot be read.
+const CHOICES: &str = "the start screen's remembered choices";
 
 /// The folder of games, opened.
 #[derive(Debug, Clone)]
 pub struct Store {
     games: PathBuf,
+    /// The file of the start screen's remembered choices.
+    choices: PathBuf,
     /// How many games this process has named so far.
     named: u32,
 }
@@ -76,14 +81,67 @@ impl Store {
             })
     }
 
-    /// Opens the store in `folder`, making its folders if they are not there.
+    /// The folder of the remembered choices: as [`folder`](Store::folder) when a folder is
+    /// named, else the platform's config folder for `ttt` (`~/.config/ttt` on Linux).
+    ///
+    /// # Errors
+    /// As [`folder`](Store::folder).
+    pub fn config_folder(flag: Option<&Path>) -> io::Result<PathBuf> {
+        let named = flag.is_some()
+            || std::env::var_os(HOME_VARIABLE).is_some_and(|value| !value.is_empty());
+        match directories::ProjectDirs::from("", "", "ttt") {
+            Some(dirs) if !named => Ok(dirs.config_dir().to_path_buf()),
+            _ => Store::folder(flag),
+        }
+    }
+
+    /// Opens the store in `folder` (games) and `config` (remembered choices), making the
+    /// folders if they are not there.
+    ///
+    /// # Errors
+    /// When the folders cannot be made.
+    pub fn open_in(folder: &Path, config: &Path) -> io::Result<Store> {
+        let games = folder.join("games");
+        fs::create_dir_all(&games).map_err(|error| in_file(error, "make the folder", &games))?;
+        fs::create_dir_all(config).map_err(|error| in_file(error, "make the folder", config))?;
+        Ok(Store {
+            games,
+            choices: config.join("choices.json"),
+            named: 0,
+        })
+    }
+
+    /// Opens the store with everything in `folder`.
     ///
     /// # Errors
     /// When the folders cannot be made.
     pub fn open(folder: &Path) -> io::Result<Store> {
-        let games = folder.join("games");
-        fs::create_dir_all(&games).map_err(|error| in_file(error, "make the folder", &games))?;
-        Ok(Store { games, named: 0 })
+        Store::open_in(folder, folder)
+    }
+
+    /// The start screen's choices remembered from the last run, if any; a file that cannot
+    /// be read is set aside and said.
+    pub fn choices(&self) -> Result<Option<Remembered>, SetAside> {
+        let text = match fs::read_to_string(&self.choices) {
+            Ok(text) => text,
+            Err(error) if error.kind() == io::ErrorKind::NotFound => return Ok(None),
+            Err(error) => {
+                return Err(self.set_aside(&self.choices, CHOICES, &error.to_string()));
+            }
+        };
+        Remembered::from_text(text.trim())
+            .map(Some)
+            .map_err(|error| self.set_aside(&self.choices, CHOICES, &error.to_string()))
+    }
+
+    /// Remembers the start screen's choices for the next run, atomically.
+    ///
+    /// # Errors
+    /// When the file cannot be written.
+    pub fn keep_choices(&self, remembered: &Remembered) -> io::Result<()> {
+        let mut text = remembered.to_text();
+        text.push('\n');
+        write_atomically(&self.choices, text.as_bytes())
     }
 
     /// Opens the store in the folder [`folder`](Store::folder) picks, and reads it.
@@ -91,7 +149,7 @@ impl Store {
     /// # Errors
     /// When there is no folder, it cannot be made, or it cannot be read.
     pub fn open_and_load(flag: Option<&Path>) -> io::Result<(Store, Vec<Kept>, Vec<SetAside>)> {
-        let store = Store::open(&Store::folder(flag)?)?;
+        let store = Store::open_in(&Store::folder(flag)?, &Store::config_folder(flag)?)?;
         let (kept, set_aside) = store.load()?;
         Ok((store, kept, set_aside))
     }
@@ -125,33 +183,34 @@ impl Store {
                 });
             match read {
                 Ok(record) => games.push(Kept { id, record }),
-                Err(reason) => set_aside.push(self.set_aside(&path, &reason)),
+                Err(reason) => set_aside.push(self.set_aside(&path, "a saved game", &reason)),
             }
         }
         games.sort_by(|a, b| (a.record.started, &a.id).cmp(&(b.record.started, &b.id)));
         Ok((games, set_aside))
     }
 
-    /// Renames an unreadable file aside, under a name no file has yet.
-    fn set_aside(&self, path: &Path, reason: &str) -> SetAside {
+    /// Renames an unreadable file aside, in its folder, under a name no file has yet.
+    fn set_aside(&self, path: &Path, what: &str, reason: &str) -> SetAside {
         let name = path
             .file_name()
             .map(|name| name.to_string_lossy().into_owned())
             .unwrap_or_default();
-        let mut aside = self.games.join(format!("{name}.unreadable"));
+        let folder = path.parent().unwrap_or(&self.games);
+        let mut aside = folder.join(format!("{name}.unreadable"));
         let mut n = 1;
         while aside.exists() {
             n += 1;
-            aside = self.games.join(format!("{name}.unreadable.{n}"));
+            aside = folder.join(format!("{name}.unreadable.{n}"));
         }
         let moved = fs::rename(path, &aside);
         let shown = aside.display();
         SetAside(match moved {
             Ok(()) => {
-                format!("a saved game could not be read ({reason}); it was set aside as {shown}")
+                format!("{what} could not be read ({reason}); it was set aside as {shown}")
             }
             Err(error) => format!(
-                "a saved game, {}, could not be read ({reason}), nor set aside ({error})",
+                "{what}, {}, could not be read ({reason}), nor set aside ({error})",
                 path.display()
             ),
         })

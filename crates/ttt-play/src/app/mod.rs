@@ -46,7 +46,7 @@ pub use start::{BOARDS, Choices, Opponent, StartLine, StartMenu};
 pub use theme::Theme;
 pub use ui::{footer, footer_items};
 
-use crate::records::GameRecord;
+use crate::records::{GameRecord, Remembered, Stats};
 use crate::session::{Launcher, Refusal, Session, Thinking, Thought};
 use crate::settings::{Seat, Seats, Settings};
 use crate::words;
@@ -145,6 +145,12 @@ pub struct App {
     /// How squares are named on 3x3, as last chosen.
     naming: SquareNaming,
     end: Option<End>,
+    /// The kept games' statistics, for the start screen's record line.
+    stats: Option<Stats>,
+    /// An unfinished game the start screen offers to resume.
+    offer: Option<GameRecord>,
+    /// Set when the offered game was resumed, until the front end takes it.
+    resumed: bool,
 }
 
 impl App {
@@ -176,12 +182,112 @@ impl App {
             thinking: None,
             naming,
             end: None,
+            stats: None,
+            offer: None,
+            resumed: false,
         };
         if fixed {
             app.screen = Screen::Game(GameScreen::new(rules));
             app.new_game(now);
         }
         app
+    }
+
+    /// The start screen opens with `remembered`, last run's choices, when the settings
+    /// leave the seats to choose and its opponent can still be offered (an engine only when
+    /// the command line names it again). A letter or a board given on the command line wins.
+    #[must_use]
+    pub fn with_remembered(mut self, remembered: &Remembered) -> App {
+        let settings = self.session.settings();
+        let Seats::Ask { letter } = settings.seats() else {
+            return self;
+        };
+        let mut choices = Choices::of(&remembered.table, remembered.naming, settings.engine());
+        if let Some(letter) = letter {
+            choices.letter = *letter;
+        }
+        if settings.rules() != Rules::default() {
+            choices.rules = settings.rules();
+        }
+        let engine_forgotten = choices.opponent == Opponent::Engine && settings.engine().is_none();
+        if engine_forgotten || !choices.opponent.plays_on(choices.rules) {
+            return self;
+        }
+        if let Screen::Start(menu) = &mut self.screen {
+            menu.choices = choices;
+            self.naming = remembered.naming;
+        }
+        self
+    }
+
+    /// The choices to remember for the next run: the start screen's, or the game's that it
+    /// started; `None` when the command line settled the seats (nothing was chosen) or an
+    /// engine plays (it is remembered only when named again).
+    pub fn remembered(&self) -> Option<Remembered> {
+        if !matches!(self.session.settings().seats(), Seats::Ask { .. }) {
+            return None;
+        }
+        let (table, naming) = match &self.screen {
+            Screen::Start(menu) => (menu.choices.table(), menu.choices.naming),
+            Screen::Game(_) => (self.session.table().clone(), self.naming),
+        };
+        let engine = |seat: &Seat| matches!(seat, Seat::Engine(_));
+        if engine(&table.x) || engine(&table.o) {
+            return None;
+        }
+        Some(Remembered { table, naming })
+    }
+
+    /// The kept games' statistics: the start screen shows the record against the chosen
+    /// opponent.
+    pub fn set_stats(&mut self, stats: Stats) {
+        self.stats = Some(stats);
+    }
+
+    /// The start screen's line on the record against the chosen opponent, if there are
+    /// statistics and games against it.
+    pub fn record_line(&self) -> Option<String> {
+        let (Screen::Start(menu), Some(stats)) = (&self.screen, &self.stats) else {
+            return None;
+        };
+        let table = menu.choices.table();
+        let opponent = match (table.x.is_human(), table.o.is_human()) {
+            (true, true) => "friend".to_owned(),
+            (true, false) => table.o.to_string(),
+            _ => table.x.to_string(),
+        };
+        let tally = stats.against(&opponent);
+        (tally.games() > 0).then(|| {
+            format!(
+                "Your record against {}: {tally}",
+                menu.choices.line(StartLine::Opponent).1
+            )
+        })
+    }
+
+    /// Offers `record`, an unfinished game, on the start screen: `r` resumes it.
+    pub fn offer(&mut self, record: GameRecord) {
+        self.offer = Some(record);
+    }
+
+    /// The start screen's line offering the unfinished game, if there is one.
+    pub fn offer_line(&self) -> Option<String> {
+        let record = self.offer.as_ref()?;
+        matches!(self.screen, Screen::Start(_)).then(|| {
+            format!(
+                "r: resume the unfinished game ({}, X {} against O {}, {} moves)",
+                record.rules,
+                record.x,
+                record.o,
+                record.moves.len()
+            )
+        })
+    }
+
+    /// Whether the offered game was resumed since the last call: the front end then keeps
+    /// it as that game.
+    pub fn take_resumed(&mut self) -> bool {
+        std::mem::take(&mut self.resumed)
     }
 
     /// Takes up an unfinished game where it was left (see [`Session::resume`]), in the
@@ -314,6 +420,16 @@ impl App {
             return;
         }
         let given = self.session.settings().rules();
+        if matches!(self.screen, Screen::Start(_))
+            && key == Key::Char('r')
+            && let Some(record) = self.offer.take()
+        {
+            match self.resume(&record, now) {
+                Ok(()) => self.resumed = true,
+                Err(refusal) => self.refuse(words::refusal_sentence(&refusal)),
+            }
+            return;
+        }
         match &mut self.screen {
             Screen::Start(menu) => match menu.key(key, given) {
                 StartAction::Nothing => {}

@@ -1573,3 +1573,84 @@ fn an_engine_that_cannot_move_loses_the_game_in_words_and_stays_on_the_start_scr
             .starts_with("An outside engine plays five in a row")
     );
 }
+
+#[test]
+fn the_start_screen_opens_with_last_run_s_choices_the_record_and_the_unfinished_game() {
+    use crate::records::{GameRecord, Remembered, Stats};
+    use crate::session::Table;
+    let area = Rect::new(0, 0, 100, 30);
+    let search = Seat::Computer(Strength::Search);
+    let remembered = Remembered {
+        table: Table {
+            rules: Rules::new(7, 7, 5).unwrap(),
+            x: search.clone(),
+            o: Seat::Human,
+            first: FirstPolicy::Alternate,
+        },
+        naming: SquareNaming::Keypad,
+    };
+    let mut app = start_app(
+        launch(None, FirstPolicy::Random, Theme::monochrome()),
+        area,
+        Duration::ZERO,
+    )
+    .with_remembered(&remembered);
+    let choices = &menu(&app).choices;
+    assert_eq!(
+        (
+            choices.opponent,
+            choices.letter,
+            choices.first,
+            choices.rules
+        ),
+        (
+            Opponent::Computer(Strength::Search),
+            Mark::O,
+            FirstPolicy::Alternate,
+            Rules::new(7, 7, 5).unwrap()
+        )
+    );
+    assert_eq!(app.remembered(), Some(remembered.clone()));
+    // Seats fixed on the command line: nothing is taken from last run, nor remembered.
+    let fixed = start_app(
+        launch(
+            Some((Seat::Human, Seat::Human)),
+            FirstPolicy::X,
+            Theme::monochrome(),
+        ),
+        area,
+        Duration::ZERO,
+    )
+    .with_remembered(&remembered);
+    assert!(in_game(&fixed));
+    assert_eq!(fixed.remembered(), None);
+
+    // The record against the chosen opponent, from the kept games.
+    let mut lost = GameRecord::new(Rules::default(), search.clone(), Seat::Human, Mark::X, 1);
+    lost.moves = [4, 0, 1, 2, 7].map(Square::new).to_vec();
+    lost.finish(ttt_core::Outcome::Win(Mark::X), 2);
+    assert_eq!(app.record_line(), None);
+    app.set_stats(Stats::of(&[lost]));
+    let line = app.record_line().unwrap();
+    assert_eq!(
+        line,
+        "Your record against the computer, hard: 0 won, 1 lost, 0 drawn"
+    );
+    assert!(screen_text(&app).contains(&line));
+
+    // An unfinished game on offer: r takes it up, once.
+    let mut unfinished = GameRecord::new(Rules::default(), Seat::Human, Seat::Human, Mark::X, 3);
+    unfinished.moves = [4, 0].map(Square::new).to_vec();
+    app.offer(unfinished);
+    assert!(
+        screen_text(&app)
+            .contains("r: resume the unfinished game (3x3, k=3, X human against O human, 2 moves)")
+    );
+    assert!(!app.take_resumed());
+    key(&mut app, Key::Char('r'));
+    assert!(in_game(&app));
+    assert_eq!(app.position().history(), &[Square::new(4), Square::new(0)]);
+    assert!(app.take_resumed());
+    assert!(!app.take_resumed());
+    assert_eq!(app.offer_line(), None);
+}

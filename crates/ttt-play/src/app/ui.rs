@@ -100,8 +100,22 @@ fn start_screen(app: &App, menu: &StartMenu, area: Rect, buf: &mut Buffer) {
             .alignment(Alignment::Center)
             .render(Rect::new(below.x, y, below.width, 1), buf);
     }
-    // What the last change did, under the key list.
-    let status_top = below.bottom();
+    // The unfinished game on offer and the record against the chosen opponent, then
+    // what the last change did, under the key list.
+    let notes: Vec<String> = [app.offer_line(), app.record_line()]
+        .into_iter()
+        .flatten()
+        .collect();
+    let mut status_top = below.bottom();
+    for note in notes {
+        if status_top >= area.bottom() {
+            break;
+        }
+        Line::from(Span::styled(note, app.theme().quiet()))
+            .alignment(Alignment::Center)
+            .render(Rect::new(area.x, status_top, area.width, 1), buf);
+        status_top += 1;
+    }
     let status = Rect::new(
         start.frame.x,
         status_top,

@@ -595,6 +595,87 @@ pub(crate) fn settle(
     }
 }
 
+/// The start screen's choices as last made (the board, who sits where, who goes first, the
+/// square names on 3x3), kept between runs so that the next start screen opens with them.
+///
+/// ```
+/// use ttt_core::{Rules, SquareNaming};
+/// use ttt_play::records::Remembered;
+/// use ttt_play::{FirstPolicy, Seat, Table};
+/// use ttt_players::Strength;
+///
+/// let table = Table {
+///     rules: Rules::new(15, 15, 5)?,
+///     x: Seat::Human,
+///     o: Seat::Computer(Strength::Search),
+///     first: FirstPolicy::Alternate,
+/// };
+/// let remembered = Remembered { table, naming: SquareNaming::Keypad };
+/// assert_eq!(Remembered::from_text(&remembered.to_text()), Ok(remembered));
+/// assert!(Remembered::from_text("{\"format\":99}").is_err());
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Remembered {
+    /// The board, seats and first-move policy.
+    pub table: crate::Table,
+    /// How squares are named on 3x3.
+    pub naming: SquareNaming,
+}
+
+/// Remembered choices on disk.
+#[derive(Serialize, Deserialize)]
+struct ChoicesText {
+    format: u32,
+    board: String,
+    x: String,
+    o: String,
+    first: String,
+    naming: String,
+}
+
+impl Remembered {
+    /// One line of JSON, with the format's version.
+    pub fn to_text(&self) -> String {
+        let text = ChoicesText {
+            format: FORMAT,
+            board: self.table.rules.to_string(),
+            x: self.table.x.to_string(),
+            o: self.table.o.to_string(),
+            first: self.table.first.to_string(),
+            naming: self.naming.to_string(),
+        };
+        serde_json::to_string(&text).unwrap_or_default()
+    }
+
+    /// Reads what [`to_text`](Remembered::to_text) writes.
+    ///
+    /// # Errors
+    /// [`RecordError`] naming what is wrong, a newer format among them.
+    pub fn from_text(text: &str) -> Result<Remembered, RecordError> {
+        let version: Version = serde_json::from_str(text)
+            .map_err(|error| RecordError::Unreadable(error.to_string()))?;
+        if version.format > FORMAT {
+            return Err(RecordError::Newer(version.format));
+        }
+        let text: ChoicesText = serde_json::from_str(text)
+            .map_err(|error| RecordError::Unreadable(error.to_string()))?;
+        let field = |name: &'static str, error: &dyn fmt::Display| RecordError::Field {
+            name,
+            reason: error.to_string(),
+        };
+        Ok(Remembered {
+            table: crate::Table {
+                rules: text.board.parse().map_err(|e| field("board", &e))?,
+                x: text.x.parse().map_err(|e| field("x", &e))?,
+                o: text.o.parse().map_err(|e| field("o", &e))?,
+                first: text.first.parse().map_err(|e| field("first", &e))?,
+            },
+            naming: text.naming.parse().map_err(|e| field("naming", &e))?,
+        })
+    }
+}
+
 /// Where a front end keeps records: files on a computer, local storage in a browser.
 pub trait Keep {
     /// Keeps `record` as the game `id`, replacing that game's earlier version, or as a new
@@ -655,14 +736,19 @@ impl Recorder {
     }
 
     /// Looks at the session at `now` (seconds since 1970) and keeps the game on the board
-    /// if it has just ended, or if its end was taken back.
+    /// if it has just ended, or if its end was taken back. Returns the game if it has just
+    /// been kept finished.
     ///
     /// # Errors
     /// The store's, in one line.
-    pub fn observe(&mut self, session: &crate::Session, now: u64) -> Result<(), String> {
+    pub fn observe(
+        &mut self,
+        session: &crate::Session,
+        now: u64,
+    ) -> Result<Option<GameRecord>, String> {
         let number = session.game_number();
         if !session.started() {
-            return Ok(());
+            return Ok(None);
         }
         let current = match &mut self.current {
             Some(current) if current.number == number => current,
@@ -676,9 +762,10 @@ impl Recorder {
         let state = (session.position().history().len(), session.outcome());
         let was_finished = current.kept.is_some_and(|(_, outcome)| outcome.is_some());
         if (state.1.is_some() || was_finished) && current.kept != Some(state) {
-            Recorder::write(&mut *self.keep, current, session, now)?;
+            let kept = Recorder::write(&mut *self.keep, current, session, now)?;
+            return Ok(kept.filter(GameRecord::is_finished));
         }
-        Ok(())
+        Ok(None)
     }
 
     /// Keeps the game under way, unfinished, as the person leaves (a game with no move
@@ -706,14 +793,14 @@ impl Recorder {
         current: &mut Current,
         session: &crate::Session,
         now: u64,
-    ) -> Result<(), String> {
+    ) -> Result<Option<GameRecord>, String> {
         let Some(record) = session.record(current.started, now) else {
-            return Ok(());
+            return Ok(None);
         };
         let id = keep.keep(current.id.as_deref(), &record)?;
         current.id = Some(id);
         current.kept = Some((record.moves.len(), record.outcome));
-        Ok(())
+        Ok(Some(record))
     }
 }
 

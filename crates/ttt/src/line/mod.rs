@@ -248,7 +248,7 @@ impl<W: Write> LineGame<W> {
             return Ok(());
         };
         match recorder.observe(session, store::now()) {
-            Ok(()) => Ok(()),
+            Ok(_) => Ok(()),
             Err(error) => self.say(&format!("{error}.")),
         }
     }

@@ -23,8 +23,9 @@ use ttt_play::{Settings, app};
 
 use crate::signals::{Interrupts, Signal};
 use ttt::engine::EngineLauncher;
-use ttt::store::{self, Kept};
-use ttt_play::records::Recorder;
+use ttt::line::Resume;
+use ttt::store::{self, Store};
+use ttt_play::records::{GameRecord, Recorder, Remembered, Stats};
 use watchdog::Watchdog;
 
 /// How often the loop wakes with nothing happening, to notice a due computer move.
@@ -47,15 +48,25 @@ pub struct Exit {
 pub fn run(
     settings: Settings,
     theme: Theme,
-    recorder: Option<Recorder>,
-    resume: Option<Kept>,
+    memory: Memory,
     interrupts: &Interrupts,
 ) -> io::Result<Exit> {
     let watchdog = Watchdog::start(interrupts)?;
     let terminal = ratatui::init();
     let guard = MouseGuard::enable();
+    let Memory {
+        recorder,
+        store,
+        games,
+        remembered,
+        resume,
+    } = memory;
     let mut keeping = Keeping {
         recorder,
+        store,
+        games,
+        remembered,
+        offered: None,
         trouble: None,
         kept_unfinished: false,
     };
@@ -81,9 +92,29 @@ pub fn run(
     result
 }
 
+/// What the full-screen mode remembers across runs, as the front end read it.
+#[derive(Debug, Default)]
+pub struct Memory {
+    /// Keeps the games, unless the run saves nothing.
+    pub recorder: Option<Recorder>,
+    /// Where the start screen's choices are remembered.
+    pub store: Option<Store>,
+    /// The finished games kept, for the start screen's record line.
+    pub games: Vec<GameRecord>,
+    /// The start screen's choices of the last run.
+    pub remembered: Option<Remembered>,
+    /// An unfinished game to take up now, or to offer on the start screen.
+    pub resume: Option<Resume>,
+}
+
 /// The games' recorder, and what it had to say.
 struct Keeping {
     recorder: Option<Recorder>,
+    store: Option<Store>,
+    games: Vec<GameRecord>,
+    remembered: Option<Remembered>,
+    /// The kept game offered on the start screen: its id and start.
+    offered: Option<(String, u64)>,
     /// The first failure to keep a game, said after the full screen ends.
     trouble: Option<String>,
     /// Whether a game under way was kept on the way out.
@@ -91,15 +122,36 @@ struct Keeping {
 }
 
 impl Keeping {
-    fn observe(&mut self, app: &App) {
-        if let Some(recorder) = &mut self.recorder
-            && let Err(error) = recorder.observe(app.session(), store::now())
+    fn observe(&mut self, app: &mut App) {
+        let Some(recorder) = &mut self.recorder else {
+            return;
+        };
+        if app.take_resumed()
+            && let Some((id, started)) = self.offered.take()
         {
-            self.trouble.get_or_insert(error);
+            recorder.resumed(app.session(), &id, started);
+        }
+        match recorder.observe(app.session(), store::now()) {
+            Ok(Some(finished)) => {
+                self.games.push(finished);
+                app.set_stats(Stats::of(&self.games));
+            }
+            Ok(None) => {}
+            Err(error) => {
+                self.trouble.get_or_insert(error);
+            }
         }
     }
 
     fn leave(&mut self, app: &App) {
+        if let (Some(store), Some(choices)) = (&self.store, app.remembered())
+            && self.remembered.as_ref() != Some(&choices)
+            && let Err(error) = store.keep_choices(&choices)
+        {
+            self.trouble.get_or_insert(format!(
+                "the start screen's choices could not be kept: {error}"
+            ));
+        }
         if let Some(recorder) = &mut self.recorder {
             match recorder.leave(app.session(), store::now()) {
                 Ok(kept) => self.kept_unfinished = kept,
@@ -138,7 +190,7 @@ fn event_loop(
     settings: Settings,
     theme: Theme,
     keeping: &mut Keeping,
-    resume: Option<Kept>,
+    resume: Option<Resume>,
     interrupts: &Interrupts,
     watchdog: &Watchdog,
 ) -> io::Result<Exit> {
@@ -151,7 +203,17 @@ fn event_loop(
         clock.elapsed(),
     )
     .with_launcher(Box::new(EngineLauncher));
-    if let Some(kept) = resume {
+    if let Some(remembered) = &keeping.remembered {
+        app = app.with_remembered(remembered);
+    }
+    if keeping.store.is_some() {
+        app.set_stats(Stats::of(&keeping.games));
+    }
+    if let Some(Resume::Offer(kept)) = &resume {
+        keeping.offered = Some((kept.id.clone(), kept.record.started));
+        app.offer(kept.record.clone());
+    }
+    if let Some(Resume::Now(kept)) = resume {
         match app.resume(&kept.record, clock.elapsed()) {
             Ok(()) => {
                 if let Some(recorder) = &mut keeping.recorder {
@@ -168,7 +230,7 @@ fn event_loop(
     let (sender, thoughts) = mpsc::channel::<Thought>();
     let (job_sender, finished_jobs) = mpsc::channel::<app::Done>();
     loop {
-        keeping.observe(&app);
+        keeping.observe(&mut app);
         let score = app.session().score();
         watchdog.record(score);
         let signal = if let Some(signal) = interrupts.received() {
