@@ -2,7 +2,8 @@
 // playwright-core): serves web/dist on 127.0.0.1, plays a whole game against the perfect
 // player by clicks, checks the verdict, uses undo and hint, starts a gomoku game against
 // `search` and checks that the page answers a key within 100 ms while the computer
-// thinks, turns a phone-sized window and acts after it, and keeps screenshots in
+// thinks, turns a phone-sized window and acts after it, checks that the games and choices
+// are kept in local storage across a reload, and keeps screenshots in
 // target/web-e2e.png and target/web-e2e-phone.png.
 //
 //   node web/tests/e2e.mjs          (after web/build.sh; .ci/run runs both)
@@ -251,6 +252,37 @@ try {
     [...wide[0]].length >= 80 && wide.some((line) => line.includes("│Game")),
     `a large window again gets the wide layout (${[...wide[0]].length}x${wide.length})`,
   );
+
+  // Kept in the browser's local storage: the games (the gomoku game under way among
+  // them) and the start screen's choices. A reload offers the unfinished game, opens with
+  // the choices, shows the record against the chosen opponent, and sets aside a value
+  // that cannot be read.
+  const stored = await page.evaluate(() => Object.keys(localStorage));
+  check(
+    stored.filter((key) => key.startsWith("ttt.game.")).length >= 2 && stored.includes("ttt.choices"),
+    `games and choices are kept in local storage (${stored.join(", ")})`,
+  );
+  await page.evaluate(() => {
+    localStorage.setItem(
+      "ttt.game.1-1",
+      JSON.stringify({
+        format: 1, board: "3x3, k=3", x: "human", o: "search", first: "X",
+        moves: "a1 b1 a2 b2 a3", result: "X", started: 1, ended: 2,
+      }),
+    );
+    localStorage.setItem("ttt.game.broken", "not a game");
+  });
+  await page.reload();
+  await waitFor("Play against");
+  await waitFor("r: resume the unfinished game (15x15, k=5");
+  await waitFor("‹ the computer, hard ›");
+  await waitFor("Your record against the computer, hard: 1 won, 0 lost, 0 drawn");
+  check(true, "a reload offers the unfinished game, with last visit's choices and the record");
+  const aside = await page.evaluate(() => [localStorage.getItem("ttt.unreadable.broken"), localStorage.getItem("ttt.game.broken")]);
+  check(aside[0] === "not a game" && aside[1] === null, "an unreadable game is set aside, not lost");
+  await page.keyboard.press("r");
+  await waitFor("The unfinished game goes on");
+  check(true, "r takes the unfinished game up");
 
   check(errors.length === 0, `no errors in the page (${errors.join("; ")})`);
 } catch (error) {

@@ -7,3 +7,5 @@ pub mod protocol;
 
 #[cfg(target_arch = "wasm32")]
 mod page;
+#[cfg(target_arch = "wasm32")]
+mod storage;

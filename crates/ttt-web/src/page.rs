@@ -18,6 +18,8 @@ use ttt_players::PlayerError;
 use wasm_bindgen::prelude::*;
 
 use crate::protocol::{self, Reply, Request};
+use crate::storage;
+use ttt_play::records::{GameRecord, Recorder, Remembered, Stats};
 
 #[wasm_bindgen]
 extern "C" {
@@ -33,6 +35,14 @@ const SCREEN: &str = "screen";
 /// The app and the work it handed out, waiting for the workers' replies.
 struct Page {
     app: App,
+    /// Keeps the games in the browser's local storage.
+    recorder: Recorder,
+    /// The finished games kept, for the start screen's record line.
+    games: Vec<GameRecord>,
+    /// The unfinished game offered on the start screen: its id and start.
+    offered: Option<(String, u64)>,
+    /// The start screen's choices as last kept.
+    remembered: Option<Remembered>,
     /// The cells drawn in.
     area: Rect,
     thinking: Option<Thinking>,
@@ -66,6 +76,29 @@ impl Page {
             self.app.start_over();
         }
         self.send_work();
+        self.keep();
+    }
+
+    /// Keeps what changed: a game that ended, the game under way after each move (a page
+    /// can be closed at any moment), and the start screen's choices.
+    fn keep(&mut self) {
+        if self.app.take_resumed()
+            && let Some((id, started)) = self.offered.take()
+        {
+            self.recorder.resumed(self.app.session(), &id, started);
+        }
+        let now = storage::now();
+        if let Ok(Some(finished)) = self.recorder.observe(self.app.session(), now) {
+            self.games.push(finished);
+            self.app.set_stats(Stats::of(&self.games));
+        }
+        let _ = self.recorder.leave(self.app.session(), now);
+        if let Some(choices) = self.app.remembered()
+            && self.remembered.as_ref() != Some(&choices)
+        {
+            storage::keep_choices(&choices);
+            self.remembered = Some(choices);
+        }
     }
 
     /// Posts the work the app handed out to the workers.
@@ -113,6 +146,7 @@ impl Page {
             }
         }
         self.send_work();
+        self.keep();
     }
 }
 
@@ -272,8 +306,31 @@ pub fn start() -> Result<(), JsValue> {
     let settings = Settings::new(Rules::default(), Seats::Ask { letter: None }).map_err(to_js)?;
     // Colour unless the person asked the system for more contrast or forced colours.
     let theme = Theme::new(!media("(prefers-contrast: more)") && !media("(forced-colors: active)"));
+    let mut app = App::new(settings, theme, first_area, now());
+    let (kept, unreadable) = storage::load();
+    let remembered = storage::choices();
+    if let Some(remembered) = &remembered {
+        app = app.with_remembered(remembered);
+    }
+    let games: Vec<GameRecord> = kept.iter().map(|(_, record)| record.clone()).collect();
+    app.set_stats(Stats::of(&games));
+    let offered = kept
+        .iter()
+        .filter(|(_, record)| !record.is_finished() && (record.x.is_human() || record.o.is_human()))
+        .max_by_key(|(_, record)| record.started)
+        .map(|(id, record)| {
+            app.offer(record.clone());
+            (id.clone(), record.started)
+        });
+    for line in unreadable {
+        web_sys::console::warn_1(&JsValue::from_str(&line));
+    }
     let page = Rc::new(RefCell::new(Page {
-        app: App::new(settings, theme, first_area, now()),
+        app,
+        recorder: Recorder::new(Box::new(storage::LocalStorage)),
+        games,
+        offered,
+        remembered,
         area: first_area,
         thinking: None,
         job: None,
