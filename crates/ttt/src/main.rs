@@ -114,7 +114,8 @@ fn play(
         .cloned();
     let (settings, resume) = if args.resume {
         let Some(kept) = unfinished else {
-            return Err(BadInput("there is no unfinished game to resume".to_owned()).into());
+            // Not a mistake in the flags: there is simply nothing to take up (exit 1).
+            anyhow::bail!("there is no unfinished game to resume");
         };
         let seats = Seats::Fixed {
             x: kept.record.x.clone(),

@@ -9,8 +9,6 @@
     reason = "a test fails by panicking"
 )]
 
-mod common;
-
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output, Stdio};
 use std::time::{Duration, Instant};
@@ -44,7 +42,9 @@ fn shell(command: &str, bin: &Path) -> Command {
         .env("PATH", path)
         .env("NO_COLOR", "1")
         .env("TERM", "dumb")
-        .env("TTT_HOME", common::home())
+        // One folder of kept games for each test, so that a block's commands see the
+        // games its earlier commands played.
+        .env("TTT_HOME", bin.join("home"))
         .stdin(Stdio::null());
     shell
 }

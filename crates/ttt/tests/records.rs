@@ -157,7 +157,7 @@ fn a_game_left_halfway_resumes_where_it_was_with_its_undo_history() {
     assert!(out.contains("X wins"), "{out}");
     // Finished: nothing left to resume.
     let (_, err, code) = ttt(&home, &["play", "--plain", "--resume"], "");
-    assert_eq!(code, Some(2));
+    assert_eq!(code, Some(1));
     assert_eq!(err, "ttt: there is no unfinished game to resume\n");
     let (out, _, _) = ttt(&home, &["games", "--json"], "");
     let games: serde_json::Value = serde_json::from_str(&out).unwrap();
