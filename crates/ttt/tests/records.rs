@@ -57,8 +57,12 @@ fn games_played_show_in_stats_export_import_and_reset() {
     let (out, _, _) = ttt(&home, &["stats"], "");
     let line = out.lines().find(|line| line.starts_with("rules ")).unwrap();
     let numbers: Vec<&str> = line.split_whitespace().collect();
-    // Against, board (two words), letter, games, won, lost, drawn, last 10.
-    assert_eq!(&numbers[..5], ["rules", "3x3,", "k=3", "X", "3"], "{out}");
+    // Against (two words), board (two words), letter, games, won, lost, drawn, last 10.
+    assert_eq!(
+        &numbers[..6],
+        ["rules", "(medium)", "3x3,", "k=3", "X", "3"],
+        "{out}"
+    );
     let (json, _, _) = ttt(&home, &["stats", "--json"], "");
     let stats: serde_json::Value = serde_json::from_str(&json).unwrap();
     let all = &stats["lines"][0]["all"];
@@ -126,7 +130,10 @@ fn a_game_left_halfway_resumes_where_it_was_with_its_undo_history() {
         "play", "--plain", "--gomoku", "--x", "human", "--o", "human", "--first", "x",
     ];
     let (out, _, _) = ttt(&home, &gomoku, "h8\ni9\nh9\nquit\n");
-    assert!(out.contains("The unfinished game is kept."), "{out}");
+    assert!(
+        out.contains("The unfinished game is kept: `ttt play --resume` takes it up."),
+        "{out}"
+    );
     // Offered when the person would be asked who plays; taken up with its side to move.
     let (out, _, _) = ttt(&home, &["play", "--plain"], "yes\nundo\nundo\nquit\n");
     assert!(

@@ -145,7 +145,8 @@ pub struct App {
     /// How squares are named on 3x3, as last chosen.
     naming: SquareNaming,
     end: Option<End>,
-    /// The kept games' statistics, for the start screen's record line.
+    /// The kept games' statistics, for the start screen's record line; set only by a
+    /// front end that keeps games (quitting then says the game is kept).
     stats: Option<Stats>,
     /// An unfinished game the start screen offers to resume.
     offer: Option<GameRecord>,

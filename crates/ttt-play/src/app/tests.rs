@@ -1357,7 +1357,7 @@ fn a_mouse_or_a_finger_alone_reaches_every_action() {
     // Leaving a game in progress asks; a click on the answer line says yes.
     click(&mut app, column_of("n new"), footer_row);
     assert_eq!(app.overlay, Some(Overlay::Confirm(Leave::NewGame)));
-    let (_, lines) = super::ui::overlay_text(app.overlay.as_ref().unwrap());
+    let (_, lines) = super::ui::overlay_text(app.overlay.as_ref().unwrap(), false);
     let rect = super::ui::overlay_rect(AREA, &lines);
     let answer = lines.last().unwrap();
     let answer_row = rect.y + lines.len() as u16;

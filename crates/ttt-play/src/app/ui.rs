@@ -665,12 +665,14 @@ fn move_lines(app: &App, position: &Position) -> Vec<String> {
 }
 
 /// The title and lines of an overlay box.
-pub(super) fn overlay_text(overlay: &Overlay) -> (&'static str, Vec<String>) {
+/// `kept`: the front end keeps the game under way when the person quits.
+pub(super) fn overlay_text(overlay: &Overlay, kept: bool) -> (&'static str, Vec<String>) {
     let (title, mut lines) = match overlay {
         Overlay::Help => ("Keys", help_lines()),
         Overlay::Review(lines) => ("Review", lines.clone()),
         Overlay::Confirm(leave) => {
             let (title, question) = match leave {
+                Leave::Quit if kept => ("Quit?", "Quit? It is kept for next time."),
                 Leave::Quit => ("Quit?", "Quit anyway?"),
                 Leave::NewGame => ("New game?", "Start a new one anyway?"),
                 Leave::Menu => ("Start screen?", "Leave it for the start screen?"),
@@ -709,7 +711,8 @@ pub(super) fn confirms(overlay: &Overlay, area: Rect, column: u16, row: u16) -> 
     let Overlay::Confirm(leave) = overlay else {
         return false;
     };
-    let (_, lines) = overlay_text(overlay);
+    // The box has as many lines either way.
+    let (_, lines) = overlay_text(overlay, false);
     let rect = overlay_rect(area, &lines);
     // The last line, inside the frame (one cell) and its padding (one more).
     let answer_row = rect.y + lines.len() as u16;
@@ -763,7 +766,7 @@ fn overlay_paragraph(lines: &[String]) -> Paragraph<'static> {
 }
 
 fn overlay_box(app: &App, overlay: &Overlay, area: Rect, buf: &mut Buffer) {
-    let (title, lines) = overlay_text(overlay);
+    let (title, lines) = overlay_text(overlay, app.stats.is_some());
     let rect = overlay_rect(area, &lines);
     Clear.render(rect, buf);
     let block = Block::new()

@@ -326,7 +326,7 @@ pub fn stats(
         .iter()
         .map(|line| {
             [
-                line.opponent.clone(),
+                opponent_shown(&line.opponent),
                 line.board.clone(),
                 line.letter.clone(),
                 line.all.games().to_string(),
@@ -353,6 +353,14 @@ pub fn stats(
         Stats::RECENT
     )?;
     Ok(ExitCode::SUCCESS)
+}
+
+/// An opponent as the table shows it: a computer with its difficulty, `rules (medium)`.
+fn opponent_shown(opponent: &str) -> String {
+    match opponent.parse::<ttt_play::Seat>() {
+        Ok(ttt_play::Seat::Computer(strength)) => format!("{opponent} ({})", strength.difficulty()),
+        _ => opponent.to_owned(),
+    }
 }
 
 /// `3-1-2`.

@@ -156,12 +156,27 @@ pub fn run(
         },
         None => false,
     };
-    let ending = match game.play_session(&mut session, resumed) {
+    let played = game.play_session(&mut session, resumed);
+    if let Err(Stop::Io(error)) = played {
+        return Err(error);
+    }
+    // Whatever ended the run, the game under way is kept for later.
+    let kept = match &mut game.recorder {
+        Some(recorder) => match recorder.leave(&session, store::now()) {
+            Ok(kept) => kept,
+            Err(error) => {
+                game.say(&format!("{error}."))?;
+                false
+            }
+        },
+        None => false,
+    };
+    let ending = match played {
         Ok(()) => Ending::Finished,
         Err(Stop::Signal(signal)) => Ending::Signalled(signal),
-        Err(Stop::Io(error)) => return Err(error),
+        Err(Stop::Io(_)) => Ending::Finished,
         Err(Stop::Quit) => {
-            if session.in_progress() {
+            if session.in_progress() && !kept {
                 game.say("Game abandoned.")?;
             }
             Ending::Finished
@@ -175,13 +190,8 @@ pub fn run(
             Ending::Finished
         }
     };
-    // Whatever ended the run, the game under way is kept for later.
-    if let Some(recorder) = &mut game.recorder {
-        match recorder.leave(&session, store::now()) {
-            Ok(true) => game.say("The unfinished game is kept.")?,
-            Ok(false) => {}
-            Err(error) => game.say(&format!("{error}."))?,
-        }
+    if kept {
+        game.say("The unfinished game is kept: `ttt play --resume` takes it up.")?;
     }
     game.say(&session.score().to_string())?;
     game.output.flush()?;

@@ -87,7 +87,7 @@ pub fn run(
         eprintln!("ttt: {trouble}");
     }
     if keeping.kept_unfinished {
-        println!("The unfinished game is kept.");
+        println!("The unfinished game is kept: `ttt play --resume` takes it up.");
     }
     result
 }
