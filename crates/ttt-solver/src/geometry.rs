@@ -58,6 +58,31 @@ impl Window {
     }
 }
 
+/// Kuhn's augmenting path for `slot` (two a group): a free square of its group, taken
+/// from another slot that can move elsewhere if need be.
+fn augment(
+    slot: usize,
+    groups: &[Bits],
+    owner: &mut [Option<u16>; MAX_SQUARES],
+    seen: &mut Bits,
+) -> bool {
+    let mut candidates = groups[slot / 2] & !*seen;
+    while candidates != 0 {
+        let square = candidates.trailing_zeros() as usize;
+        candidates &= candidates - 1;
+        *seen |= 1 << square;
+        let free_to_take = match owner[square] {
+            None => true,
+            Some(other) => augment(usize::from(other), groups, owner, seen),
+        };
+        if free_to_take {
+            owner[square] = Some(slot as u16);
+            return true;
+        }
+    }
+    false
+}
+
 /// One symmetry of the board as a lookup table: the image of each byte of a bitboard.
 #[derive(Debug, Clone)]
 struct Symmetry {
@@ -191,6 +216,65 @@ impl Geometry {
             }
         }
         (wins, live)
+    }
+
+    /// A pairing strategy for `defender` against `attacker`: pairs of free squares, no
+    /// square in two pairs, such that every window still open to `attacker` holds both
+    /// squares of some pair. Whenever the attacker takes one square of a pair the defender
+    /// takes the other (and plays anywhere otherwise), so no open window is ever completed:
+    /// the attacker cannot win, whoever is to move. `None` when none is found.
+    ///
+    /// It is found as a matching, not by trying pairings: open windows on one line that
+    /// share at least two free squares are grouped (one pair in their common squares
+    /// serves them all), and each group is matched to two free squares of its own by
+    /// augmenting paths (a bipartite b-matching). A pairing this way is a proof; one not
+    /// found may still exist in another form.
+    #[must_use]
+    pub fn pairing(&self, attacker: Bits, defender: Bits) -> Option<Vec<(u8, u8)>> {
+        let free = self.full & !(attacker | defender);
+        // The free squares a pair of each group may take.
+        let mut groups: Vec<Bits> = Vec::new();
+        for window in &self.distinct {
+            if !window.open_for(attacker, defender) {
+                continue;
+            }
+            let open = window.squares & free;
+            if open.count_ones() < 2 {
+                // One square from a line: no pair can stop it.
+                return None;
+            }
+            match groups
+                .iter_mut()
+                .find(|group| (**group & open).count_ones() >= 2)
+            {
+                Some(group) => *group &= open,
+                None => groups.push(open),
+            }
+        }
+        if 2 * groups.len() > free.count_ones() as usize {
+            return None;
+        }
+        // Two slots a group; each free square serves at most one slot.
+        let slots = 2 * groups.len();
+        let mut owner: [Option<u16>; MAX_SQUARES] = [None; MAX_SQUARES];
+        for slot in 0..slots {
+            let mut seen: Bits = 0;
+            if !augment(slot, &groups, &mut owner, &mut seen) {
+                return None;
+            }
+        }
+        let mut pairs = vec![(u8::MAX, u8::MAX); groups.len()];
+        for (square, slot) in owner.iter().enumerate() {
+            if let Some(slot) = slot {
+                let pair = &mut pairs[usize::from(*slot) / 2];
+                if pair.0 == u8::MAX {
+                    pair.0 = square as u8;
+                } else {
+                    pair.1 = square as u8;
+                }
+            }
+        }
+        Some(pairs)
     }
 
     /// The free squares, most promising first: those in the most windows still open for
@@ -425,5 +509,95 @@ mod tests {
                 "{rules}: blocking the line comes first"
             );
         }
+    }
+
+    /// Whether `pairs` is a pairing for `defender` against `attacker`: free squares, none
+    /// twice, and every window still open to the attacker holding a whole pair.
+    fn is_pairing(geometry: &Geometry, attacker: Bits, defender: Bits, pairs: &[(u8, u8)]) -> bool {
+        let free = geometry.full & !(attacker | defender);
+        let mut used: Bits = 0;
+        for &(a, b) in pairs {
+            let pair = 1 << a | 1 << b;
+            if a == b || pair & !free != 0 || pair & used != 0 {
+                return false;
+            }
+            used |= pair;
+        }
+        geometry
+            .distinct
+            .iter()
+            .filter(|window| window.open_for(attacker, defender))
+            .all(|window| {
+                pairs
+                    .iter()
+                    .any(|&(a, b)| window.squares & (1 << a | 1 << b) == 1 << a | 1 << b)
+            })
+    }
+
+    #[test]
+    fn five_by_five_five_in_a_row_is_a_pairing_draw_and_four_by_four_is_not() {
+        let geometry = Geometry::new(Rules::new(5, 5, 5).unwrap()).unwrap();
+        let pairs = geometry.pairing(0, 0).unwrap();
+        assert_eq!(pairs.len(), 12, "each of the 12 lines needs its own pair");
+        assert!(is_pairing(&geometry, 0, 0, &pairs));
+        // 4x4, k=4: ten lines of four squares each need two of sixteen squares.
+        let small = Geometry::new(Rules::new(4, 4, 4).unwrap()).unwrap();
+        assert_eq!(small.pairing(0, 0), None);
+        // A row of seven with k=5: its three windows share one pair in the middle.
+        let row = Geometry::new(Rules::new(7, 3, 5).unwrap()).unwrap();
+        let pairs = row.pairing(0, 0).unwrap();
+        assert_eq!(pairs.len(), 3);
+        assert!(is_pairing(&row, 0, 0, &pairs));
+        // A line with one square left to fill cannot be paired.
+        assert_eq!(geometry.pairing(0b1111, 0), None);
+    }
+
+    #[test]
+    fn every_pairing_found_in_random_positions_covers_every_open_window() {
+        let mut state: u64 = 0x2545_f491_4f6c_dd1d;
+        let mut next = || {
+            state ^= state << 13;
+            state ^= state >> 7;
+            state ^= state << 17;
+            state
+        };
+        let mut found = 0;
+        for (width, height, k) in [
+            (5, 5, 4),
+            (6, 6, 5),
+            (7, 7, 5),
+            (8, 8, 5),
+            (6, 4, 4),
+            (7, 6, 5),
+        ] {
+            for win in [WinRule::Freestyle, WinRule::Exact] {
+                let rules = Rules::new(width, height, k).unwrap().with_win_rule(win);
+                let geometry = Geometry::new(rules).unwrap();
+                for _ in 0..300 {
+                    let (mut x, mut o) = (0, 0);
+                    let stones = next() % 16;
+                    for stone in 0..stones {
+                        let square = (next() % rules.square_count() as u64) as usize;
+                        if (x | o) >> square & 1 == 0 {
+                            if stone % 2 == 0 {
+                                x |= 1 << square
+                            } else {
+                                o |= 1 << square
+                            }
+                        }
+                    }
+                    for (attacker, defender) in [(x, o), (o, x)] {
+                        if let Some(pairs) = geometry.pairing(attacker, defender) {
+                            found += 1;
+                            assert!(
+                                is_pairing(&geometry, attacker, defender, &pairs),
+                                "{rules}: {x:b} {o:b}"
+                            );
+                        }
+                    }
+                }
+            }
+        }
+        assert!(found > 100, "only {found} pairings found");
     }
 }

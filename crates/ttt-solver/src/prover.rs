@@ -195,8 +195,21 @@ impl Prover<'_> {
         if their_wins.count_ones() > 1 {
             return -1;
         }
-        // A side with no line left open can no longer win.
-        let (lowest, highest) = (if their_live { -1 } else { 0 }, if my_live { 1 } else { 0 });
+        // A side with no line left open can no longer win; nor can one whose open lines
+        // the other side covers with a pairing (it answers each move in its pair).
+        let cannot_win = |live: bool, attacker: Bits, defender: Bits| {
+            !live || geometry.pairing(attacker, defender).is_some()
+        };
+        let lowest = if cannot_win(their_live, theirs, mine) {
+            0
+        } else {
+            -1
+        };
+        let highest = if cannot_win(my_live, mine, theirs) {
+            0
+        } else {
+            1
+        };
         if lowest == highest {
             return lowest;
         }

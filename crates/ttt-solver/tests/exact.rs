@@ -1,5 +1,6 @@
 //! Exactly k, where an overline wins nothing: the solver, the counts and the prover against
-//! the reference minimax, which knows wins only through `ttt-core`.
+//! the reference minimax, which knows wins only through `ttt-core`; and the prover under
+//! both rules on boards where its pairing strategies decide.
 
 #![allow(clippy::unwrap_used, reason = "a test fails by panicking")]
 
@@ -91,7 +92,20 @@ fn proofs_on_bigger_boards_agree_with_the_reference() {
         max_nodes: None,
     };
     let mut rng = StdRng::seed_from_u64(8);
-    for (rules, stones) in [(exact(4, 4, 3), 4..=8), (exact(5, 5, 4), 15..=17)] {
+    // Under both rules; among them boards where the prover's pairings decide (every line
+    // as long as a side, five in a row on 5x5).
+    let boards = [
+        ((4, 4, 3), 4..=8),
+        ((5, 5, 4), 15..=17),
+        ((4, 4, 4), 7..=9),
+        ((5, 4, 4), 10..=12),
+        ((5, 5, 5), 15..=17),
+    ];
+    for (((width, height, k), stones), win) in boards
+        .into_iter()
+        .flat_map(|board| [(board.clone(), WinRule::Exact), (board, WinRule::Freestyle)])
+    {
+        let rules = Rules::new(width, height, k).unwrap().with_win_rule(win);
         let mut minimax = Minimax::new();
         let mut results = [0; 3];
         let mut checked = 0;

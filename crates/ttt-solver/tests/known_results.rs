@@ -8,7 +8,7 @@ use ttt_core::{Mark, Position, Rules};
 use ttt_solver::{GameResult, ProofError, ProofLimits, prove};
 
 /// (width, height, k, the first player's result), as published for m,n,k games.
-const KNOWN: [(usize, usize, usize, GameResult); 7] = [
+const KNOWN: [(usize, usize, usize, GameResult); 11] = [
     (3, 3, 3, GameResult::Draw),
     (4, 3, 3, GameResult::Win),
     (4, 4, 3, GameResult::Win),
@@ -16,6 +16,11 @@ const KNOWN: [(usize, usize, usize, GameResult); 7] = [
     (5, 4, 4, GameResult::Draw),
     (5, 5, 4, GameResult::Draw),
     (6, 5, 4, GameResult::Win),
+    // Proved since the prover knows pairing strategies (issue 13's table).
+    (5, 5, 5, GameResult::Draw),
+    (6, 4, 4, GameResult::Draw),
+    (6, 6, 4, GameResult::Win),
+    (6, 6, 5, GameResult::Draw),
 ];
 
 #[test]
@@ -86,7 +91,8 @@ fn a_stop_request_ends_the_proof_without_a_result() {
         nodes: &nodes,
         max_nodes: None,
     };
-    let rules = Rules::new(6, 6, 5).unwrap();
+    // A board whose proof takes far more than the first look at the stop request.
+    let rules = Rules::new(7, 7, 5).unwrap();
     assert!(matches!(
         prove(&Position::new(rules, Mark::X), limits),
         Err(ttt_solver::ProofError::Stopped { .. })
