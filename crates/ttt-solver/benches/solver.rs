@@ -77,6 +77,10 @@ fn proofs(c: &mut Criterion) {
         (5, 4, 4, GameResult::Draw),
         (5, 5, 4, GameResult::Draw),
         (6, 5, 4, GameResult::Win),
+        (5, 5, 5, GameResult::Draw),
+        (6, 4, 4, GameResult::Draw),
+        (6, 6, 4, GameResult::Win),
+        (6, 6, 5, GameResult::Draw),
     ] {
         let rules = Rules::new(width, height, k).unwrap();
         let empty = Position::new(rules, Mark::X);

@@ -201,14 +201,7 @@ fn open_store(keeping: &StoreArgs) -> (Option<store::Store>, Vec<store::Kept>) {
     if keeping.no_save {
         return (None, Vec::new());
     }
-    let opened = store::Store::folder(keeping.data_dir.as_deref())
-        .and_then(|folder| store::Store::open(&folder))
-        .and_then(|store| {
-            store
-                .load()
-                .map(|(kept, set_aside)| (store, kept, set_aside))
-        });
-    match opened {
+    match store::Store::open_and_load(keeping.data_dir.as_deref()) {
         Ok((store, kept, set_aside)) => {
             for line in set_aside {
                 eprintln!("ttt: {line}");
