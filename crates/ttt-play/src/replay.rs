@@ -98,32 +98,54 @@ impl Replay {
             let Ok(values) = solver.move_values(before) else {
                 return self;
             };
-            let best = values.first().map(|best| best.value.result);
-            let played = values.iter().find(|value| value.square == square);
-            let (Some(best), Some(played)) = (best, played) else {
+            let Some(best) = values.first().map(|best| best.value) else {
+                continue;
+            };
+            let Some(played) = values.iter().find(|value| value.square == square) else {
                 continue;
             };
             let mover = before.to_move();
-            let result = played.value.result;
-            self.notes[index] = Some(if result == best {
-                format!(
-                    "{mover} {}: {} with perfect play, the best there was",
-                    name(square),
-                    outcome_words(result)
-                )
-            } else {
+            let played = played.value;
+            let squares_of = |value: ttt_solver::Value| {
+                values
+                    .iter()
+                    .filter(|other| other.value == value)
+                    .map(|other| name(other.square))
+                    .collect::<Vec<_>>()
+                    .join(", ")
+            };
+            let square = name(square);
+            self.notes[index] = Some(if played.result != best.result {
                 mistakes += 1;
                 let better: Vec<String> = values
                     .iter()
-                    .filter(|value| value.value.result == best)
+                    .filter(|value| value.value.result == best.result)
                     .map(|value| name(value.square))
                     .collect();
                 format!(
-                    "{mover} {}: a mistake, {} with perfect play where {} was there ({})",
-                    name(square),
-                    outcome_words(result),
-                    outcome_words(best),
+                    "{mover} {square}: a mistake, {} with perfect play where {} was there ({})",
+                    outcome_words(played.result),
+                    outcome_words(best.result),
                     better.join(", ")
+                )
+            } else if played == best || played.result == GameResult::Draw {
+                format!(
+                    "{mover} {square}: {} with perfect play, the best there was",
+                    outcome_words(played.result)
+                )
+            } else if played.result == GameResult::Loss {
+                format!(
+                    "{mover} {square}: a loss in {} plies with perfect play; {} held out for {}",
+                    played.plies,
+                    squares_of(best),
+                    best.plies
+                )
+            } else {
+                format!(
+                    "{mover} {square}: a win in {} plies with perfect play; {} won in {}",
+                    played.plies,
+                    squares_of(best),
+                    best.plies
                 )
             });
         }
@@ -241,5 +263,32 @@ fn outcome_words(result: GameResult) -> &'static str {
         GameResult::Win => "a win",
         GameResult::Draw => "a draw",
         GameResult::Loss => "a loss",
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    #![allow(clippy::unwrap_used, reason = "a test fails by panicking")]
+
+    use super::*;
+    use crate::Seat;
+    use ttt_core::{Mark, Rules, Square};
+
+    #[test]
+    fn a_quicker_loss_is_not_called_the_best_there_was() {
+        // X centre, O an edge (a mistake), X a corner threatening the far corner: every O
+        // move loses now, and O 3 loses at once where blocking at 9 holds out longer.
+        let mut game = GameRecord::new(Rules::default(), Seat::Human, Seat::Human, Mark::X, 0);
+        game.moves = [4, 1, 0, 2, 8].map(Square::new).to_vec();
+        let replay = Replay::new(game).unwrap().with_review(&mut Solver::new());
+        let notes: Vec<&str> = replay
+            .notes()
+            .iter()
+            .map(|note| note.as_deref().unwrap())
+            .collect();
+        assert!(notes[1].starts_with("O 2: a mistake, a loss"), "{notes:?}");
+        assert!(notes[3].starts_with("O 3: a loss in"), "{notes:?}");
+        assert!(notes[3].contains("; 9 held out for"), "{notes:?}");
+        assert!(notes[4].contains("the best there was"), "{notes:?}");
     }
 }

@@ -184,6 +184,20 @@ pub fn short_value(result: GameResult) -> &'static str {
     }
 }
 
+/// `count` of a thing: `1 move`, `3 moves`.
+///
+/// ```
+/// assert_eq!(ttt_play::words::count(1, "move"), "1 move");
+/// assert_eq!(ttt_play::words::count(0, "game"), "0 games");
+/// ```
+pub fn count(count: usize, thing: &str) -> String {
+    if count == 1 {
+        format!("1 {thing}")
+    } else {
+        format!("{count} {thing}s")
+    }
+}
+
 /// The text with its first letter in upper case.
 pub fn capitalised(text: &str) -> String {
     let mut chars = text.chars();

@@ -147,6 +147,9 @@ fn a_hand_written_sgf_from_another_program_reads_with_its_result() {
         (record.x.clone(), record.o.clone()),
         (Seat::Human, Seat::Human)
     );
+    // Another program's players keep their names, and write back under them.
+    assert_eq!(record.player(Mark::X), "Black player");
+    assert!(sgf::write(&record).contains("PB[Black player]PW[White player]"));
     assert_eq!(
         ttt_play::records::utc_date(record.started),
         "2024-05-17 00:00"
@@ -155,7 +158,9 @@ fn a_hand_written_sgf_from_another_program_reads_with_its_result() {
     let resigned = sgf::read("(;GM[4]SZ[15:13]RE[W+R];B[hh];W[ii])").unwrap();
     assert_eq!((resigned.rules.width(), resigned.rules.height()), (15, 13));
     assert_eq!(resigned.outcome, Some(Outcome::Win(Mark::O)));
-    assert_eq!(resigned.forfeit.as_deref(), Some("resigned"));
+    assert_eq!(resigned.forfeit.as_deref(), Some("X resigned"));
+    // Written back, a resignation stays one.
+    assert!(sgf::write(&resigned).contains("RE[W+R]"));
 }
 
 #[test]

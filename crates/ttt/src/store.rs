@@ -186,7 +186,8 @@ impl Store {
                 Err(reason) => set_aside.push(self.set_aside(&path, "a saved game", &reason)),
             }
         }
-        games.sort_by(|a, b| (a.record.started, &a.id).cmp(&(b.record.started, &b.id)));
+        // In the order they came to be kept: an import never renumbers earlier games.
+        games.sort_by(|a, b| (a.record.kept_since(), &a.id).cmp(&(b.record.kept_since(), &b.id)));
         Ok((games, set_aside))
     }
 
@@ -262,7 +263,7 @@ impl Store {
                     format!("'{id}' is not a game id"),
                 ));
             }
-            None => self.new_id(record.started),
+            None => self.new_id(record.kept_since()),
         };
         let mut text = record.to_text();
         text.push('\n');

@@ -72,7 +72,7 @@ fn games_played_show_in_stats_export_import_and_reset() {
         .sum::<u64>();
     assert_eq!(sum, 3, "{json}");
 
-    // Exported and imported again: the same moves, now kept twice.
+    // Exported and imported again: the same game is not kept twice.
     let (sgf, _, code) = ttt(&home, &["export", "last"], "");
     assert_eq!(code, Some(0));
     assert!(sgf.starts_with("(;FF[4]GM[4]"), "{sgf}");
@@ -80,14 +80,53 @@ fn games_played_show_in_stats_export_import_and_reset() {
     std::fs::write(&file, &sgf).unwrap();
     let (out, _, code) = ttt(&home, &["import", file.to_str().unwrap()], "");
     assert_eq!(code, Some(0));
-    let said = format!("Imported 1 game from {} (sgf): number ", file.display());
-    assert!(out.starts_with(&said), "{out}");
-    // Dated to the day only, it is listed before today's other games.
-    let number = out[said.len()..].split_whitespace().next().unwrap();
-    assert_eq!(number, "1", "{out}");
-    let (again, _, _) = ttt(&home, &["export", number], "");
-    let moves = |text: &str| text.split_once(";B[").map(|(_, moves)| moves.to_owned());
-    assert_eq!(moves(&again), moves(&sgf));
+    assert_eq!(
+        out,
+        format!(
+            "Imported 0 games from {} (sgf); 1 game kept already, not kept twice.\n",
+            file.display()
+        )
+    );
+    // Another program's game, and a bad file beside it: the good one is kept (listed
+    // after the games before it, whatever its date, and left out of the statistics), the
+    // bad one said, and the exit code says something failed.
+    let other = home.join("other.sgf");
+    std::fs::write(
+        &other,
+        "(;GM[4]SZ[15]DT[2020-01-01]PB[Alice]PW[Bob]RE[B+R];B[hh];W[ii];B[hg])",
+    )
+    .unwrap();
+    let bad = home.join("bad.sgf");
+    std::fs::write(&bad, "(;GM[4]SZ[15];B[hh];W[hh])").unwrap();
+    let (out, err, code) = ttt(
+        &home,
+        &["import", bad.to_str().unwrap(), other.to_str().unwrap()],
+        "",
+    );
+    assert_eq!(code, Some(2), "{out}{err}");
+    assert_eq!(
+        err,
+        format!(
+            "ttt: {}: move 2 (h8) cannot be played: X is there already\n",
+            bad.display()
+        )
+    );
+    assert_eq!(
+        out,
+        format!(
+            "Imported 1 game from {} (sgf): 4 in `ttt games`.\n",
+            other.display()
+        )
+    );
+    let (again, _, _) = ttt(&home, &["export", "4"], "");
+    assert!(again.contains("PB[Alice]PW[Bob]RE[B+R]"), "{again}");
+    let (games, _, _) = ttt(&home, &["games"], "");
+    assert!(
+        games.contains("Alice  Bob") && games.contains("X wins (forfeit), imported"),
+        "{games}"
+    );
+    let (after, _, _) = ttt(&home, &["stats", "--json"], "");
+    assert_eq!(after, json, "an imported game is not the person's record");
     // PSQ holds five in a row only; a file is never written over.
     let (_, err, code) = ttt(&home, &["export", "1", "--format", "psq"], "");
     assert_eq!((code, err.lines().count()), (Some(2), 1), "{err}");

@@ -367,7 +367,7 @@ fn keys_act_while_a_slow_hint_is_worked_out() {
     tmux.keys(&["Escape"]);
     sleep(Duration::from_millis(200));
     tmux.keys(&["q"]);
-    let screen = tmux.wait_for("Quit anyway?");
+    let screen = tmux.wait_for("It is kept for next time.");
     assert!(
         !screen.contains("Hint:"),
         "the hint was still being worked out:\n{screen}"

@@ -276,11 +276,11 @@ impl App {
         let record = self.offer.as_ref()?;
         matches!(self.screen, Screen::Start(_)).then(|| {
             format!(
-                "r: resume the unfinished game ({}, X {} against O {}, {} moves)",
+                "r: resume the unfinished game ({}, X {} against O {}, {})",
                 record.rules,
                 record.x,
                 record.o,
-                record.moves.len()
+                words::count(record.moves.len(), "move")
             )
         })
     }

@@ -21,6 +21,8 @@ pub struct ReplayScreen {
     replay: Replay,
     theme: Theme,
     done: bool,
+    /// Ended by Ctrl-C, which ends a program as an interrupt does.
+    interrupted: bool,
 }
 
 impl ReplayScreen {
@@ -30,6 +32,7 @@ impl ReplayScreen {
             replay,
             theme,
             done: false,
+            interrupted: false,
         }
     }
 
@@ -46,7 +49,11 @@ impl ReplayScreen {
                 self.replay.step(Step::Forward);
             }
             Key::End | Key::Down | Key::Char('G' | 'j') => self.replay.step(Step::Last),
-            Key::Char('q' | 'Q') | Key::Esc | Key::Interrupt => self.done = true,
+            Key::Char('q' | 'Q') | Key::Esc => self.done = true,
+            Key::Interrupt => {
+                self.done = true;
+                self.interrupted = true;
+            }
             _ => {}
         }
     }
@@ -54,6 +61,11 @@ impl ReplayScreen {
     /// Whether the person has ended the replay.
     pub fn is_done(&self) -> bool {
         self.done
+    }
+
+    /// Whether it was ended by Ctrl-C.
+    pub fn was_interrupted(&self) -> bool {
+        self.interrupted
     }
 
     /// The replay.

@@ -57,6 +57,12 @@ pub struct GameRecord {
     pub started: u64,
     /// When it ended, if it has.
     pub ended: Option<u64>,
+    /// The players' names as another program's file gave them (X's, O's), where they
+    /// are not `ttt`'s own players: the seats are then people.
+    pub names: Option<(String, String)>,
+    /// When the game was imported from a file, for a game not played here: it is listed
+    /// from then on and left out of the statistics.
+    pub imported: Option<u64>,
 }
 
 impl GameRecord {
@@ -72,6 +78,8 @@ impl GameRecord {
             forfeit: None,
             started,
             ended: None,
+            names: None,
+            imported: None,
         }
     }
 
@@ -79,6 +87,41 @@ impl GameRecord {
     pub fn finish(&mut self, outcome: Outcome, ended: u64) {
         self.outcome = Some(outcome);
         self.ended = Some(ended);
+    }
+
+    /// Who played `mark`, as people read it: the name another program's file gave, or
+    /// the seat.
+    pub fn player(&self, mark: Mark) -> String {
+        match (&self.names, mark) {
+            (Some((x, _)), Mark::X) => x.clone(),
+            (Some((_, o)), Mark::O) => o.clone(),
+            (None, mark) => self.seat(mark).to_string(),
+        }
+    }
+
+    /// When it came to be kept here: when it was imported, else when it started. Games are
+    /// listed (and numbered) in this order, so an import never renumbers earlier games.
+    pub fn kept_since(&self) -> u64 {
+        self.imported.unwrap_or(self.started)
+    }
+
+    /// Whether `other` is the same game: board, players, first mark and moves.
+    pub fn same_game(&self, other: &GameRecord) -> bool {
+        (
+            self.rules,
+            &self.x,
+            &self.o,
+            self.first,
+            &self.moves,
+            &self.names,
+        ) == (
+            other.rules,
+            &other.x,
+            &other.o,
+            other.first,
+            &other.moves,
+            &other.names,
+        )
     }
 
     /// Whether it ended.
@@ -134,6 +177,8 @@ impl GameRecord {
             forfeit: self.forfeit.clone(),
             started: self.started,
             ended: self.ended,
+            names: self.names.clone().map(|(x, o)| [x, o]),
+            imported: self.imported,
         };
         // A struct of strings and numbers always serialises.
         serde_json::to_string(&text).unwrap_or_default()
@@ -185,6 +230,8 @@ impl GameRecord {
             forfeit: text.forfeit,
             started: text.started,
             ended: text.ended,
+            names: text.names.map(|[x, o]| (x, o)),
+            imported: text.imported,
         };
         let position = record.position()?;
         // A finished position must say so; a forfeit may end a game early.
@@ -220,6 +267,10 @@ struct Text {
     forfeit: Option<String>,
     started: u64,
     ended: Option<u64>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    names: Option<[String; 2]>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    imported: Option<u64>,
 }
 
 /// Only the version, read first.
@@ -234,8 +285,11 @@ pub enum RecordError {
     /// Not a record at all (not JSON, a field missing).
     #[error("not a game record ({0})")]
     Unreadable(String),
+    /// Not the start screen's remembered choices.
+    #[error("not the start screen's remembered choices ({0})")]
+    NotChoices(String),
     /// Written by a later version of ttt.
-    #[error("a game record of format {0}, newer than this ttt reads ({FORMAT}): update ttt")]
+    #[error("of format {0}, newer than this ttt reads ({FORMAT}): update ttt")]
     Newer(u32),
     /// A field that does not hold what it should.
     #[error("the record's {name} is wrong: {reason}")]
@@ -341,7 +395,11 @@ impl Stats {
     /// assert_eq!(stats.against("rules").to_string(), "1 won, 1 lost, 0 drawn");
     /// ```
     pub fn of(records: &[GameRecord]) -> Stats {
-        let mut finished: Vec<&GameRecord> = records.iter().filter(|r| r.is_finished()).collect();
+        // Games played here only: an imported game is someone else's record.
+        let mut finished: Vec<&GameRecord> = records
+            .iter()
+            .filter(|r| r.is_finished() && r.imported.is_none())
+            .collect();
         // Most recent first, so the first RECENT of each line are its recent games.
         finished.sort_by_key(|record| std::cmp::Reverse((record.ended, record.started)));
         let mut lines: BTreeMap<(String, String, String), StatsLine> = BTreeMap::new();
@@ -582,10 +640,11 @@ pub(crate) fn settle(
             Ok(record)
         }
         (None, Some((Some(winner), how, comment))) => {
+            let loser = !winner;
             let reason = match how.as_deref() {
-                Some("R") => "resigned".to_owned(),
-                Some("T") => "lost on time".to_owned(),
-                _ => comment.unwrap_or_else(|| "lost before the end".to_owned()),
+                Some("R") => format!("{loser} resigned"),
+                Some("T") => format!("{loser} lost on time"),
+                _ => comment.unwrap_or_else(|| format!("{loser} lost before the end")),
             };
             record.finish(Outcome::Win(winner), record.started);
             record.forfeit = Some(reason);
@@ -654,12 +713,12 @@ impl Remembered {
     /// [`RecordError`] naming what is wrong, a newer format among them.
     pub fn from_text(text: &str) -> Result<Remembered, RecordError> {
         let version: Version = serde_json::from_str(text)
-            .map_err(|error| RecordError::Unreadable(error.to_string()))?;
+            .map_err(|error| RecordError::NotChoices(error.to_string()))?;
         if version.format > FORMAT {
             return Err(RecordError::Newer(version.format));
         }
         let text: ChoicesText = serde_json::from_str(text)
-            .map_err(|error| RecordError::Unreadable(error.to_string()))?;
+            .map_err(|error| RecordError::NotChoices(error.to_string()))?;
         let field = |name: &'static str, error: &dyn fmt::Display| RecordError::Field {
             name,
             reason: error.to_string(),

@@ -47,8 +47,8 @@ pub fn write(record: &GameRecord) -> Result<String, ImportError> {
     }
     text.push_str(&format!(
         "{}\n{}\n-1\n",
-        record.seat(record.first),
-        record.seat(!record.first)
+        record.player(record.first),
+        record.player(!record.first)
     ));
     Ok(text)
 }
@@ -103,11 +103,11 @@ pub fn read(text: &str) -> Result<GameRecord, ImportError> {
             _ => names.push(line.to_owned()),
         }
     }
-    let seat = |name: Option<&String>| {
-        name.and_then(|name| name.parse::<Seat>().ok())
-            .unwrap_or(Seat::Human)
-    };
-    record.x = seat(names.first());
-    record.o = seat(names.get(1));
+    let name = |index: usize| names.get(index).cloned().unwrap_or_default();
+    match (name(0).parse::<Seat>(), name(1).parse::<Seat>()) {
+        (Ok(x), Ok(o)) => (record.x, record.o) = (x, o),
+        // Another program's players: people, by the names the file gave.
+        _ => record.names = Some((name(0), name(1))),
+    }
     super::settle(record, None)
 }

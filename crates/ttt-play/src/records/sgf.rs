@@ -41,11 +41,8 @@ pub fn write(record: &GameRecord) -> String {
     text.push_str(&format!("RU[{}]", escape(&rules.to_string())));
     text.push_str(&format!("DT[{}]", civil_date(record.started)));
     let second = !record.first;
-    text.push_str(&format!(
-        "PB[{}]",
-        escape(&record.seat(record.first).to_string())
-    ));
-    text.push_str(&format!("PW[{}]", escape(&record.seat(second).to_string())));
+    text.push_str(&format!("PB[{}]", escape(&record.player(record.first))));
+    text.push_str(&format!("PW[{}]", escape(&record.player(second))));
     if record.first == Mark::O {
         text.push_str("MK[O]");
     }
@@ -55,7 +52,16 @@ pub fn write(record: &GameRecord) -> String {
             (Outcome::Draw, _) => text.push_str("RE[0]"),
             (Outcome::Win(mark), None) => text.push_str(&format!("RE[{}+]", colour(mark))),
             (Outcome::Win(mark), Some(reason)) => {
-                text.push_str(&format!("RE[{}+F]GC[{}]", colour(mark), escape(reason)));
+                // Resigned and lost on time have letters of their own; any other loss
+                // before the end is a forfeit.
+                let how = if reason.ends_with("resigned") {
+                    'R'
+                } else if reason.ends_with("lost on time") {
+                    'T'
+                } else {
+                    'F'
+                };
+                text.push_str(&format!("RE[{}+{how}]GC[{}]", colour(mark), escape(reason)));
             }
         }
     }
@@ -312,19 +318,23 @@ fn game(nodes: &[Node]) -> Result<GameRecord, ImportError> {
             )));
         }
     }
-    let seat = |name: &str| {
-        get(name)
-            .and_then(|text| text.parse::<Seat>().ok())
-            .unwrap_or(Seat::Human)
-    };
-    let (black, white) = (seat("PB"), seat("PW"));
-    let (x, o) = if first == Mark::X {
+    // ttt's own players by their names; any other name is a person's, kept as written.
+    let name = |property: &str| get(property).unwrap_or("").trim().to_owned();
+    let (black, white) = (name("PB"), name("PW"));
+    let (x_name, o_name) = if first == Mark::X {
         (black, white)
     } else {
         (white, black)
     };
     let started = get("DT").and_then(day_of).unwrap_or(0);
-    let mut record = GameRecord::new(rules, x, o, first, started);
+    let mut record = match (x_name.parse::<Seat>(), o_name.parse::<Seat>()) {
+        (Ok(x), Ok(o)) => GameRecord::new(rules, x, o, first, started),
+        _ => {
+            let mut record = GameRecord::new(rules, Seat::Human, Seat::Human, first, started);
+            record.names = Some((x_name, o_name));
+            record
+        }
+    };
     for node in nodes {
         for (name, values) in node {
             let colour = match name.as_str() {

@@ -70,12 +70,15 @@ pub fn find<'a>(kept: &'a [Kept], which: &str) -> Result<&'a Kept, BadInput> {
     } else {
         kept.iter().find(|game| game.id == which)
     };
-    found.ok_or_else(|| {
-        BadInput(format!(
-            "no kept game '{}': give its number in `ttt games` (1 to {}), last, or its id",
-            Shown(which),
-            kept.len()
-        ))
+    found.ok_or_else(|| match kept.len() {
+        0 => BadInput(format!(
+            "no kept game '{}': no game is kept yet",
+            Shown(which)
+        )),
+        games => BadInput(format!(
+            "no kept game '{}': give its number in `ttt games` (1 to {games}), last, or its id",
+            Shown(which)
+        )),
     })
 }
 
@@ -135,13 +138,11 @@ pub fn export(
 /// [`BadInput`] for a game that is not there or cannot be read.
 pub fn replay_of(args: &ReplayArgs, keeping: &StoreArgs) -> anyhow::Result<Replay> {
     let path = std::path::Path::new(&args.game);
-    let record = if path.is_file() {
-        let text = std::fs::read_to_string(path)
-            .map_err(|error| BadInput(format!("cannot read {}: {error}", path.display())))?;
-        FileFormat::of(&text)
-            .read_all(&text)
-            .map_err(|error| BadInput(format!("{}: {error}", path.display())))?
-            .remove(0)
+    // A file's name, by what it looks like: a kept game is named by a number, last or an
+    // id, none of which has a dot or a slash.
+    let looks_like_a_file = args.game.contains(['.', '/', '\\']);
+    let record = if path.is_file() || looks_like_a_file {
+        read_games(path)?.1.remove(0)
     } else {
         let (_, kept) = load(keeping)?;
         find(&kept, &args.game)?.record.clone()
@@ -165,10 +166,10 @@ pub fn print_replay(replay: &Replay, out: &mut impl Write) -> anyhow::Result<Exi
     let rules = record.rules;
     writeln!(
         out,
-        "{rules}: X {} against O {}, {} moves, started {}.",
-        record.x,
-        record.o,
-        record.moves.len(),
+        "{rules}: X {} against O {}, {}, started {}.",
+        record.player(ttt_core::Mark::X),
+        record.player(ttt_core::Mark::O),
+        ttt_play::words::count(record.moves.len(), "move"),
         utc_date(record.started)
     )?;
     let naming = SquareNaming::Numbers.on_board(rules);
@@ -208,58 +209,92 @@ pub fn print_replay(replay: &Replay, out: &mut impl Write) -> anyhow::Result<Exi
     Ok(ExitCode::SUCCESS)
 }
 
-/// `ttt import`: the games of SGF and PSQ files, each move checked, kept as new games. A
-/// file with a bad game adds nothing and stops the import there.
+/// `ttt import`: the games of SGF and PSQ files, each move checked, kept as new games
+/// marked imported (listed after the games before them, left out of the statistics). A
+/// game already kept is not kept twice. A file that cannot be read, or holds a bad game,
+/// adds nothing and is said in one line; the other files are still imported.
 ///
 /// # Errors
-/// [`BadInput`] naming the file and what is wrong in it; the store's errors.
+/// The store's; a bad file makes the exit code 2 once every file has been tried.
 pub fn import(
     args: &ImportArgs,
     keeping: &StoreArgs,
     out: &mut impl Write,
 ) -> anyhow::Result<ExitCode> {
-    let (mut store, _) = load(keeping)?;
+    let (mut store, mut kept) = load(keeping)?;
+    let mut failed = false;
     for path in &args.files {
-        let text = std::fs::read(path)
-            .map_err(|error| BadInput(format!("cannot read {}: {error}", path.display())))?;
-        let text = String::from_utf8(text)
-            .map_err(|_| BadInput(format!("{}: not a text file", path.display())))?;
-        let format = FileFormat::of(&text);
-        let games = format
-            .read_all(&text)
-            .map_err(|error| BadInput(format!("{}: {error}", path.display())))?;
-        let mut ids = Vec::new();
+        let (format, games) = match read_games(path) {
+            Ok(read) => read,
+            Err(error) => {
+                eprintln!("ttt: {error}");
+                failed = true;
+                continue;
+            }
+        };
+        let (mut ids, mut already) = (Vec::new(), 0);
         for mut game in games {
+            let now = ttt::store::now();
             // A file with no date (PSQ has none): the game counts from its import.
             if game.started == 0 {
-                let now = ttt::store::now();
                 game.started = now;
                 game.ended = game.ended.map(|_| now);
             }
-            ids.push(store.write(None, &game)?);
+            if kept.iter().any(|kept| kept.record.same_game(&game)) {
+                already += 1;
+                continue;
+            }
+            game.imported = Some(now);
+            let id = store.write(None, &game)?;
+            kept.push(Kept {
+                id: id.clone(),
+                record: game,
+            });
+            ids.push(id);
         }
-        // Their numbers in `ttt games`, which lists the games by when they started.
-        let (_, kept) = load(keeping)?;
+        // Their numbers in `ttt games`, which lists the games in the order they were kept.
+        kept.sort_by(|a, b| (a.record.kept_since(), &a.id).cmp(&(b.record.kept_since(), &b.id)));
         let numbers: Vec<String> = kept
             .iter()
             .enumerate()
             .filter(|(_, kept)| ids.contains(&kept.id))
             .map(|(index, _)| (index + 1).to_string())
             .collect();
-        let (games, numbered) = if ids.len() == 1 {
-            ("game", "number")
-        } else {
-            ("games", "numbers")
-        };
-        writeln!(
-            out,
-            "Imported {} {games} from {} ({format}): {numbered} {} in `ttt games`.",
-            ids.len(),
+        let mut said = format!(
+            "Imported {} from {} ({})",
+            ttt_play::words::count(ids.len(), "game"),
             path.display(),
-            numbers.join(", ")
-        )?;
+            format
+        );
+        if !numbers.is_empty() {
+            said.push_str(&format!(": {} in `ttt games`", numbers.join(", ")));
+        }
+        if already > 0 {
+            said.push_str(&format!(
+                "; {} kept already, not kept twice",
+                ttt_play::words::count(already, "game")
+            ));
+        }
+        writeln!(out, "{said}.")?;
     }
-    Ok(ExitCode::SUCCESS)
+    Ok(if failed {
+        ExitCode::from(ttt::failure::BAD_INPUT)
+    } else {
+        ExitCode::SUCCESS
+    })
+}
+
+/// The format and games of an SGF or PSQ file, each move checked, or what is wrong.
+fn read_games(path: &std::path::Path) -> Result<(FileFormat, Vec<GameRecord>), BadInput> {
+    let bytes = std::fs::read(path)
+        .map_err(|error| BadInput(format!("cannot read {}: {error}", path.display())))?;
+    let text = String::from_utf8(bytes)
+        .map_err(|_| BadInput(format!("{}: not a text file", path.display())))?;
+    let format = FileFormat::of(&text);
+    let games = format
+        .read_all(&text)
+        .map_err(|error| BadInput(format!("{}: {error}", path.display())))?;
+    Ok((format, games))
 }
 
 /// Arguments of `ttt stats`.
@@ -434,12 +469,19 @@ pub fn games(
                 started: record.started,
                 ended: record.ended,
                 board: record.rules.to_string(),
-                x: record.x.to_string(),
-                o: record.o.to_string(),
-                result: match (record.outcome, &record.forfeit) {
-                    (None, _) => "unfinished".to_owned(),
-                    (Some(outcome), None) => outcome.to_string(),
-                    (Some(outcome), Some(_)) => format!("{outcome} (forfeit)"),
+                x: record.player(ttt_core::Mark::X),
+                o: record.player(ttt_core::Mark::O),
+                result: {
+                    let result = match (record.outcome, &record.forfeit) {
+                        (None, _) => "unfinished".to_owned(),
+                        (Some(outcome), None) => outcome.to_string(),
+                        (Some(outcome), Some(_)) => format!("{outcome} (forfeit)"),
+                    };
+                    if record.imported.is_some() {
+                        format!("{result}, imported")
+                    } else {
+                        result
+                    }
                 },
                 moves: record.moves.len(),
             }

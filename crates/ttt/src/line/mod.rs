@@ -237,11 +237,11 @@ impl<W: Write> LineGame<W> {
     fn offer(&mut self, kept: &Kept) -> Result<bool, Stop> {
         let record = &kept.record;
         self.say(&format!(
-            "You left a game unfinished: {}, X {} against O {}, {} moves played, started {}.",
+            "You left a game unfinished: {}, X {} against O {}, {} played, started {}.",
             record.rules,
             record.x,
             record.o,
-            record.moves.len(),
+            words::count(record.moves.len(), "move"),
             records::utc_date(record.started)
         ))?;
         self.ask("Resume it?", "yes or no", "yes", |answer| match answer {

@@ -302,7 +302,7 @@ pub fn replay(mut screen: ReplayScreen, interrupts: &Interrupts) -> io::Result<O
                 return Ok(Some(Signal::HANG_UP));
             }
             if screen.is_done() {
-                return Ok(None);
+                return Ok(screen.was_interrupted().then_some(Signal::INTERRUPT));
             }
             terminal.draw(|frame| frame.render_widget(&screen, frame.area()))?;
             if event::poll(TICK)?
