@@ -133,7 +133,7 @@ impl Engine {
         // ends whatever it started too.
         #[cfg(unix)]
         std::os::unix::process::CommandExt::process_group(&mut starting, 0);
-        let mut child = starting.spawn().map_err(|error| EngineError::Start {
+        let mut child = spawn_when_not_busy(&mut starting).map_err(|error| EngineError::Start {
             command: command.to_owned(),
             reason: error.to_string(),
         })?;
@@ -357,5 +357,20 @@ impl Player for EngineSeat {
             self.engine = Some(engine);
         }
         choice
+    }
+}
+/// Starts `command`, trying again for a moment while its program is "busy": a program
+/// file just written (an engine unpacked, a script made) cannot be run while any process
+/// still holds it open for writing, which a process forked meanwhile briefly does.
+fn spawn_when_not_busy(command: &mut Command) -> std::io::Result<std::process::Child> {
+    let mut tries = 0;
+    loop {
+        match command.spawn() {
+            Err(error) if error.kind() == std::io::ErrorKind::ExecutableFileBusy && tries < 50 => {
+                tries += 1;
+                std::thread::sleep(std::time::Duration::from_millis(20));
+            }
+            spawned => return spawned,
+        }
     }
 }
