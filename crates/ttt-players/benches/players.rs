@@ -1,4 +1,4 @@
-//! Speed of the perfect player's move from the empty board.
+//! Speed of the perfect player's move from the empty board: 3x3, and 4x4 with k=4.
 //! Run with `cargo bench -p ttt-players`.
 
 #![allow(missing_docs, clippy::unwrap_used, reason = "benchmark harness")]
@@ -8,7 +8,7 @@ use std::hint::black_box;
 use criterion::{Criterion, criterion_group, criterion_main};
 use rand::SeedableRng;
 use rand::rngs::StdRng;
-use ttt_core::Position;
+use ttt_core::{Mark, Position, Rules};
 use ttt_players::{Perfect, Player};
 
 fn benches(c: &mut Criterion) {
@@ -29,6 +29,16 @@ fn benches(c: &mut Criterion) {
             b.iter(|| {
                 let square = Perfect::new().choose(black_box(&empty), &mut rng).unwrap();
                 assert!(empty.is_legal(square));
+            });
+        },
+    );
+    let four = Position::new(Rules::new(4, 4, 4).unwrap(), Mark::X);
+    c.bench_function(
+        "e: perfect move from the empty 4x4, k=4 (new player each time)",
+        |b| {
+            b.iter(|| {
+                let square = Perfect::new().choose(black_box(&four), &mut rng).unwrap();
+                assert!(four.is_legal(square));
             });
         },
     );

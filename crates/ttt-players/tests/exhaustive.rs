@@ -1,4 +1,5 @@
 //! Exhaustive proofs on 3x3: perfect never loses and wins fastest; rules follows its steps.
+//! And perfect on random 4x4 positions, where it asks the prover first.
 
 #![allow(
     clippy::unwrap_used,
@@ -125,6 +126,45 @@ fn perfect_wins_fastest_and_loses_slowest_in_every_position() {
         checked += 1;
     }
     assert_eq!(checked, 4_520);
+}
+
+#[test]
+fn perfect_on_four_by_four_keeps_the_best_value_where_the_prover_answers_first() {
+    use rand::RngExt;
+    let mut rng = StdRng::seed_from_u64(9);
+    let mut perfect = Perfect::new();
+    let mut minimax = Minimax::new();
+    let mut results = [0; 3];
+    for k in [3, 4] {
+        let rules = Rules::new(4, 4, k).unwrap();
+        let mut checked = 0;
+        while checked < 40 {
+            let mut position = Position::new(rules, Mark::X);
+            for _ in 0..rng.random_range(5..=9) {
+                let moves = position.legal_moves();
+                if position.is_over() {
+                    break;
+                }
+                position
+                    .play(moves[rng.random_range(0..moves.len())])
+                    .unwrap();
+            }
+            if position.is_over() {
+                continue;
+            }
+            let best = minimax.value(&position);
+            let chosen = perfect.choose(&position, &mut rng).unwrap();
+            assert_eq!(
+                minimax.move_value(&position, chosen),
+                best,
+                "{position}: chose {chosen:?}"
+            );
+            results[best.0 as usize] += 1;
+            checked += 1;
+        }
+    }
+    // Draws (where the prover alone answers) and wins or losses (where distances count).
+    assert!(results.iter().all(|&n| n > 0), "{results:?}");
 }
 
 /// The rules player's steps, written out again for 3x3.
