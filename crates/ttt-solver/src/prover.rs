@@ -303,3 +303,181 @@ impl Prover<'_> {
         })
     }
 }
+
+/// What a written proof shows, from its root position.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Claim {
+    /// This side wins, whatever the other does.
+    Wins(ttt_core::Mark),
+    /// This side cannot win, whatever it does: the other side holds it to a draw or wins.
+    CannotWin(ttt_core::Mark),
+}
+
+impl std::fmt::Display for Claim {
+    /// `X wins` or `X cannot win`, as a proof's `claim` line says it.
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            Claim::Wins(mark) => write!(f, "{mark} wins"),
+            Claim::CannotWin(mark) => write!(f, "{mark} cannot win"),
+        }
+    }
+}
+
+/// Writes a proof of `claim` from `position` that code knowing only the rules can check
+/// (`ttt verify`): a `claim` line, then one line a position, `ID | POSITION | STEP`, the
+/// root first as `0`, each position once however many lines lead to it. A step is one of:
+/// `all ID ...` (the side whose moves must all be answered is to move: one child for each
+/// legal move, in the order of `Position::legal_moves`), `move SQUARE ID` (the side the
+/// claim favours chooses this move), `pairing A-B C-D ...` (for `cannot win`: pairs of
+/// free squares, none in two pairs, such that every line still open to the side that
+/// cannot win holds a whole pair), `won` (the claimed winner has made a line) or `over`
+/// (the game ended without a line of the side that cannot win). Squares are named as
+/// letter and row (`c3`).
+///
+/// # Errors
+/// [`ProofError::Board`] above 64 squares; [`ProofError::Stopped`] when stopped, or when
+/// the claim is not true (then `result` says what the position is worth).
+pub fn write_proof(
+    position: &Position,
+    claim: Claim,
+    limits: ProofLimits<'_>,
+) -> Result<String, ProofError> {
+    let start = Instant::now();
+    let geometry = Geometry::new(position.rules())?;
+    let mut writer = ProofWriter {
+        prover: Prover {
+            geometry: &geometry,
+            table: BitsMap::default(),
+            nodes: 0,
+            limits,
+            stopped: false,
+        },
+        claim,
+        ids: std::collections::HashMap::new(),
+        lines: Vec::new(),
+    };
+    let written = writer.node(position);
+    if writer.prover.stopped || written.is_none() {
+        return Err(ProofError::Stopped {
+            result: None,
+            nodes: writer.prover.nodes,
+            seconds: start.elapsed().as_secs_f64(),
+        });
+    }
+    let mut text = format!("claim {claim}\n");
+    for line in writer.lines {
+        text.push_str(&line);
+        text.push('\n');
+    }
+    Ok(text)
+}
+
+/// Walks the proved positions, writing each once.
+struct ProofWriter<'a> {
+    prover: Prover<'a>,
+    claim: Claim,
+    ids: std::collections::HashMap<Position, usize>,
+    lines: Vec<String>,
+}
+
+impl ProofWriter<'_> {
+    /// The id of `position`'s line, written with every line under it; `None` when the
+    /// claim does not hold there (or the prover stopped).
+    fn node(&mut self, position: &Position) -> Option<usize> {
+        if let Some(&id) = self.ids.get(position) {
+            return Some(id);
+        }
+        let (attacker, wins) = match self.claim {
+            Claim::Wins(mark) => (mark, true),
+            Claim::CannotWin(mark) => (mark, false),
+        };
+        let step = if position.is_over() {
+            let attacker_won = position.outcome()?.winner() == Some(attacker);
+            match (wins, attacker_won) {
+                (true, true) => "won".to_owned(),
+                (false, false) => "over".to_owned(),
+                _ => return None,
+            }
+        } else if let Some(pairs) = (!wins).then(|| self.pairing(position, attacker)).flatten() {
+            pairs
+        } else {
+            let id = self.lines.len();
+            self.lines.push(String::new());
+            self.ids.insert(position.clone(), id);
+            let chooser = if wins { attacker } else { !attacker };
+            let step = if position.to_move() == chooser {
+                let square = self.choice(position, attacker, wins)?;
+                let child = self.node(&position.after(square).ok()?)?;
+                format!("move {} {child}", self.name(position, square))
+            } else {
+                let mut children = Vec::new();
+                for square in position.legal_moves() {
+                    children.push(self.node(&position.after(square).ok()?)?.to_string());
+                }
+                format!("all {}", children.join(" "))
+            };
+            self.lines[id] = format!("{id} | {position} | {step}");
+            return Some(id);
+        };
+        let id = self.lines.len();
+        self.lines.push(format!("{id} | {position} | {step}"));
+        self.ids.insert(position.clone(), id);
+        Some(id)
+    }
+
+    fn name(&self, position: &Position, square: Square) -> String {
+        ttt_core::SquareNaming::Letters.label(square, position.rules())
+    }
+
+    /// The `pairing` step for `attacker` in `position`, if the geometry finds one.
+    fn pairing(&self, position: &Position, attacker: ttt_core::Mark) -> Option<String> {
+        let (x, o) = self.prover.geometry.split(position.board());
+        let (mine, theirs) = if attacker == ttt_core::Mark::X {
+            (x, o)
+        } else {
+            (o, x)
+        };
+        let pairs = self.prover.geometry.pairing(mine, theirs)?;
+        let named: Vec<String> = pairs
+            .iter()
+            .map(|&(a, b)| {
+                format!(
+                    "{}-{}",
+                    self.name(position, Square::new(usize::from(a))),
+                    self.name(position, Square::new(usize::from(b)))
+                )
+            })
+            .collect();
+        Some(format!("pairing {}", named.join(" ")).trim_end().to_owned())
+    }
+
+    /// A move for the side the claim favours that keeps the claim, by the prover.
+    fn choice(
+        &mut self,
+        position: &Position,
+        attacker: ttt_core::Mark,
+        wins: bool,
+    ) -> Option<Square> {
+        // The search's own order, most promising first: the first that keeps the claim.
+        let geometry = self.prover.geometry;
+        let (mine, theirs) = geometry.sides(position);
+        let free = geometry.full() & !(mine | theirs);
+        let moves = geometry.ordered_moves(mine, theirs, free);
+        moves
+            .into_iter()
+            .map(|square| Square::new(usize::from(square)))
+            .find(|&square| {
+                let Ok(after) = position.after(square) else {
+                    return false;
+                };
+                if after.is_over() {
+                    let attacker_won = after.outcome().and_then(|o| o.winner()) == Some(attacker);
+                    return attacker_won == wins;
+                }
+                let (mine, theirs) = self.prover.geometry.sides(&after);
+                let value = self.prover.value(mine, theirs, -1, 1);
+                // After the favoured side's move, the other side is to move.
+                if wins { value == -1 } else { value <= 0 }
+            })
+    }
+}

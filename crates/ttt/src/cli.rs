@@ -12,6 +12,7 @@ use crate::commands::choose::MoveArgs;
 use crate::commands::count::CountArgs;
 use crate::commands::records::{ExportArgs, GamesArgs, ImportArgs, ReplayArgs, StatsArgs};
 use crate::commands::solve::SolveArgs;
+use crate::commands::verify::VerifyArgs;
 use crate::failure::BadInput;
 use crate::line::BoardStyle;
 use ttt_play::{FirstPolicy, Seat, Seats, Settings};
@@ -74,6 +75,8 @@ pub enum Command {
     Import(ImportArgs),
     /// Step through a kept game (or a file) with the arrow keys, with each move's value.
     Replay(ReplayArgs),
+    /// Check a proof that `ttt solve --proof` wrote, knowing only the rules.
+    Verify(VerifyArgs),
 }
 
 /// `ttt brain`: the manager sets the board, the time and the memory.

@@ -64,6 +64,7 @@ fn run(cli: Cli) -> anyhow::Result<ExitCode> {
         Some(Command::Games(args)) => commands::records::games(&args, &cli.store, &mut out),
         Some(Command::Export(args)) => commands::records::export(&args, &cli.store, &mut out),
         Some(Command::Import(args)) => commands::records::import(&args, &cli.store, &mut out),
+        Some(Command::Verify(args)) => commands::verify::run(&args, &mut out),
         Some(Command::Replay(args)) => {
             let replay = commands::records::replay_of(&args, &cli.store)?;
             if args.plain || !full_screen_possible() {

@@ -6,6 +6,7 @@ pub mod choose;
 pub mod count;
 pub mod records;
 pub mod solve;
+pub mod verify;
 
 use clap::Args;
 use ttt_core::{Mark, Outcome, Position, Rules, Shown, SquareNaming};

@@ -10,7 +10,7 @@ use std::time::{Duration, Instant};
 use clap::Args;
 use serde::Serialize;
 use ttt_core::{Outcome, Position, Rules, SquareNaming};
-use ttt_solver::{GameResult, Proof, ProofError, ProofLimits, prove};
+use ttt_solver::{Claim, GameResult, Proof, ProofError, ProofLimits, prove, write_proof};
 
 use super::{PositionArgs, ending, mark_name, status};
 use crate::cli::{memory_bound, parse_megabytes};
@@ -30,6 +30,10 @@ pub struct SolveArgs {
     /// The most memory the transposition table may take, in megabytes: 1 up to the machine's memory.
     #[arg(long, value_name = "MB", default_value_t = 256, value_parser = parse_megabytes)]
     pub hash: usize,
+
+    /// Also write the proof to this new file, for `ttt verify FILE` to check.
+    #[arg(long, value_name = "FILE")]
+    pub proof: Option<std::path::PathBuf>,
 }
 
 /// What `solve --json` prints: the fields `analyze --json` shares have the same meaning.
@@ -157,7 +161,56 @@ pub fn run(args: &SolveArgs, rules: Rules, out: &mut impl Write) -> anyhow::Resu
     for line in text(&proof, &position, naming) {
         writeln!(out, "{line}")?;
     }
+    if let Some(path) = &args.proof {
+        let written = write_proofs(&position, proof.result, limits, path)?;
+        writeln!(
+            out,
+            "Proof written to {} ({written} positions): `ttt verify {}` checks it.",
+            path.display(),
+            path.display()
+        )?;
+    }
     Ok(ExitCode::SUCCESS)
+}
+
+/// Writes the proof of `result` from `position` into the new file at `path`: for a win
+/// or a loss, that the winner wins; for a draw, that neither side can win. Returns how
+/// many positions it holds.
+fn write_proofs(
+    position: &Position,
+    result: GameResult,
+    limits: ProofLimits<'_>,
+    path: &std::path::Path,
+) -> anyhow::Result<usize> {
+    let mover = position.to_move();
+    let claims = match result {
+        GameResult::Win => vec![Claim::Wins(mover)],
+        GameResult::Loss => vec![Claim::Wins(!mover)],
+        GameResult::Draw => vec![Claim::CannotWin(mover), Claim::CannotWin(!mover)],
+    };
+    let mut text = format!(
+        "# A proof by ttt solve, for ttt verify: {}, from {position}\n",
+        position.rules()
+    );
+    for claim in claims {
+        let written = write_proof(position, claim, limits)
+            .map_err(|error| anyhow::anyhow!("the proof could not be written out: {error}"))?;
+        text.push_str(&written);
+    }
+    let mut file = std::fs::OpenOptions::new()
+        .write(true)
+        .create_new(true)
+        .open(path)
+        .map_err(|error| match error.kind() {
+            io::ErrorKind::AlreadyExists => BadInput(format!(
+                "{} exists already: ttt never writes over a file, give a new name",
+                path.display()
+            )),
+            _ => BadInput(format!("cannot write {}: {error}", path.display())),
+        })?;
+    file.write_all(text.as_bytes())?;
+    file.sync_all()?;
+    Ok(text.lines().filter(|line| line.contains(" | ")).count())
 }
 
 /// A finished position: nothing to prove, only how it ended.

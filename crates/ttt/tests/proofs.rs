@@ -1,0 +1,133 @@
+//! Proofs anyone can check: `ttt solve --proof FILE` writes them, `ttt verify FILE`
+//! accepts them, and rejects, with the reason, a proof with a reply missing, a pairing
+//! that misses a line, a move that does not lead where it says, or a claim turned round.
+
+#![allow(
+    clippy::unwrap_used,
+    clippy::panic,
+    reason = "a test fails by panicking"
+)]
+
+mod common;
+
+use std::path::Path;
+
+/// Runs `ttt ARGS`: (stdout, exit code).
+fn ttt(args: &[&str]) -> (String, Option<i32>) {
+    let output = assert_cmd::Command::new(assert_cmd::cargo::cargo_bin!("ttt"))
+        .env("TTT_HOME", common::home())
+        .args(args)
+        .output()
+        .unwrap();
+    (
+        String::from_utf8_lossy(&output.stdout).into_owned()
+            + &String::from_utf8_lossy(&output.stderr),
+        output.status.code(),
+    )
+}
+
+/// The proof `ttt solve` writes for the empty board of `size` and `k`, in a new file.
+fn proof(folder: &Path, size: &str, k: &str) -> String {
+    let path = folder.join(format!("{size}-{k}.proof"));
+    let (out, code) = ttt(&[
+        "solve",
+        "--size",
+        size,
+        "--k",
+        k,
+        "--proof",
+        path.to_str().unwrap(),
+    ]);
+    assert_eq!(code, Some(0), "{out}");
+    assert!(out.contains("Proof written to"), "{out}");
+    std::fs::read_to_string(path).unwrap()
+}
+
+/// `ttt verify` on `text`: (what it says, exit code).
+fn verify(folder: &Path, name: &str, text: &str) -> (String, Option<i32>) {
+    let path = folder.join(name);
+    std::fs::write(&path, text).unwrap();
+    ttt(&["verify", path.to_str().unwrap()])
+}
+
+#[test]
+fn proofs_written_are_accepted_and_broken_ones_refused_with_the_reason() {
+    let folder = common::home();
+    std::fs::create_dir_all(&folder).unwrap();
+
+    // 4x4, k=4: a draw; X's sixteen first moves each answered by a pairing.
+    let draw = proof(&folder, "4x4", "4");
+    let (said, code) = verify(&folder, "draw.proof", &draw);
+    assert_eq!(code, Some(0), "{said}");
+    assert!(
+        said.contains("Checked: X cannot win from") && said.ends_with("The position is a draw.\n"),
+        "{said}"
+    );
+    // 5x5, k=5: a pairing at the root.
+    let (said, code) = verify(&folder, "five.proof", &proof(&folder, "5x5", "5"));
+    assert_eq!(code, Some(0), "{said}");
+    assert!(
+        said.contains("over 1 positions") && said.contains("draw"),
+        "{said}"
+    );
+    // 4x4, k=3: the first player wins.
+    let win = proof(&folder, "4x4", "3");
+    let (said, code) = verify(&folder, "win.proof", &win);
+    assert_eq!(
+        (
+            code,
+            said.lines()
+                .next()
+                .unwrap_or_default()
+                .starts_with("Checked: X wins from")
+        ),
+        (Some(0), true),
+        "{said}"
+    );
+
+    // A reply missing: the root's last X move left unanswered.
+    let root = draw.lines().find(|line| line.starts_with("0 | ")).unwrap();
+    let shorter = root.rsplit_once(' ').unwrap().0;
+    let (said, code) = verify(&folder, "missing.proof", &draw.replacen(root, shorter, 1));
+    assert_eq!(code, Some(1));
+    assert!(said.contains("15 moves answered of 16"), "{said}");
+
+    // A pairing with one pair dropped misses a line.
+    let paired = draw
+        .lines()
+        .find(|line| line.contains("| pairing "))
+        .unwrap();
+    let (head, pairs) = paired.split_once("| pairing ").unwrap();
+    let fewer = format!("{head}| pairing {}", pairs.split_once(' ').unwrap().1);
+    let (said, code) = verify(&folder, "pairing.proof", &draw.replacen(paired, &fewer, 1));
+    assert_eq!(code, Some(1));
+    assert!(said.contains("is open to X and holds no pair"), "{said}");
+
+    // A move that does not lead to the position it names.
+    let first = win.lines().find(|line| line.starts_with("0 | ")).unwrap();
+    let moved = first.replacen("move b2", "move a1", 1);
+    let (said, code) = verify(&folder, "moved.proof", &win.replacen(first, &moved, 1));
+    assert_eq!(code, Some(1));
+    assert!(
+        said.contains("it is not the position its parent leads to"),
+        "{said}"
+    );
+
+    // The claim turned round: the steps no longer fit it.
+    let (said, code) = verify(
+        &folder,
+        "turned.proof",
+        &win.replacen("claim X wins", "claim O wins", 1),
+    );
+    assert_eq!(code, Some(1));
+    assert!(
+        said.contains("The proof does not hold: O wins: line"),
+        "{said}"
+    );
+
+    // Not a proof at all.
+    let (said, code) = verify(&folder, "noise.proof", "hello\n");
+    assert_eq!(code, Some(1));
+    assert!(said.contains("a position before any claim"), "{said}");
+    let _ = std::fs::remove_dir_all(&folder);
+}
