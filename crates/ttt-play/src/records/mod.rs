@@ -190,18 +190,7 @@ impl GameRecord {
     /// [`RecordError`] naming what is wrong: not JSON of a record, a newer format, an
     /// unknown board, player or mark, or an illegal move.
     pub fn from_text(text: &str) -> Result<GameRecord, RecordError> {
-        // The version first, so that a newer record is called newer, not broken.
-        let version: Version = serde_json::from_str(text)
-            .map_err(|error| RecordError::Unreadable(error.to_string()))?;
-        if version.format > FORMAT {
-            return Err(RecordError::Newer(version.format));
-        }
-        let text: Text = serde_json::from_str(text)
-            .map_err(|error| RecordError::Unreadable(error.to_string()))?;
-        let field = |name: &'static str, error: &dyn fmt::Display| RecordError::Field {
-            name,
-            reason: error.to_string(),
-        };
+        let text: Text = versioned(text, RecordError::Unreadable)?;
         let rules: Rules = text.board.parse().map_err(|e| field("board", &e))?;
         let x: Seat = text.x.parse().map_err(|e| field("x", &e))?;
         let o: Seat = text.o.parse().map_err(|e| field("o", &e))?;
@@ -271,6 +260,28 @@ struct Text {
     names: Option<[String; 2]>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     imported: Option<u64>,
+}
+
+/// A field that does not hold what it should, in words.
+fn field(name: &'static str, error: &dyn fmt::Display) -> RecordError {
+    RecordError::Field {
+        name,
+        reason: error.to_string(),
+    }
+}
+
+/// `text` as the JSON of `T`, its `format` read first, so that a newer one is called
+/// newer, not broken; `unreadable` says what it is not, when it is not JSON of a `T`.
+fn versioned<T: serde::de::DeserializeOwned>(
+    text: &str,
+    unreadable: fn(String) -> RecordError,
+) -> Result<T, RecordError> {
+    let version: Version =
+        serde_json::from_str(text).map_err(|error| unreadable(error.to_string()))?;
+    if version.format > FORMAT {
+        return Err(RecordError::Newer(version.format));
+    }
+    serde_json::from_str(text).map_err(|error| unreadable(error.to_string()))
 }
 
 /// Only the version, read first.
@@ -712,17 +723,7 @@ impl Remembered {
     /// # Errors
     /// [`RecordError`] naming what is wrong, a newer format among them.
     pub fn from_text(text: &str) -> Result<Remembered, RecordError> {
-        let version: Version = serde_json::from_str(text)
-            .map_err(|error| RecordError::NotChoices(error.to_string()))?;
-        if version.format > FORMAT {
-            return Err(RecordError::Newer(version.format));
-        }
-        let text: ChoicesText = serde_json::from_str(text)
-            .map_err(|error| RecordError::NotChoices(error.to_string()))?;
-        let field = |name: &'static str, error: &dyn fmt::Display| RecordError::Field {
-            name,
-            reason: error.to_string(),
-        };
+        let text: ChoicesText = versioned(text, RecordError::NotChoices)?;
         Ok(Remembered {
             table: crate::Table {
                 rules: text.board.parse().map_err(|e| field("board", &e))?,

@@ -60,6 +60,30 @@ impl PositionArgs {
     }
 }
 
+/// Writes `text` into a new file at `path`, flushed to the disk: an existing file is never
+/// written over.
+///
+/// # Errors
+/// [`BadInput`] when the file exists or cannot be written.
+pub fn write_new_file(path: &std::path::Path, text: &str) -> Result<(), BadInput> {
+    use std::io::Write;
+    let cannot =
+        |error: std::io::Error| BadInput(format!("cannot write {}: {error}", path.display()));
+    let mut file = std::fs::OpenOptions::new()
+        .write(true)
+        .create_new(true)
+        .open(path)
+        .map_err(|error| match error.kind() {
+            std::io::ErrorKind::AlreadyExists => BadInput(format!(
+                "{} exists already: ttt never writes over a file, give a new name",
+                path.display()
+            )),
+            _ => cannot(error),
+        })?;
+    file.write_all(text.as_bytes()).map_err(cannot)?;
+    file.sync_all().map_err(cannot)
+}
+
 /// `"x"` or `"o"`, as the JSON output names a side.
 pub fn mark_name(mark: Mark) -> &'static str {
     match mark {

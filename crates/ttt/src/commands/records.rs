@@ -1,7 +1,6 @@
 //! The commands on kept games: `stats` (wins, losses and draws), `games` (the list),
 //! `export` and `import` (SGF and PSQ files).
 
-use std::fs::OpenOptions;
 use std::io::{BufRead, Write};
 use std::path::PathBuf;
 use std::process::ExitCode;
@@ -106,19 +105,7 @@ pub fn export(
     match &args.output {
         None => out.write_all(text.as_bytes())?,
         Some(path) => {
-            let mut file = OpenOptions::new()
-                .write(true)
-                .create_new(true)
-                .open(path)
-                .map_err(|error| match error.kind() {
-                    std::io::ErrorKind::AlreadyExists => BadInput(format!(
-                        "{} exists already: ttt never writes over a file, give a new name",
-                        path.display()
-                    )),
-                    _ => BadInput(format!("cannot write {}: {error}", path.display())),
-                })?;
-            file.write_all(text.as_bytes())?;
-            file.sync_all()?;
+            super::write_new_file(path, &text)?;
             writeln!(
                 out,
                 "Wrote {} {} to {}.",

@@ -197,19 +197,7 @@ fn write_proofs(
             .map_err(|error| anyhow::anyhow!("the proof could not be written out: {error}"))?;
         text.push_str(&written);
     }
-    let mut file = std::fs::OpenOptions::new()
-        .write(true)
-        .create_new(true)
-        .open(path)
-        .map_err(|error| match error.kind() {
-            io::ErrorKind::AlreadyExists => BadInput(format!(
-                "{} exists already: ttt never writes over a file, give a new name",
-                path.display()
-            )),
-            _ => BadInput(format!("cannot write {}: {error}", path.display())),
-        })?;
-    file.write_all(text.as_bytes())?;
-    file.sync_all()?;
+    super::write_new_file(path, &text)?;
     Ok(text.lines().filter(|line| line.contains(" | ")).count())
 }
 
