@@ -206,6 +206,14 @@ fn bad_files_are_refused_naming_what_is_wrong() {
         let error = read.unwrap_err().to_string();
         assert!(error.contains(said), "{error:?} does not say {said:?}");
     }
+    // Variations nested deeper than anyone writes are refused, not recursed into.
+    let deep = format!(
+        "{}(;GM[4]SZ[15];B[hh]{}",
+        "(".repeat(20_000),
+        ")".repeat(20_001)
+    );
+    let error = sgf::read(&deep).unwrap_err().to_string();
+    assert!(error.contains("nested more than"), "{error}");
     // A result the moves contradict.
     let error =
         sgf::read("(;GM[4]SZ[15]RE[W+];B[hh];W[ii];B[hg];W[ig];B[hf];W[ih];B[he];W[if];B[hd])")

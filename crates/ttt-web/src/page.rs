@@ -316,7 +316,11 @@ pub fn start() -> Result<(), JsValue> {
     app.set_stats(Stats::of(&games));
     let offered = kept
         .iter()
-        .filter(|(_, record)| !record.is_finished() && (record.x.is_human() || record.o.is_human()))
+        .filter(|(_, record)| {
+            !record.is_finished()
+                && record.imported.is_none()
+                && (record.x.is_human() || record.o.is_human())
+        })
         .max_by_key(|(_, record)| record.started)
         .map(|(id, record)| {
             app.offer(record.clone());

@@ -110,7 +110,8 @@ fn play(
     // The unfinished game kept last, to take up now (--resume) or to offer.
     let unfinished = kept
         .iter()
-        .filter(|kept| !kept.record.is_finished())
+        // A game imported from another program's file is not one to take up as one's own.
+        .filter(|kept| !kept.record.is_finished() && kept.record.imported.is_none())
         .max_by_key(|kept| kept.record.started)
         .cloned();
     let (settings, resume) = if args.resume {

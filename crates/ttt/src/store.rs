@@ -175,9 +175,20 @@ impl Store {
             let Some(id) = game_id(&path) else {
                 continue;
             };
-            let read = fs::read(&path)
-                .map_err(|error| error.to_string())
-                .and_then(|bytes| String::from_utf8(bytes).map_err(|_| "not text".to_owned()))
+            // A file that cannot be opened now (permissions, too many open files) may be
+            // fine later: it is said, and left where it is.
+            let bytes = match fs::read(&path) {
+                Ok(bytes) => bytes,
+                Err(error) => {
+                    set_aside.push(SetAside(format!(
+                        "a saved game, {}, could not be opened ({error}); it was left as it is",
+                        path.display()
+                    )));
+                    continue;
+                }
+            };
+            let read = String::from_utf8(bytes)
+                .map_err(|_| "not text".to_owned())
                 .and_then(|text| {
                     GameRecord::from_text(text.trim()).map_err(|error| error.to_string())
                 });

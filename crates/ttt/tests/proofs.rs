@@ -125,6 +125,29 @@ fn proofs_written_are_accepted_and_broken_ones_refused_with_the_reason() {
         "{said}"
     );
 
+    // Under freestyle a longer line wins: X's mark just beyond a line does not close it,
+    // so an empty pairing is no proof here, and an overline is a win.
+    let (said, code) = verify(
+        &folder,
+        "overline.proof",
+        "claim X cannot win\n0 | xxx.x./..oo../..oo.. x k=4 | pairing\n",
+    );
+    assert_eq!(code, Some(1), "{said}");
+    assert!(said.contains("is open to X and holds no pair"), "{said}");
+    let (said, code) = verify(
+        &folder,
+        "overline-win.proof",
+        "claim X wins\n0 | xxx.x./..oo../..oo.. x k=4 | move d1 1\n1 | xxxxx./..oo../..oo.. o k=4 | won\n",
+    );
+    assert_eq!(code, Some(0), "a freestyle overline wins: {said}");
+    // Under exactly k the same overline wins nothing.
+    let (said, code) = verify(
+        &folder,
+        "exact-overline.proof",
+        "claim X wins\n0 | xxx.x./..oo../..oo.. x k=4 exact | move d1 1\n1 | xxxxx./..oo../..oo.. o k=4 exact | won\n",
+    );
+    assert_eq!(code, Some(1), "{said}");
+
     // Not a proof at all.
     let (said, code) = verify(&folder, "noise.proof", "hello\n");
     assert_eq!(code, Some(1));

@@ -127,6 +127,20 @@ fn games_played_show_in_stats_export_import_and_reset() {
     );
     let (after, _, _) = ttt(&home, &["stats", "--json"], "");
     assert_eq!(after, json, "an imported game is not the person's record");
+    // An unfinished game imported is not offered to resume as one's own.
+    let psq = home.join("half.psq");
+    std::fs::write(
+        &psq,
+        "Piskvorky 15x15, 11:11, 0\n8,8,0\n9,9,0\nAlice\nBob\n-1\n",
+    )
+    .unwrap();
+    let (out, _, code) = ttt(&home, &["import", psq.to_str().unwrap()], "");
+    assert_eq!(code, Some(0), "{out}");
+    let (_, err, code) = ttt(&home, &["play", "--plain", "--resume"], "");
+    assert_eq!(
+        (code, err.as_str()),
+        (Some(1), "ttt: there is no unfinished game to resume\n")
+    );
     // PSQ holds five in a row only; a file is never written over.
     let (_, err, code) = ttt(&home, &["export", "1", "--format", "psq"], "");
     assert_eq!((code, err.lines().count()), (Some(2), 1), "{err}");
@@ -156,7 +170,7 @@ fn games_played_show_in_stats_export_import_and_reset() {
     let (out, _, _) = ttt(&home, &["stats", "--reset"], "no\n");
     assert!(out.ends_with("Nothing was deleted.\n"), "{out}");
     let (out, _, _) = ttt(&home, &["stats", "--reset"], "yes\n");
-    assert!(out.ends_with("Deleted 4 games.\n"), "{out}");
+    assert!(out.ends_with("Deleted 5 games.\n"), "{out}");
     let (out, _, _) = ttt(&home, &["games"], "");
     assert_eq!(out, "No game is kept yet: play one, and it will be.\n");
     let _ = std::fs::remove_dir_all(&home);

@@ -88,9 +88,10 @@ pub fn read(text: &str) -> Result<GameRecord, ImportError> {
         match numbers.as_slice() {
             [Some(x), Some(y), ..] if names.is_empty() => {
                 let number = record.moves.len() + 1;
-                let square = usize::try_from(*x - 1)
-                    .ok()
-                    .zip(usize::try_from(*y - 1).ok())
+                let square = x
+                    .checked_sub(1)
+                    .and_then(|x| usize::try_from(x).ok())
+                    .zip(y.checked_sub(1).and_then(|y| usize::try_from(y).ok()))
                     .and_then(|(column, row)| rules.square(column, row))
                     .ok_or_else(|| ImportError::Move {
                         number,

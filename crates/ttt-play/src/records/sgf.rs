@@ -94,7 +94,11 @@ type Node = Vec<(String, Vec<String>)>;
 /// The nodes of the main line of each game tree in a collection.
 fn main_lines(text: &str) -> Result<Vec<Vec<Node>>, ImportError> {
     let chars: Vec<char> = text.trim_start_matches('\u{feff}').chars().collect();
-    let mut reader = Reader { chars, at: 0 };
+    let mut reader = Reader {
+        chars,
+        at: 0,
+        depth: 0,
+    };
     let mut games = vec![reader.tree()?];
     while reader.peek() == Some('(') {
         games.push(reader.tree()?);
@@ -106,7 +110,12 @@ fn main_lines(text: &str) -> Result<Vec<Vec<Node>>, ImportError> {
 struct Reader {
     chars: Vec<char>,
     at: usize,
+    /// How many game trees the reading is inside.
+    depth: usize,
 }
+
+/// The deepest nesting of variations read: deeper is refused, not recursed into.
+const MAX_DEPTH: usize = 500;
 
 impl Reader {
     fn bad(why: &str) -> ImportError {
@@ -130,6 +139,12 @@ impl Reader {
         if self.peek() != Some('(') {
             return Err(Reader::bad("a game tree starts with '('"));
         }
+        self.depth += 1;
+        if self.depth > MAX_DEPTH {
+            return Err(Reader::bad(&format!(
+                "variations nested more than {MAX_DEPTH} deep"
+            )));
+        }
         self.at += 1;
         let mut nodes = Vec::new();
         while self.peek() == Some(';') {
@@ -146,6 +161,7 @@ impl Reader {
         match self.peek() {
             Some(')') => {
                 self.at += 1;
+                self.depth -= 1;
                 Ok(nodes)
             }
             Some(other) => Err(Reader::bad(&format!("unexpected '{other}'"))),

@@ -146,6 +146,9 @@ pub(crate) struct Threats {
     deadline: Option<Instant>,
     /// Set when the budget or the deadline ran out: what was not found may still exist.
     stopped: bool,
+    /// Set when a look inside an expansion ran out of its own nodes: the expansion's
+    /// disproof is not kept.
+    gave_up: bool,
 }
 
 impl std::fmt::Debug for Threats {
@@ -180,6 +183,7 @@ impl Threats {
             budget: 0,
             deadline: None,
             stopped: true,
+            gave_up: false,
         }
     }
 
@@ -202,6 +206,7 @@ impl Threats {
 
     /// Allows `more` nodes from now on (the deadline stays), for a new question.
     pub(crate) fn allow(&mut self, more: u64) {
+        self.gave_up = false;
         self.budget = self.nodes.saturating_add(more);
         self.stopped = self
             .deadline
@@ -283,6 +288,11 @@ impl Threats {
             let numbers = self.search(board, question, attacker_to_move, limit);
             if numbers.is_settled() || self.out_of_bounds() {
                 return numbers.proof == 0;
+            }
+            // Numbers grown to the limit without settling: no further search changes them.
+            if numbers.proof >= limit.proof || numbers.disproof >= limit.disproof {
+                self.stopped = true;
+                return false;
             }
         }
     }
@@ -414,16 +424,19 @@ impl Threats {
     /// those squares, the ones after which a quick look still finds a win by fours for
     /// the attacker are left out: those replies lose.
     fn vcf_stoppers(&mut self, board: &mut SearchBoard, attacker: Mark) -> Option<Vec<usize>> {
-        let line = self.with_budget(VCF_LINE_BUDGET, |threats| {
+        let (line, gave_up) = self.with_budget(VCF_LINE_BUDGET, |threats| {
             board.as_mover(attacker, |board| threats.vcf_line(board))
-        })?;
+        });
+        // A look that ran out of nodes proves nothing: the node is no disproof to keep.
+        self.gave_up |= line.is_none() && gave_up;
+        let line = line?;
         let mut zone = Vec::new();
         for &square in &line {
             board.near_lines(square, &mut zone);
         }
         zone.retain(|&square| {
             board.play(square);
-            let still = self.with_budget(VCF_CHECK_BUDGET, |threats| {
+            let (still, _) = self.with_budget(VCF_CHECK_BUDGET, |threats| {
                 threats.find(board, Reach::Fours).is_some()
             });
             board.undo();
@@ -473,16 +486,19 @@ impl Threats {
 
     /// Runs `work` with at most `more` further nodes (within the bounds already set), then
     /// puts the bounds back.
-    fn with_budget<T>(&mut self, more: u64, work: impl FnOnce(&mut Self) -> T) -> T {
+    /// Runs `work` with at most `more` further nodes (within the bounds already set), then
+    /// puts the bounds back; also whether `work` ran out of them.
+    fn with_budget<T>(&mut self, more: u64, work: impl FnOnce(&mut Self) -> T) -> (T, bool) {
         let budget = self.budget;
         self.budget = budget.min(self.nodes.saturating_add(more));
         let result = work(self);
+        let ran_out = self.stopped;
         self.budget = budget;
         self.stopped = self.nodes >= budget
             || self
                 .deadline
                 .is_some_and(|deadline| Instant::now() >= deadline);
-        result
+        (result, ran_out)
     }
 
     /// Depth-first proof-number search of a node, within thresholds of its numbers: its
@@ -504,9 +520,15 @@ impl Threats {
         }
         self.nodes += 1;
         let moves = match self.expand(board, question, attacker_to_move) {
-            // A disproof found after the bounds ran out may be a give-up.
+            // A disproof found after the bounds ran out may be a give-up; one that rests
+            // on a look that ran out of nodes holds for this search, not for the table.
             Node::Settled(numbers) if numbers.disproof == 0 && self.stopped => {
                 return EMPTY.numbers;
+            }
+            Node::Settled(numbers)
+                if numbers.disproof == 0 && std::mem::take(&mut self.gave_up) =>
+            {
+                return numbers;
             }
             Node::Settled(numbers) => {
                 self.keep(key, numbers);

@@ -23,7 +23,7 @@ use std::path::PathBuf;
 use std::process::ExitCode;
 
 use clap::Args;
-use ttt_core::{Mark, Position, Square, SquareNaming, windows};
+use ttt_core::{Mark, Position, Square, SquareNaming, WinRule, windows};
 
 use crate::failure::BadInput;
 
@@ -207,15 +207,19 @@ fn check_node(
                 pairs.push((a, b));
             }
             let defender = !attacker;
+            // Under exactly k a mark of the attacker's just beyond a line's end spoils it;
+            // under freestyle a longer line wins too, so nothing beyond counts.
+            let exact = rules.win_rule() == WinRule::Exact;
             for line in windows(rules) {
                 let open = line
                     .squares()
                     .iter()
                     .all(|&s| position.board().get(s) != Some(defender))
-                    && line
-                        .ends_beyond(rules)
-                        .iter()
-                        .all(|&s| position.board().get(s) != Some(attacker));
+                    && (!exact
+                        || line
+                            .ends_beyond(rules)
+                            .iter()
+                            .all(|&s| position.board().get(s) != Some(attacker)));
                 let paired = pairs
                     .iter()
                     .any(|(a, b)| line.squares().contains(a) && line.squares().contains(b));
