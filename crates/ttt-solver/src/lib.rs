@@ -27,7 +27,9 @@ mod value;
 
 pub use count::{OutcomeCounts, Statistics, TreeCounts, count, walk_tree};
 pub use geometry::{Bits, Geometry, MAX_SQUARES};
-pub use prover::{Claim, Proof, ProofError, ProofLimits, prove, write_proof};
+pub use prover::{
+    Claim, Proof, ProofError, ProofLimits, ProofTable, prove, prove_with, write_proof,
+};
 pub use review::{Mistake, review};
 pub use solver::{MAX_SOLVED_SQUARES, MoveValue, Solver};
 pub use value::{GameResult, Value};

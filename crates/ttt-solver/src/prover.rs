@@ -75,6 +75,123 @@ fn has_room(table: &BitsMap<(Bits, Bits), Bounds>, bound: usize) -> bool {
     slots.saturating_mul(3).saturating_mul(ENTRY_BYTES) <= bound
 }
 
+/// A prover's table of what it proved about positions (bounds on their values, by their
+/// symmetric images), to keep between runs: a long proof checkpoints it and resumes from
+/// it. Its bytes start with a line naming the format and the board.
+///
+/// ```
+/// use std::sync::atomic::{AtomicBool, AtomicU64};
+/// use ttt_core::{Mark, Position, Rules};
+/// use ttt_solver::{ProofLimits, ProofTable, prove_with};
+///
+/// let (stop, nodes) = (AtomicBool::new(false), AtomicU64::new(0));
+/// let limits = ProofLimits { table_bytes: 64 << 20, stop: &stop, nodes: &nodes, max_nodes: None };
+/// let empty = Position::new(Rules::new(5, 4, 4)?, Mark::X);
+/// let mut table = ProofTable::default();
+/// let first = prove_with(&empty, limits, &mut table)?;
+/// // Kept and read back, the table answers the same question at once.
+/// let mut again = ProofTable::from_bytes(&table.to_bytes())?;
+/// let second = prove_with(&empty, limits, &mut again)?;
+/// assert_eq!(second.result, first.result);
+/// assert!(second.nodes < first.nodes);
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
+#[derive(Debug, Clone, Default)]
+pub struct ProofTable {
+    /// The board its positions are on, once it has any.
+    rules: Option<ttt_core::Rules>,
+    entries: BitsMap<(Bits, Bits), Bounds>,
+}
+
+/// The first line of a kept table.
+const TABLE_HEADER: &str = "ttt proof table 1";
+
+impl ProofTable {
+    /// Positions in it.
+    #[must_use]
+    pub fn len(&self) -> usize {
+        self.entries.len()
+    }
+
+    /// Whether it holds nothing.
+    #[must_use]
+    pub fn is_empty(&self) -> bool {
+        self.entries.is_empty()
+    }
+
+    /// The board its positions are on, if it has any.
+    #[must_use]
+    pub fn rules(&self) -> Option<ttt_core::Rules> {
+        self.rules
+    }
+
+    /// The table as bytes: `ttt proof table 1`, the board (`6x6, k=5`), each on a line,
+    /// then 19 bytes a position (the two bitboards and the bounds, little-endian).
+    #[must_use]
+    pub fn to_bytes(&self) -> Vec<u8> {
+        let rules = self
+            .rules
+            .map(|rules| rules.to_string())
+            .unwrap_or_default();
+        let mut bytes = format!("{TABLE_HEADER}\n{rules}\n").into_bytes();
+        for (&(a, b), bounds) in &self.entries {
+            bytes.extend_from_slice(&a.to_le_bytes());
+            bytes.extend_from_slice(&b.to_le_bytes());
+            bytes.extend_from_slice(&[bounds.lower as u8, bounds.upper as u8, bounds.best]);
+        }
+        bytes
+    }
+
+    /// Reads what [`to_bytes`](ProofTable::to_bytes) writes, checking every entry.
+    ///
+    /// # Errors
+    /// One line saying what is wrong: not a table, another format, a board it does not
+    /// name, a length that is no whole number of entries, or bounds out of range.
+    pub fn from_bytes(bytes: &[u8]) -> Result<ProofTable, String> {
+        let mut lines = bytes.splitn(3, |&byte| byte == b'\n');
+        let header = lines.next().unwrap_or_default();
+        if header != TABLE_HEADER.as_bytes() {
+            return Err("not a proof table of this ttt (its first line)".to_owned());
+        }
+        let rules = std::str::from_utf8(lines.next().unwrap_or_default())
+            .map_err(|_| "the board line is not text".to_owned())?;
+        let rules = if rules.is_empty() {
+            None
+        } else {
+            Some(
+                rules
+                    .parse::<ttt_core::Rules>()
+                    .map_err(|error| format!("bad board '{rules}': {error}"))?,
+            )
+        };
+        let body = lines.next().unwrap_or_default();
+        if body.len() % 19 != 0 {
+            return Err("cut short: its length is no whole number of positions".to_owned());
+        }
+        let mut entries = BitsMap::default();
+        for chunk in body.chunks_exact(19) {
+            let word = |range: std::ops::Range<usize>| {
+                let mut bytes = [0; 8];
+                bytes.copy_from_slice(&chunk[range]);
+                u64::from_le_bytes(bytes)
+            };
+            let (lower, upper) = (chunk[16] as i8, chunk[17] as i8);
+            if !(-1..=1).contains(&lower) || !(-1..=1).contains(&upper) || lower > upper {
+                return Err("bounds out of range: not a table ttt wrote".to_owned());
+            }
+            entries.insert(
+                (word(0..8), word(8..16)),
+                Bounds {
+                    lower,
+                    upper,
+                    best: chunk[18],
+                },
+            );
+        }
+        Ok(ProofTable { rules, entries })
+    }
+}
+
 /// How a proof may run, and how it reports while it does.
 #[derive(Debug, Clone, Copy)]
 pub struct ProofLimits<'a> {
@@ -107,11 +224,32 @@ pub struct ProofLimits<'a> {
 /// # Errors
 /// [`ProofError::Board`] above 64 squares, [`ProofError::Stopped`] when stopped.
 pub fn prove(position: &Position, limits: ProofLimits<'_>) -> Result<Proof, ProofError> {
+    prove_with(position, limits, &mut ProofTable::default())
+}
+
+/// [`prove`] with a table kept from earlier proofs of positions on the same board (a
+/// checkpoint of an interrupted run, read back with [`ProofTable::from_bytes`]): what they
+/// proved is not searched again. The table keeps what this proof proves, even when it is
+/// stopped.
+///
+/// # Errors
+/// As [`prove`]; [`ProofError::Board`] too when the table is of another board.
+pub fn prove_with(
+    position: &Position,
+    limits: ProofLimits<'_>,
+    table: &mut ProofTable,
+) -> Result<Proof, ProofError> {
     let start = Instant::now();
     let geometry = Geometry::new(position.rules())?;
+    if table.rules.is_some_and(|rules| rules != position.rules()) {
+        return Err(ProofError::Board(SolverError::TooLarge {
+            rules: position.rules(),
+        }));
+    }
+    table.rules = Some(position.rules());
     let mut prover = Prover {
         geometry: &geometry,
-        table: BitsMap::default(),
+        table: &mut table.entries,
         nodes: 0,
         limits,
         stopped: false,
@@ -158,7 +296,7 @@ pub fn prove(position: &Position, limits: ProofLimits<'_>) -> Result<Proof, Proo
 
 struct Prover<'a> {
     geometry: &'a Geometry,
-    table: BitsMap<(Bits, Bits), Bounds>,
+    table: &'a mut BitsMap<(Bits, Bits), Bounds>,
     nodes: u64,
     limits: ProofLimits<'a>,
     stopped: bool,
@@ -275,7 +413,7 @@ impl Prover<'_> {
             // a full table would double.
             if let Some(slot) = self.table.get_mut(&key) {
                 *slot = bounds;
-            } else if has_room(&self.table, self.limits.table_bytes) {
+            } else if has_room(self.table, self.limits.table_bytes) {
                 self.table.insert(key, bounds);
             }
         }
@@ -344,10 +482,11 @@ pub fn write_proof(
 ) -> Result<String, ProofError> {
     let start = Instant::now();
     let geometry = Geometry::new(position.rules())?;
+    let mut table = BitsMap::default();
     let mut writer = ProofWriter {
         prover: Prover {
             geometry: &geometry,
-            table: BitsMap::default(),
+            table: &mut table,
             nodes: 0,
             limits,
             stopped: false,

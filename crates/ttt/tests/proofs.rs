@@ -154,3 +154,60 @@ fn proofs_written_are_accepted_and_broken_ones_refused_with_the_reason() {
     assert!(said.contains("a position before any claim"), "{said}");
     let _ = std::fs::remove_dir_all(&folder);
 }
+
+#[test]
+fn a_checkpoint_is_kept_and_a_resumed_proof_goes_on_from_it() {
+    let folder = common::home();
+    std::fs::create_dir_all(&folder).unwrap();
+    let checkpoint = folder.join("8x5.checkpoint");
+    let path = checkpoint.to_str().unwrap();
+    let solve = ["solve", "--size", "8x5", "--k", "5", "--checkpoint", path];
+    let (first, code) = ttt(&solve);
+    assert_eq!(code, Some(0), "{first}");
+    assert!(first.contains("Result: draw"), "{first}");
+    assert!(checkpoint.exists());
+    // Never written over without --resume.
+    let (said, code) = ttt(&solve);
+    assert_eq!(code, Some(2));
+    assert!(said.contains("exists already: add --resume"), "{said}");
+    // Resumed, the proof is all in the table: a handful of positions searched.
+    let (again, code) = ttt(&[&solve[..], &["--resume"]].concat());
+    assert_eq!(code, Some(0), "{again}");
+    let searched = |out: &str| -> u64 {
+        out.split("Searched ")
+            .nth(1)
+            .unwrap()
+            .split(' ')
+            .next()
+            .unwrap()
+            .parse()
+            .unwrap()
+    };
+    assert!(again.contains("Result: draw"), "{again}");
+    assert!(
+        searched(&again) * 100 < searched(&first),
+        "{first}\n{again}"
+    );
+    // Another board's checkpoint, or a broken one, is refused with the reason.
+    let (said, code) = ttt(&[
+        "solve",
+        "--size",
+        "7x5",
+        "--k",
+        "5",
+        "--checkpoint",
+        path,
+        "--resume",
+    ]);
+    assert_eq!(code, Some(2));
+    assert!(
+        said.contains("holds a proof on 8x5, k=5, not 7x5, k=5"),
+        "{said}"
+    );
+    let bytes = std::fs::read(&checkpoint).unwrap();
+    std::fs::write(&checkpoint, &bytes[..bytes.len() - 7]).unwrap();
+    let (said, code) = ttt(&[&solve[..], &["--resume"]].concat());
+    assert_eq!(code, Some(2));
+    assert!(said.contains("cut short"), "{said}");
+    let _ = std::fs::remove_dir_all(&folder);
+}

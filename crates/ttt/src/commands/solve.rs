@@ -10,7 +10,9 @@ use std::time::{Duration, Instant};
 use clap::Args;
 use serde::Serialize;
 use ttt_core::{Outcome, Position, Rules, SquareNaming};
-use ttt_solver::{Claim, GameResult, Proof, ProofError, ProofLimits, prove, write_proof};
+use ttt_solver::{
+    Claim, GameResult, Proof, ProofError, ProofLimits, ProofTable, prove_with, write_proof,
+};
 
 use super::{PositionArgs, ending, mark_name, status};
 use crate::cli::{memory_bound, parse_megabytes};
@@ -34,6 +36,23 @@ pub struct SolveArgs {
     /// Also write the proof to this new file, for `ttt verify FILE` to check.
     #[arg(long, value_name = "FILE")]
     pub proof: Option<std::path::PathBuf>,
+
+    /// Keep what the proof has proved in this file: every --checkpoint-every seconds, when stopped, and at the end.
+    #[arg(long, value_name = "FILE")]
+    pub checkpoint: Option<std::path::PathBuf>,
+
+    /// Go on from the --checkpoint file an earlier run kept.
+    #[arg(long, requires = "checkpoint")]
+    pub resume: bool,
+
+    /// How often the checkpoint is kept, in seconds.
+    #[arg(
+        long,
+        value_name = "SECONDS",
+        default_value_t = 600,
+        requires = "checkpoint"
+    )]
+    pub checkpoint_every: u64,
 }
 
 /// What `solve --json` prints: the fields `analyze --json` shares have the same meaning.
@@ -101,8 +120,55 @@ pub fn run(args: &SolveArgs, rules: Rules, out: &mut impl Write) -> anyhow::Resu
         nodes: &nodes,
         max_nodes: None,
     };
-    let proof = prove(&position, limits);
+    let mut table = checkpoint_table(args, rules)?;
+    let due = Arc::new(AtomicBool::new(false));
+    if args.checkpoint.is_some() {
+        // The proof is stopped when a checkpoint is due, kept, and taken up again.
+        let (due, stop) = (Arc::clone(&due), Arc::clone(&stop));
+        let every = Duration::from_secs(args.checkpoint_every.max(1));
+        std::thread::spawn(move || {
+            loop {
+                std::thread::sleep(every);
+                due.store(true, Ordering::Relaxed);
+                stop.store(true, Ordering::Relaxed);
+            }
+        });
+    }
+    let started = Instant::now();
+    // Positions searched by the runs a checkpoint stopped, before the last one.
+    let mut earlier = 0;
+    let proof = loop {
+        let proof = prove_with(&position, limits, &mut table);
+        let checkpoint_due = due.swap(false, Ordering::Relaxed);
+        if let (Some(path), Err(ProofError::Stopped { nodes, .. })) = (&args.checkpoint, &proof)
+            && checkpoint_due
+            && interrupts.received().is_none()
+        {
+            earlier += nodes;
+            keep_checkpoint(path, &table)?;
+            stop.store(false, Ordering::Relaxed);
+            continue;
+        }
+        // The whole run's figures, across checkpoints.
+        break match proof {
+            Ok(proof) => Ok(Proof {
+                nodes: proof.nodes + earlier,
+                elapsed: started.elapsed(),
+                ..proof
+            }),
+            Err(ProofError::Stopped { result, nodes, .. }) => Err(ProofError::Stopped {
+                result,
+                nodes: nodes + earlier,
+                seconds: started.elapsed().as_secs_f64(),
+            }),
+            Err(other) => Err(other),
+        };
+    };
     drop(progress);
+    // Whatever ended the proof, what it proved is kept.
+    if let Some(path) = &args.checkpoint {
+        keep_checkpoint(path, &table)?;
+    }
     let interrupted = interrupts.received().unwrap_or(Signal::INTERRUPT);
     let proof = match proof {
         Ok(proof) => proof,
@@ -171,6 +237,44 @@ pub fn run(args: &SolveArgs, rules: Rules, out: &mut impl Write) -> anyhow::Resu
         )?;
     }
     Ok(ExitCode::SUCCESS)
+}
+
+/// The table to prove with: a fresh one, or the checkpoint at `--checkpoint` with
+/// `--resume`. A checkpoint file is never written over without `--resume`.
+fn checkpoint_table(args: &SolveArgs, rules: Rules) -> Result<ProofTable, BadInput> {
+    let Some(path) = &args.checkpoint else {
+        return Ok(ProofTable::default());
+    };
+    if !args.resume {
+        if path.exists() {
+            return Err(BadInput(format!(
+                "{} exists already: add --resume to go on from it, or give a new name",
+                path.display()
+            )));
+        }
+        return Ok(ProofTable::default());
+    }
+    let bytes = std::fs::read(path)
+        .map_err(|error| BadInput(format!("cannot read {}: {error}", path.display())))?;
+    let table = ProofTable::from_bytes(&bytes)
+        .map_err(|error| BadInput(format!("{}: {error}", path.display())))?;
+    if table.rules().is_some_and(|kept| kept != rules) {
+        return Err(BadInput(format!(
+            "{} holds a proof on {}, not {rules}",
+            path.display(),
+            table
+                .rules()
+                .map(|kept| kept.to_string())
+                .unwrap_or_default()
+        )));
+    }
+    Ok(table)
+}
+
+/// Keeps `table` at `path`, replacing the last checkpoint whole.
+fn keep_checkpoint(path: &std::path::Path, table: &ProofTable) -> anyhow::Result<()> {
+    ttt::store::write_atomically(path, &table.to_bytes())?;
+    Ok(())
 }
 
 /// Writes the proof of `result` from `position` into the new file at `path`: for a win
