@@ -4,7 +4,7 @@ use std::sync::atomic::{AtomicBool, AtomicU64};
 
 use rand::Rng;
 use ttt_core::{Position, Square};
-use ttt_solver::{GameResult, ProofLimits, Solver, prove};
+use ttt_solver::{GameResult, ProofLimits, ProofTable, Solver, prove_with};
 
 use crate::{Player, PlayerError, pick};
 
@@ -45,6 +45,8 @@ impl Perfect {
             nodes: &nodes,
             max_nodes: None,
         };
+        // One table for every move's proof: positions they share are proved once.
+        let mut table = ProofTable::default();
         let mut draws = Vec::new();
         for square in position.legal_moves() {
             let after = position.after(square).ok()?;
@@ -55,7 +57,7 @@ impl Perfect {
                     None => GameResult::Draw,
                 }
             } else {
-                prove(&after, limits).ok()?.result
+                prove_with(&after, limits, &mut table).ok()?.result
             };
             match result {
                 // The opponent loses: this move wins, and distances matter.

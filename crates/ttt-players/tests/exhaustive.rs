@@ -106,6 +106,24 @@ fn centre_opening_takes_the_centre_only_on_the_empty_board() {
     assert_ne!(player.choose(&position, &mut rng).unwrap(), Square::new(0));
 }
 
+/// Checks that the move `perfect` chooses in `position` keeps the reference minimax's value
+/// (the result, and how soon), and returns that value.
+fn assert_perfect(
+    perfect: &mut Perfect,
+    minimax: &mut Minimax,
+    position: &Position,
+    rng: &mut StdRng,
+) -> (ttt_reference::Score, u32) {
+    let best = minimax.value(position);
+    let chosen = perfect.choose(position, rng).unwrap();
+    assert_eq!(
+        minimax.move_value(position, chosen),
+        best,
+        "{position}: chose {chosen:?}"
+    );
+    best
+}
+
 #[test]
 fn perfect_wins_fastest_and_loses_slowest_in_every_position() {
     let mut rng = StdRng::seed_from_u64(5);
@@ -116,13 +134,7 @@ fn perfect_wins_fastest_and_loses_slowest_in_every_position() {
         if position.is_over() {
             continue;
         }
-        let best = minimax.value(&position);
-        let chosen = perfect.choose(&position, &mut rng).unwrap();
-        assert_eq!(
-            minimax.move_value(&position, chosen),
-            best,
-            "{position}: chose {chosen:?}"
-        );
+        assert_perfect(&mut perfect, &mut minimax, &position, &mut rng);
         checked += 1;
     }
     assert_eq!(checked, 4_520);
@@ -152,13 +164,7 @@ fn perfect_on_four_by_four_keeps_the_best_value_where_the_prover_answers_first()
             if position.is_over() {
                 continue;
             }
-            let best = minimax.value(&position);
-            let chosen = perfect.choose(&position, &mut rng).unwrap();
-            assert_eq!(
-                minimax.move_value(&position, chosen),
-                best,
-                "{position}: chose {chosen:?}"
-            );
+            let best = assert_perfect(&mut perfect, &mut minimax, &position, &mut rng);
             results[best.0 as usize] += 1;
             checked += 1;
         }

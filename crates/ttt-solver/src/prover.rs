@@ -526,42 +526,43 @@ impl ProofWriter<'_> {
         if let Some(&id) = self.ids.get(position) {
             return Some(id);
         }
+        // Its id first, so that its children come after it.
+        let id = self.lines.len();
+        self.lines.push(String::new());
+        self.ids.insert(position.clone(), id);
+        let step = self.step(position)?;
+        self.lines[id] = format!("{id} | {position} | {step}");
+        Some(id)
+    }
+
+    /// The step from `position`: a leaf, the favoured side's move, or every reply.
+    fn step(&mut self, position: &Position) -> Option<String> {
         let (attacker, wins) = match self.claim {
             Claim::Wins(mark) => (mark, true),
             Claim::CannotWin(mark) => (mark, false),
         };
-        let step = if position.is_over() {
+        if position.is_over() {
             let attacker_won = position.outcome()?.winner() == Some(attacker);
-            match (wins, attacker_won) {
-                (true, true) => "won".to_owned(),
-                (false, false) => "over".to_owned(),
-                _ => return None,
-            }
-        } else if let Some(pairs) = (!wins).then(|| self.pairing(position, attacker)).flatten() {
-            pairs
-        } else {
-            let id = self.lines.len();
-            self.lines.push(String::new());
-            self.ids.insert(position.clone(), id);
-            let chooser = if wins { attacker } else { !attacker };
-            let step = if position.to_move() == chooser {
-                let square = self.choice(position, attacker, wins)?;
-                let child = self.node(&position.after(square).ok()?)?;
-                format!("move {} {child}", self.name(position, square))
-            } else {
-                let mut children = Vec::new();
-                for square in position.legal_moves() {
-                    children.push(self.node(&position.after(square).ok()?)?.to_string());
-                }
-                format!("all {}", children.join(" "))
+            return match (wins, attacker_won) {
+                (true, true) => Some("won".to_owned()),
+                (false, false) => Some("over".to_owned()),
+                _ => None,
             };
-            self.lines[id] = format!("{id} | {position} | {step}");
-            return Some(id);
-        };
-        let id = self.lines.len();
-        self.lines.push(format!("{id} | {position} | {step}"));
-        self.ids.insert(position.clone(), id);
-        Some(id)
+        }
+        if !wins && let Some(pairs) = self.pairing(position, attacker) {
+            return Some(pairs);
+        }
+        let chooser = if wins { attacker } else { !attacker };
+        if position.to_move() == chooser {
+            let square = self.choice(position, attacker, wins)?;
+            let child = self.node(&position.after(square).ok()?)?;
+            return Some(format!("move {} {child}", self.name(position, square)));
+        }
+        let mut children = Vec::new();
+        for square in position.legal_moves() {
+            children.push(self.node(&position.after(square).ok()?)?.to_string());
+        }
+        Some(format!("all {}", children.join(" ")))
     }
 
     fn name(&self, position: &Position, square: Square) -> String {

@@ -11,7 +11,7 @@ use ratzilla::ratatui::backend::Backend;
 use ratzilla::ratatui::layout::Rect;
 use ratzilla::ratatui::{Terminal, TerminalOptions, Viewport};
 use ttt_core::Rules;
-use ttt_play::app::{App, Input, Job, Key, Theme};
+use ttt_play::app::{App, Input, Job, KeptGames, Key, Theme};
 use ttt_play::session::Thinking;
 use ttt_play::{Seats, Settings};
 use ttt_players::PlayerError;
@@ -19,7 +19,7 @@ use wasm_bindgen::prelude::*;
 
 use crate::protocol::{self, Reply, Request};
 use crate::storage;
-use ttt_play::records::{GameRecord, Recorder, Remembered, Stats};
+use ttt_play::records::{Recorder, Remembered};
 
 #[wasm_bindgen]
 extern "C" {
@@ -35,12 +35,8 @@ const SCREEN: &str = "screen";
 /// The app and the work it handed out, waiting for the workers' replies.
 struct Page {
     app: App,
-    /// Keeps the games in the browser's local storage.
-    recorder: Recorder,
-    /// The finished games kept, for the start screen's record line.
-    games: Vec<GameRecord>,
-    /// The unfinished game offered on the start screen: its id and start.
-    offered: Option<(String, u64)>,
+    /// The games, kept in the browser's local storage.
+    kept: KeptGames,
     /// The start screen's choices as last kept.
     remembered: Option<Remembered>,
     /// The cells drawn in.
@@ -82,17 +78,9 @@ impl Page {
     /// Keeps what changed: a game that ended, the game under way after each move (a page
     /// can be closed at any moment), and the start screen's choices.
     fn keep(&mut self) {
-        if self.app.take_resumed()
-            && let Some((id, started)) = self.offered.take()
-        {
-            self.recorder.resumed(self.app.session(), &id, started);
-        }
         let now = storage::now();
-        if let Ok(Some(finished)) = self.recorder.observe(self.app.session(), now) {
-            self.games.push(finished);
-            self.app.set_stats(Stats::of(&self.games));
-        }
-        let _ = self.recorder.leave(self.app.session(), now);
+        let _ = self.kept.follow(&mut self.app, now);
+        let _ = self.kept.leave(&self.app, now);
         if let Some(choices) = self.app.remembered()
             && self.remembered.as_ref() != Some(&choices)
         {
@@ -312,28 +300,23 @@ pub fn start() -> Result<(), JsValue> {
     if let Some(remembered) = &remembered {
         app = app.with_remembered(remembered);
     }
-    let games: Vec<GameRecord> = kept.iter().map(|(_, record)| record.clone()).collect();
-    app.set_stats(Stats::of(&games));
-    let offered = kept
+    let offer = kept
         .iter()
-        .filter(|(_, record)| {
-            !record.is_finished()
-                && record.imported.is_none()
-                && (record.x.is_human() || record.o.is_human())
-        })
+        .filter(|(_, record)| record.can_resume() && record.has_person())
         .max_by_key(|(_, record)| record.started)
-        .map(|(id, record)| {
-            app.offer(record.clone());
-            (id.clone(), record.started)
-        });
+        .cloned();
+    let recorder = Recorder::new(Box::new(storage::LocalStorage));
+    let games = kept.into_iter().map(|(_, record)| record).collect();
+    let mut kept = KeptGames::new(recorder, games, &mut app);
+    if let Some((id, record)) = offer {
+        kept.offer(&mut app, &id, &record);
+    }
     for line in unreadable {
         web_sys::console::warn_1(&JsValue::from_str(&line));
     }
     let page = Rc::new(RefCell::new(Page {
         app,
-        recorder: Recorder::new(Box::new(storage::LocalStorage)),
-        games,
-        offered,
+        kept,
         remembered,
         area: first_area,
         thinking: None,

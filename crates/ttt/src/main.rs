@@ -110,8 +110,7 @@ fn play(
     // The unfinished game kept last, to take up now (--resume) or to offer.
     let unfinished = kept
         .iter()
-        // A game imported from another program's file is not one to take up as one's own.
-        .filter(|kept| !kept.record.is_finished() && kept.record.imported.is_none())
+        .filter(|kept| kept.record.can_resume())
         .max_by_key(|kept| kept.record.started)
         .cloned();
     let (settings, resume) = if args.resume {
@@ -128,12 +127,13 @@ fn play(
             Some(Resume::Now(kept)),
         )
     } else {
+        let settings = args.settings(rules)?;
         // Offered where the person is asked who plays: not when the flags say so.
-        let asking = matches!(args.settings(rules)?.seats(), Seats::Ask { .. });
+        let asking = matches!(settings.seats(), Seats::Ask { .. });
         let offer = unfinished
-            .filter(|kept| asking && (kept.record.x.is_human() || kept.record.o.is_human()))
+            .filter(|kept| asking && kept.record.has_person())
             .map(Resume::Offer);
-        (args.settings(rules)?, offer)
+        (settings, offer)
     };
     let recorder = store.clone().map(|store| Recorder::new(Box::new(store)));
     for engine in settings.engines() {

@@ -48,6 +48,14 @@ pub struct Kept {
     pub record: GameRecord,
 }
 
+impl Kept {
+    /// Sorts `games` as `ttt games` lists and numbers them: in the order they came to be
+    /// kept, so an import never renumbers earlier games.
+    pub fn in_listing_order(games: &mut [Kept]) {
+        games.sort_by(|a, b| (a.record.kept_since(), &a.id).cmp(&(b.record.kept_since(), &b.id)));
+    }
+}
+
 /// A file set aside because it could not be read: one line for the person.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct SetAside(pub String);
@@ -197,8 +205,7 @@ impl Store {
                 Err(reason) => set_aside.push(self.set_aside(&path, "a saved game", &reason)),
             }
         }
-        // In the order they came to be kept: an import never renumbers earlier games.
-        games.sort_by(|a, b| (a.record.kept_since(), &a.id).cmp(&(b.record.kept_since(), &b.id)));
+        Kept::in_listing_order(&mut games);
         Ok((games, set_aside))
     }
 

@@ -25,12 +25,14 @@
 mod game;
 mod input;
 mod job;
+mod kept;
 mod layout;
 mod replay;
 mod start;
 mod theme;
 mod ui;
 
+pub use kept::KeptGames;
 pub use replay::{REPLAY_KEYS, ReplayScreen};
 
 use std::time::Duration;

@@ -124,6 +124,17 @@ impl GameRecord {
         )
     }
 
+    /// Whether it can be taken up where it was left: unfinished, and played here (a game
+    /// imported from another program's file is not one to take up as one's own).
+    pub fn can_resume(&self) -> bool {
+        !self.is_finished() && self.imported.is_none()
+    }
+
+    /// Whether a person played in it.
+    pub fn has_person(&self) -> bool {
+        self.x.is_human() || self.o.is_human()
+    }
+
     /// Whether it ended.
     pub fn is_finished(&self) -> bool {
         self.outcome.is_some()

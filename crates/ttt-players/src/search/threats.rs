@@ -129,6 +129,9 @@ impl Question {
 /// What a node is, before its children are searched.
 enum Node {
     Settled(Numbers),
+    /// Not known: a look it rests on ran out of nodes. Treated as disproved by the search
+    /// that met it, never kept in the table.
+    Unknown,
     /// The moves to search, each with whether it makes a four (a reply that leaves the
     /// other side one move).
     Moves(Vec<(usize, bool)>),
@@ -146,9 +149,6 @@ pub(crate) struct Threats {
     deadline: Option<Instant>,
     /// Set when the budget or the deadline ran out: what was not found may still exist.
     stopped: bool,
-    /// Set when a look inside an expansion ran out of its own nodes: the expansion's
-    /// disproof is not kept.
-    gave_up: bool,
 }
 
 impl std::fmt::Debug for Threats {
@@ -183,7 +183,6 @@ impl Threats {
             budget: 0,
             deadline: None,
             stopped: true,
-            gave_up: false,
         }
     }
 
@@ -206,7 +205,6 @@ impl Threats {
 
     /// Allows `more` nodes from now on (the deadline stays), for a new question.
     pub(crate) fn allow(&mut self, more: u64) {
-        self.gave_up = false;
         self.budget = self.nodes.saturating_add(more);
         self.stopped = self
             .deadline
@@ -393,11 +391,12 @@ impl Threats {
             }
             // A three to answer; else a win by fours to stop; else the attacker made no
             // threat.
-            let Some(replies) = board
-                .defences(attacker)
-                .or_else(|| self.vcf_stoppers(board, attacker))
-            else {
-                return Node::Settled(Numbers::DISPROVED);
+            let replies = match board.defences(attacker) {
+                Some(replies) => replies,
+                None => match self.vcf_stoppers(board, attacker) {
+                    Node::Moves(moves) => moves.into_iter().map(|(square, _)| square).collect(),
+                    other => return other,
+                },
             };
             let fours = board.four_squares(defender);
             let mut moves: Vec<(usize, bool)> = replies
@@ -423,13 +422,18 @@ impl Threats {
     /// fours (on a line through one of its squares, within k of it) can change it; of
     /// those squares, the ones after which a quick look still finds a win by fours for
     /// the attacker are left out: those replies lose.
-    fn vcf_stoppers(&mut self, board: &mut SearchBoard, attacker: Mark) -> Option<Vec<usize>> {
-        let (line, gave_up) = self.with_budget(VCF_LINE_BUDGET, |threats| {
+    fn vcf_stoppers(&mut self, board: &mut SearchBoard, attacker: Mark) -> Node {
+        let (line, ran_out) = self.with_budget(VCF_LINE_BUDGET, |threats| {
             board.as_mover(attacker, |board| threats.vcf_line(board))
         });
-        // A look that ran out of nodes proves nothing: the node is no disproof to keep.
-        self.gave_up |= line.is_none() && gave_up;
-        let line = line?;
+        let Some(line) = line else {
+            // A look that ran out of nodes proves nothing.
+            return if ran_out {
+                Node::Unknown
+            } else {
+                Node::Settled(Numbers::DISPROVED)
+            };
+        };
         let mut zone = Vec::new();
         for &square in &line {
             board.near_lines(square, &mut zone);
@@ -442,7 +446,7 @@ impl Threats {
             board.undo();
             !still
         });
-        Some(zone)
+        Node::Moves(zone.into_iter().map(|square| (square, false)).collect())
     }
 
     /// The moves of a win by fours for the side to move, the squares it wins on at the end
@@ -470,6 +474,8 @@ impl Threats {
                     line.extend(board.winning_squares(question.attacker));
                     break numbers.proof == 0;
                 }
+                // Fours alone never rest on a look of their own.
+                Node::Unknown => break false,
                 Node::Moves(replies) => {
                     let block = replies[0].0;
                     board.play(block);
@@ -520,16 +526,13 @@ impl Threats {
         }
         self.nodes += 1;
         let moves = match self.expand(board, question, attacker_to_move) {
-            // A disproof found after the bounds ran out may be a give-up; one that rests
-            // on a look that ran out of nodes holds for this search, not for the table.
+            // A disproof found after the bounds ran out may be a give-up; a look inside the
+            // expansion that ran out of its nodes settles the node for this search only,
+            // not for the table.
             Node::Settled(numbers) if numbers.disproof == 0 && self.stopped => {
                 return EMPTY.numbers;
             }
-            Node::Settled(numbers)
-                if numbers.disproof == 0 && std::mem::take(&mut self.gave_up) =>
-            {
-                return numbers;
-            }
+            Node::Unknown => return Numbers::DISPROVED,
             Node::Settled(numbers) => {
                 self.keep(key, numbers);
                 return numbers;

@@ -240,7 +240,7 @@ pub fn import(
             ids.push(id);
         }
         // Their numbers in `ttt games`, which lists the games in the order they were kept.
-        kept.sort_by(|a, b| (a.record.kept_since(), &a.id).cmp(&(b.record.kept_since(), &b.id)));
+        Kept::in_listing_order(&mut kept);
         let numbers: Vec<String> = kept
             .iter()
             .enumerate()

@@ -17,7 +17,7 @@ use ratatui::crossterm::event::{
     KeyModifiers, MouseButton, MouseEventKind,
 };
 use ratatui::crossterm::{cursor, execute};
-use ttt_play::app::{App, End, Input, Key, ReplayScreen, Theme};
+use ttt_play::app::{App, End, Input, KeptGames, Key, ReplayScreen, Theme};
 use ttt_play::session::{Score, Thought};
 use ttt_play::{Settings, app};
 
@@ -25,7 +25,7 @@ use crate::signals::{Interrupts, Signal};
 use ttt::engine::EngineLauncher;
 use ttt::line::Resume;
 use ttt::store::{self, Store};
-use ttt_play::records::{GameRecord, Recorder, Remembered, Stats};
+use ttt_play::records::{GameRecord, Recorder, Remembered};
 use watchdog::Watchdog;
 
 /// How often the loop wakes with nothing happening, to notice a due computer move.
@@ -54,19 +54,10 @@ pub fn run(
     let watchdog = Watchdog::start(interrupts)?;
     let terminal = ratatui::init();
     let guard = MouseGuard::enable();
-    let Memory {
-        recorder,
-        store,
-        games,
-        remembered,
-        resume,
-    } = memory;
     let mut keeping = Keeping {
-        recorder,
-        store,
-        games,
-        remembered,
-        offered: None,
+        kept: None,
+        store: memory.store.clone(),
+        remembered: memory.remembered.clone(),
         trouble: None,
         kept_unfinished: false,
     };
@@ -76,7 +67,7 @@ pub fn run(
             settings,
             theme,
             &mut keeping,
-            resume,
+            memory,
             interrupts,
             &watchdog,
         )
@@ -107,14 +98,13 @@ pub struct Memory {
     pub resume: Option<Resume>,
 }
 
-/// The games' recorder, and what it had to say.
+/// The kept games, the remembered choices, and what keeping them had to say.
 struct Keeping {
-    recorder: Option<Recorder>,
+    /// The games, once the app is there to show them (none with `--no-save`).
+    kept: Option<KeptGames>,
     store: Option<Store>,
-    games: Vec<GameRecord>,
+    /// The choices as last kept.
     remembered: Option<Remembered>,
-    /// The kept game offered on the start screen: its id and start.
-    offered: Option<(String, u64)>,
     /// The first failure to keep a game, said after the full screen ends.
     trouble: Option<String>,
     /// Whether a game under way was kept on the way out.
@@ -123,23 +113,10 @@ struct Keeping {
 
 impl Keeping {
     fn observe(&mut self, app: &mut App) {
-        let Some(recorder) = &mut self.recorder else {
-            return;
-        };
-        if app.take_resumed()
-            && let Some((id, started)) = self.offered.take()
+        if let Some(kept) = &mut self.kept
+            && let Err(error) = kept.follow(app, store::now())
         {
-            recorder.resumed(app.session(), &id, started);
-        }
-        match recorder.observe(app.session(), store::now()) {
-            Ok(Some(finished)) => {
-                self.games.push(finished);
-                app.set_stats(Stats::of(&self.games));
-            }
-            Ok(None) => {}
-            Err(error) => {
-                self.trouble.get_or_insert(error);
-            }
+            self.trouble.get_or_insert(error);
         }
     }
 
@@ -152,8 +129,8 @@ impl Keeping {
                 "the start screen's choices could not be kept: {error}"
             ));
         }
-        if let Some(recorder) = &mut self.recorder {
-            match recorder.leave(app.session(), store::now()) {
+        if let Some(kept) = &mut self.kept {
+            match kept.leave(app, store::now()) {
                 Ok(kept) => self.kept_unfinished = kept,
                 Err(error) => {
                     self.trouble.get_or_insert(error);
@@ -190,7 +167,7 @@ fn event_loop(
     settings: Settings,
     theme: Theme,
     keeping: &mut Keeping,
-    resume: Option<Resume>,
+    memory: Memory,
     interrupts: &Interrupts,
     watchdog: &Watchdog,
 ) -> io::Result<Exit> {
@@ -203,21 +180,20 @@ fn event_loop(
         clock.elapsed(),
     )
     .with_launcher(Box::new(EngineLauncher));
-    if let Some(remembered) = &keeping.remembered {
+    if let Some(remembered) = &memory.remembered {
         app = app.with_remembered(remembered);
     }
-    if keeping.store.is_some() {
-        app.set_stats(Stats::of(&keeping.games));
+    keeping.kept = memory
+        .recorder
+        .map(|recorder| KeptGames::new(recorder, memory.games, &mut app));
+    if let (Some(Resume::Offer(offered)), Some(kept)) = (&memory.resume, &mut keeping.kept) {
+        kept.offer(&mut app, &offered.id, &offered.record);
     }
-    if let Some(Resume::Offer(kept)) = &resume {
-        keeping.offered = Some((kept.id.clone(), kept.record.started));
-        app.offer(kept.record.clone());
-    }
-    if let Some(Resume::Now(kept)) = resume {
-        match app.resume(&kept.record, clock.elapsed()) {
+    if let Some(Resume::Now(resumed)) = memory.resume {
+        match app.resume(&resumed.record, clock.elapsed()) {
             Ok(()) => {
-                if let Some(recorder) = &mut keeping.recorder {
-                    recorder.resumed(app.session(), &kept.id, kept.record.started);
+                if let Some(kept) = &mut keeping.kept {
+                    kept.resumed(&app, &resumed.id, resumed.record.started);
                 }
             }
             Err(refusal) => {
