@@ -32,16 +32,18 @@ fn benches(c: &mut Criterion) {
             });
         },
     );
-    let four = Position::new(Rules::new(4, 4, 4).unwrap(), Mark::X);
-    c.bench_function(
-        "e: perfect move from the empty 4x4, k=4 (new player each time)",
-        |b| {
-            b.iter(|| {
-                let square = Perfect::new().choose(black_box(&four), &mut rng).unwrap();
-                assert!(four.is_legal(square));
-            });
-        },
-    );
+    for k in [4, 3] {
+        let four = Position::new(Rules::new(4, 4, k).unwrap(), Mark::X);
+        c.bench_function(
+            &format!("e: perfect move from the empty 4x4, k={k} (new player each time)"),
+            |b| {
+                b.iter(|| {
+                    let square = Perfect::new().choose(black_box(&four), &mut rng).unwrap();
+                    assert!(four.is_legal(square));
+                });
+            },
+        );
+    }
 }
 
 criterion_group!(players, benches);

@@ -1,5 +1,5 @@
-//! Speed of the 3x3 game tree, the statistics, valuing every position, and the proofs of
-//! `ttt solve`.
+//! Speed of the 3x3 game tree, the statistics, valuing every position, the proofs of
+//! `ttt solve`, and `count` and `analyze` on 4x4.
 //!
 //! Each benchmark checks what it computed, so a fast wrong answer cannot pass for speed.
 //! Run with `cargo bench -p ttt-solver`.
@@ -99,5 +99,36 @@ fn proofs(c: &mut Criterion) {
     group.finish();
 }
 
-criterion_group!(solver, benches, proofs);
+/// The 4x4 boards, where the exact solver asks the prover first and folds symmetries:
+/// `count`'s statistics and `analyze`'s values of every move from the empty board.
+fn four_by_four(c: &mut Criterion) {
+    let mut group = c.benchmark_group("4x4");
+    group.sample_size(10);
+    for (k, expected) in [(3, GameResult::Win), (4, GameResult::Draw)] {
+        let rules = Rules::new(4, 4, k).unwrap();
+        group.bench_function(format!("count's statistics, k={k}"), |b| {
+            b.iter(|| {
+                let stats = count(black_box(rules)).unwrap();
+                assert_eq!(stats.value.result, expected);
+                if k == 4 {
+                    assert_eq!(stats.positions, 9_722_011);
+                }
+            });
+        });
+        let empty = Position::new(rules, Mark::X);
+        group.bench_function(
+            format!("every move valued from the empty board, k={k}"),
+            |b| {
+                b.iter(|| {
+                    let moves = Solver::new().move_values(black_box(&empty)).unwrap();
+                    assert_eq!(moves.len(), 16);
+                    assert_eq!(moves[0].value.result, expected);
+                });
+            },
+        );
+    }
+    group.finish();
+}
+
+criterion_group!(solver, benches, proofs, four_by_four);
 criterion_main!(solver);

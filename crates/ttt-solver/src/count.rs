@@ -1,12 +1,11 @@
 //! The numbers of the game: games, nodes, positions and symmetry classes, computed.
 
-use ttt_core::{Mark, Rules};
+use ttt_core::{Mark, Position, Rules};
 
 use crate::geometry::{Bits, Geometry};
 use crate::hash::BitsMap;
 use crate::solver::MAX_SOLVED_SQUARES;
-use crate::value::{WIN_NOW, decode, one_ply_earlier};
-use crate::{SolverError, Value};
+use crate::{Solver, SolverError, Value};
 
 /// Games (or positions) split by how they ended.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
@@ -151,138 +150,88 @@ const fn unpack(key: Key) -> (Bits, Bits) {
     (key & 0xffff_ffff, key >> 32)
 }
 
-/// One reachable position while counting: how many games pass through it, how it stands,
-/// and its score for the side to move (see the solver's packing).
+/// The positions of one ply that are the same up to the board's symmetries, while
+/// counting: how many games pass through any of them, and how they stand.
 #[derive(Debug, Clone, Copy)]
-struct Node {
+struct Class {
     paths: u64,
     end: End,
-    score: i8,
 }
 
 /// Counts games, nodes, positions and symmetry classes, and values the empty board, by
 /// going through the reachable positions ply by ply rather than through every game.
 ///
+/// It keeps two plies at a time, one entry for the positions that are the same up to
+/// rotation and reflection, and asks the [`Solver`] for the value: on 4x4 a few megabytes
+/// where every position kept took hundreds.
+///
 /// # Errors
 /// [`SolverError::TooLarge`] above 16 squares.
 pub fn count(rules: Rules) -> Result<Statistics, SolverError> {
     let geometry = solvable(rules)?;
-    let levels = levels(&geometry);
+    let squares = rules.square_count();
+    let symmetries = geometry.symmetry_count() as u64;
     let mut tree = TreeCounts::new(rules);
     let (mut positions, mut terminal) = (0, 0);
-    // Symmetries fixing each position, summed: see `Geometry::symmetries_fixing`.
-    let (mut fixed, mut terminal_fixed) = (0, 0);
-    for (ply, level) in levels.iter().enumerate() {
-        for (&key, node) in level {
+    let (mut classes, mut terminal_classes) = (0, 0);
+    let mut level: BitsMap<Key, Class> = BitsMap::default();
+    level.insert(
+        0,
+        Class {
+            paths: 1,
+            end: End::Going,
+        },
+    );
+    for ply in 0..=squares {
+        let mut next: BitsMap<Key, Class> = BitsMap::default();
+        for (&key, class) in &level {
             let (x, o) = unpack(key);
-            tree.nodes += node.paths;
-            positions += 1;
-            let fixing = geometry.symmetries_fixing(x, o) as u64;
-            fixed += fixing;
-            if node.end != End::Going {
-                terminal += 1;
-                terminal_fixed += fixing;
-                tree.add_games(ply, node.end, node.paths);
-            }
-        }
-    }
-    let symmetries = geometry.symmetry_count() as u64;
-    let empty_score = levels
-        .first()
-        .and_then(|level| level.get(&0))
-        .map_or(0, |node| node.score);
-    Ok(Statistics {
-        rules,
-        tree,
-        positions,
-        positions_up_to_symmetry: fixed / symmetries,
-        terminal_positions: terminal,
-        terminal_up_to_symmetry: terminal_fixed / symmetries,
-        value: decode(empty_score, rules.square_count() as u32),
-    })
-}
-
-/// The reachable positions of each ply, keyed by (X bits, O bits), with their path counts
-/// filled in going forward and their scores going back.
-fn levels(geometry: &Geometry) -> Vec<BitsMap<Key, Node>> {
-    let squares = geometry.rules().square_count();
-    let mut levels: Vec<BitsMap<Key, Node>> = vec![BitsMap::default(); squares + 1];
-    let root = Node {
-        paths: 1,
-        end: End::Going,
-        score: 0,
-    };
-    levels[0].insert(0, root);
-    for ply in 0..squares {
-        let (done, rest) = levels.split_at_mut(ply + 1);
-        let (current, next) = (&done[ply], &mut rest[0]);
-        // Each position has (squares - ply) children, and about as many parents as the
-        // side that just moved has marks: size the next table once.
-        let parents = (ply + 2) / 2;
-        next.reserve(current.len() * (squares - ply) / parents);
-        for (&key, node) in current {
-            let (x, o) = unpack(key);
-            if node.end != End::Going {
+            // The positions of the class: the symmetries over those that fix one.
+            let members = symmetries / geometry.symmetries_fixing(x, o) as u64;
+            tree.nodes += class.paths;
+            positions += members;
+            classes += 1;
+            if class.end != End::Going {
+                terminal += members;
+                terminal_classes += 1;
+                tree.add_games(ply, class.end, class.paths);
                 continue;
             }
+            // Every position of the class has the same moves into each class of the next
+            // ply, so one position's moves, each carrying the whole class's paths, carry
+            // every path into the next ply.
             let mark = mark_at(ply);
             let mut free = geometry.full() & !(x | o);
             while free != 0 {
                 let square = free.trailing_zeros() as usize;
                 free &= free - 1;
                 let (cx, co) = with_move(x, o, mark, square);
-                let child = next.entry(pack(cx, co)).or_insert_with(|| Node {
-                    paths: 0,
-                    end: End::Going,
-                    score: 0,
-                });
-                child.paths += node.paths;
+                let (kx, ko) = geometry.canonical(cx, co);
                 let mine = if mark == Mark::X { cx } else { co };
-                if geometry.wins_at(mine, square) {
-                    child.end = End::Win(mark);
+                let end = if geometry.wins_at(mine, square) {
+                    End::Win(mark)
                 } else if ply + 1 == squares {
-                    child.end = End::Draw;
-                }
+                    End::Draw
+                } else {
+                    End::Going
+                };
+                next.entry(pack(kx, ko))
+                    .or_insert(Class { paths: 0, end })
+                    .paths += class.paths;
             }
         }
+        level = next;
     }
-    for ply in (0..squares).rev() {
-        let (done, rest) = levels.split_at_mut(ply + 1);
-        let (current, next) = (&mut done[ply], &rest[0]);
-        for (&key, node) in current.iter_mut() {
-            let (x, o) = unpack(key);
-            if node.end != End::Going {
-                continue;
-            }
-            node.score = best_child_score(geometry, next, x, o, mark_at(ply));
-        }
-    }
-    levels
-}
-
-/// The best score the mover can reach from (`x`, `o`), from the scores of the next ply.
-fn best_child_score(
-    geometry: &Geometry,
-    next: &BitsMap<Key, Node>,
-    x: Bits,
-    o: Bits,
-    mark: Mark,
-) -> i8 {
-    let mut free = geometry.full() & !(x | o);
-    let mut best = i8::MIN;
-    while free != 0 {
-        let square = free.trailing_zeros() as usize;
-        free &= free - 1;
-        let (cx, co) = with_move(x, o, mark, square);
-        let key = pack(cx, co);
-        let score = next.get(&key).map_or(0, |child| match child.end {
-            End::Win(_) => WIN_NOW,
-            End::Draw => 0,
-            End::Going => one_ply_earlier(child.score),
-        });
-        best = best.max(score);
-    }
-    best
+    let value = Solver::new().value(&Position::new(rules, Mark::X))?;
+    Ok(Statistics {
+        rules,
+        tree,
+        positions,
+        positions_up_to_symmetry: classes,
+        terminal_positions: terminal,
+        terminal_up_to_symmetry: terminal_classes,
+        value,
+    })
 }
 
 fn solvable(rules: Rules) -> Result<Geometry, SolverError> {

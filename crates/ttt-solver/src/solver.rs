@@ -1,15 +1,28 @@
-//! Exact values of positions on small boards, by memoised negamax.
+//! Exact values of positions on small boards, by memoised negamax, with the prover asked
+//! first where it saves the work.
+
+use std::sync::atomic::{AtomicBool, AtomicU64};
 
 use ttt_core::{Outcome, Position, Rules, Square};
 
 use crate::geometry::{Bits, Geometry};
 use crate::hash::BitsMap;
+use crate::prover::{ProofLimits, ProofTable, prove_with};
 use crate::value::{Score, WIN_NOW, decode, one_ply_earlier};
 use crate::{GameResult, SolverError, Value};
 
-/// The most squares of a board the exact solver takes on: it visits every reachable
-/// position, which stays within a few seconds and a few hundred megabytes up to 4x4.
+/// The most squares of a board the exact solver takes on: it may visit every reachable
+/// position (up to symmetry), which stays within a second and a few tens of megabytes up
+/// to 4x4.
 pub const MAX_SOLVED_SQUARES: usize = 16;
+
+/// Boards of more squares than this ask the prover first: on smaller ones the exact
+/// solver's whole table takes a moment and then answers every question at once.
+const PROVER_FROM_SQUARES: usize = 12;
+
+/// The prover's table: the positions it needs on boards the exact solver takes are few,
+/// and pairing strategies settle most of them.
+const PROOF_TABLE_BYTES: usize = 16 << 20;
 
 /// One legal move and the value of playing it, for the side to move.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -22,9 +35,15 @@ pub struct MoveValue {
 
 /// Exact values of positions under perfect play from both sides.
 ///
-/// The solver remembers every position it has valued, so the first question about a board
+/// The solver remembers every position it has valued (one entry for all the positions that
+/// are the same up to the board's symmetries), so the first question about a board
 /// explores it and later ones are answered from the table. It adapts to the rules of each
 /// position it is asked about (keeping one board's table at a time).
+///
+/// On boards of more than 12 squares (4x4) it asks the prover first for win, draw or loss:
+/// a draw needs no distance (it lasts until the board is full), and pairing strategies
+/// prove draws at once, so only won and lost positions are searched to the end for how
+/// long they take.
 ///
 /// ```
 /// use ttt_core::Position;
@@ -45,12 +64,15 @@ pub struct Solver {
     board: Option<Tabled>,
 }
 
-/// The table of one board shape.
+/// The tables of one board shape.
 #[derive(Debug)]
 struct Tabled {
     geometry: Geometry,
-    /// Scores of positions where the game goes on, keyed by (mover's bits, other's bits).
+    /// Scores of positions where the game goes on, keyed by the smallest image of (mover's
+    /// bits, other's bits) under the board's symmetries.
     scores: BitsMap<(Bits, Bits), Score>,
+    /// The prover's table, on boards where it is asked first.
+    proofs: Option<ProofTable>,
 }
 
 impl Solver {
@@ -73,8 +95,11 @@ impl Solver {
         }
         let tabled = self.table_for(position.rules())?;
         let (mine, theirs) = tabled.geometry.sides(position);
-        let score = tabled.score(mine, theirs);
-        Ok(decode(score, free_squares(&tabled.geometry, mine, theirs)))
+        let free = free_squares(&tabled.geometry, mine, theirs);
+        if tabled.proved_result(position) == Some(GameResult::Draw) {
+            return Ok(Value::new(GameResult::Draw, free));
+        }
+        Ok(decode(tabled.score(mine, theirs), free))
     }
 
     /// Every legal move with its value for the mover, best first (ties by square).
@@ -98,15 +123,61 @@ impl Solver {
     /// # Errors
     /// As [`value`](Solver::value).
     pub fn best_moves(&mut self, position: &Position) -> Result<Vec<Square>, SolverError> {
-        let moves = self.move_values(position)?;
-        let Some(best) = moves.first().map(|first| first.value) else {
+        // Where the prover settles every move's result, only the moves of the best result
+        // need values: none at all when that is a draw, as all of them are equally good.
+        let mut squares = position.legal_moves();
+        if let Some(results) = self.proved_results(position)? {
+            let best = results.iter().map(|&(_, result)| rank(result)).max();
+            squares = results
+                .into_iter()
+                .filter(|&(_, result)| Some(rank(result)) == best)
+                .map(|(square, _)| square)
+                .collect();
+            if best == Some(rank(GameResult::Draw)) {
+                return Ok(squares);
+            }
+        }
+        let mut moves = Vec::new();
+        for square in squares {
+            let mut next = position.clone();
+            next.play_unchecked(square);
+            moves.push((square, self.value(&next)?.before()));
+        }
+        let Some(best) = moves.iter().map(|&(_, value)| value).max() else {
             return Ok(Vec::new());
         };
         Ok(moves
-            .iter()
-            .take_while(|m| m.value == best)
-            .map(|m| m.square)
+            .into_iter()
+            .filter(|&(_, value)| value == best)
+            .map(|(square, _)| square)
             .collect())
+    }
+
+    /// Every legal move with its result for the mover, as the prover settles them; `None`
+    /// on boards where the prover is not asked first, or when it cannot settle one.
+    fn proved_results(
+        &mut self,
+        position: &Position,
+    ) -> Result<Option<Vec<(Square, GameResult)>>, SolverError> {
+        let tabled = self.table_for(position.rules())?;
+        if tabled.proofs.is_none() {
+            return Ok(None);
+        }
+        let mut results = Vec::new();
+        for square in position.legal_moves() {
+            let mut next = position.clone();
+            next.play_unchecked(square);
+            let theirs = match next.outcome() {
+                Some(Outcome::Win(_)) => GameResult::Loss,
+                Some(Outcome::Draw) => GameResult::Draw,
+                None => match tabled.proved_result(&next) {
+                    Some(result) => result,
+                    None => return Ok(None),
+                },
+            };
+            results.push((square, theirs.for_the_other_side()));
+        }
+        Ok(Some(results))
     }
 
     fn table_for(&mut self, rules: Rules) -> Result<&mut Tabled, SolverError> {
@@ -121,16 +192,43 @@ impl Solver {
             self.board = Some(Tabled {
                 geometry: Geometry::new(rules)?,
                 scores: BitsMap::default(),
+                proofs: (rules.square_count() > PROVER_FROM_SQUARES).then(ProofTable::default),
             });
         }
         self.board.as_mut().ok_or(SolverError::TooLarge { rules })
     }
 }
 
+/// Orders results for the mover: a win above a draw above a loss.
+const fn rank(result: GameResult) -> i8 {
+    match result {
+        GameResult::Win => 1,
+        GameResult::Draw => 0,
+        GameResult::Loss => -1,
+    }
+}
+
 impl Tabled {
+    /// The result of `position` (where the game goes on) for the side to move, as the
+    /// prover proves it; `None` where the prover is not asked first, or it stopped.
+    fn proved_result(&mut self, position: &Position) -> Option<GameResult> {
+        let table = self.proofs.as_mut()?;
+        let (stop, nodes) = (AtomicBool::new(false), AtomicU64::new(0));
+        let limits = ProofLimits {
+            table_bytes: PROOF_TABLE_BYTES,
+            stop: &stop,
+            nodes: &nodes,
+            max_nodes: None,
+        };
+        prove_with(position, limits, table)
+            .ok()
+            .map(|proof| proof.result)
+    }
+
     /// The score of a position where the game goes on, `mine` to move.
     fn score(&mut self, mine: Bits, theirs: Bits) -> Score {
-        if let Some(&score) = self.scores.get(&(mine, theirs)) {
+        let key = self.geometry.canonical(mine, theirs);
+        if let Some(&score) = self.scores.get(&key) {
             return score;
         }
         let mut free = self.geometry.full() & !(mine | theirs);
@@ -151,7 +249,7 @@ impl Tabled {
                 break;
             }
         }
-        self.scores.insert((mine, theirs), best);
+        self.scores.insert(key, best);
         best
     }
 }

@@ -24,6 +24,23 @@ impl GameResult {
             GameResult::Loss => "loss",
         }
     }
+
+    /// The same result seen by the other side: a win is the other's loss.
+    ///
+    /// ```
+    /// use ttt_solver::GameResult;
+    ///
+    /// assert_eq!(GameResult::Win.for_the_other_side(), GameResult::Loss);
+    /// assert_eq!(GameResult::Draw.for_the_other_side(), GameResult::Draw);
+    /// ```
+    #[must_use]
+    pub const fn for_the_other_side(self) -> GameResult {
+        match self {
+            GameResult::Win => GameResult::Loss,
+            GameResult::Draw => GameResult::Draw,
+            GameResult::Loss => GameResult::Win,
+        }
+    }
 }
 
 /// What a position is worth to the side to move when both sides play perfectly: the
@@ -62,12 +79,7 @@ impl Value {
     /// is worth to the player who makes it, given the value of the position it leads to.
     #[must_use]
     pub const fn before(self) -> Value {
-        let result = match self.result {
-            GameResult::Win => GameResult::Loss,
-            GameResult::Draw => GameResult::Draw,
-            GameResult::Loss => GameResult::Win,
-        };
-        Value::new(result, self.plies + 1)
+        Value::new(self.result.for_the_other_side(), self.plies + 1)
     }
 
     /// A number that orders values as [`Ord`] does; larger is better for the mover.

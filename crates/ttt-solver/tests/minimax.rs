@@ -15,6 +15,42 @@ fn every_position_and_every_move_is_valued_as_minimax_values_it() {
     common::assert_valued_as_minimax_values(&positions);
 }
 
+#[test]
+fn on_four_by_four_where_the_prover_answers_first_every_move_is_valued_as_minimax_values_it() {
+    use rand::rngs::StdRng;
+    use rand::{RngExt, SeedableRng};
+    let mut rng = StdRng::seed_from_u64(13);
+    let mut positions = Vec::new();
+    for k in [3, 4] {
+        let rules = Rules::new(4, 4, k).unwrap();
+        while positions.len() < 30 * (k - 2) {
+            let mut position = Position::new(rules, Mark::X);
+            for _ in 0..rng.random_range(5..=9) {
+                let moves = position.legal_moves();
+                if position.is_over() {
+                    break;
+                }
+                position
+                    .play(moves[rng.random_range(0..moves.len())])
+                    .unwrap();
+            }
+            if !position.is_over() {
+                positions.push(position);
+            }
+        }
+    }
+    // Draws (which the prover settles alone) and wins and losses (which need distances).
+    let mut solver = Solver::new();
+    let results: Vec<GameResult> = positions
+        .iter()
+        .map(|position| solver.value(position).unwrap().result)
+        .collect();
+    for kind in [GameResult::Win, GameResult::Draw, GameResult::Loss] {
+        assert!(results.contains(&kind), "no {kind:?} among {results:?}");
+    }
+    common::assert_valued_as_minimax_values(&positions);
+}
+
 fn squares(numbers: &[usize]) -> Vec<Square> {
     numbers.iter().map(|n| Square::new(n - 1)).collect()
 }
