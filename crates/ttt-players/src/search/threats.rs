@@ -491,8 +491,6 @@ impl Threats {
     }
 
     /// Runs `work` with at most `more` further nodes (within the bounds already set), then
-    /// puts the bounds back.
-    /// Runs `work` with at most `more` further nodes (within the bounds already set), then
     /// puts the bounds back; also whether `work` ran out of them.
     fn with_budget<T>(&mut self, more: u64, work: impl FnOnce(&mut Self) -> T) -> (T, bool) {
         let budget = self.budget;
