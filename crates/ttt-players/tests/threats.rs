@@ -6,20 +6,20 @@
 
 #![allow(clippy::unwrap_used, reason = "a test fails by panicking")]
 
-use std::sync::atomic::{AtomicBool, AtomicU64};
+use std::sync::atomic::AtomicBool;
 
 use rand::rngs::StdRng;
 use rand::{RngExt, SeedableRng};
 use ttt_core::{Position, Rules, WinRule};
-use ttt_solver::{GameResult, ProofLimits, prove};
+use ttt_solver::{GameResult, Progress, ProofLimits, prove};
 
 /// The exact result for the side to move, unless the proof takes too long.
 fn proved(position: &Position) -> Option<GameResult> {
-    let (stop, nodes) = (AtomicBool::new(false), AtomicU64::new(0));
+    let (stop, progress) = (AtomicBool::new(false), Progress::default());
     let limits = ProofLimits {
         table_bytes: 64 << 20,
         stop: &stop,
-        nodes: &nodes,
+        progress: &progress,
         max_nodes: Some(3_000_000),
     };
     prove(position, limits).ok().map(|proof| proof.result)

@@ -12,11 +12,11 @@
 )]
 
 use std::hint::black_box;
-use std::sync::atomic::{AtomicBool, AtomicU64};
+use std::sync::atomic::AtomicBool;
 
 use criterion::{Criterion, criterion_group, criterion_main};
 use ttt_core::{Mark, Position, Rules};
-use ttt_solver::{GameResult, ProofLimits, Solver, count, prove, walk_tree};
+use ttt_solver::{GameResult, Progress, ProofLimits, Solver, count, prove, walk_tree};
 
 fn reachable() -> Vec<Position> {
     ttt_reference::reachable(&Position::default())
@@ -71,7 +71,7 @@ fn benches(c: &mut Criterion) {
 fn proofs(c: &mut Criterion) {
     let mut group = c.benchmark_group("solve");
     group.sample_size(10);
-    let (stop, nodes) = (AtomicBool::new(false), AtomicU64::new(0));
+    let (stop, progress) = (AtomicBool::new(false), Progress::default());
     for (width, height, k, expected) in [
         (4, 4, 4, GameResult::Draw),
         (5, 4, 4, GameResult::Draw),
@@ -89,7 +89,7 @@ fn proofs(c: &mut Criterion) {
                 let limits = ProofLimits {
                     table_bytes: 256 << 20,
                     stop: &stop,
-                    nodes: &nodes,
+                    progress: &progress,
                     max_nodes: None,
                 };
                 assert_eq!(prove(black_box(&empty), limits).unwrap().result, expected);

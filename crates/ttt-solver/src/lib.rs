@@ -28,7 +28,7 @@ mod value;
 pub use count::{OutcomeCounts, Statistics, TreeCounts, count, walk_tree};
 pub use geometry::{Bits, Geometry, MAX_SQUARES};
 pub use prover::{
-    Claim, Proof, ProofError, ProofLimits, ProofTable, prove, prove_with, write_proof,
+    Claim, Progress, Proof, ProofError, ProofLimits, ProofTable, prove, prove_with, write_proof,
 };
 pub use review::{Mistake, review};
 pub use solver::{MAX_SOLVED_SQUARES, MoveValue, Solver};

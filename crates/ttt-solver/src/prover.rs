@@ -57,6 +57,13 @@ struct Bounds {
     best: u8,
 }
 
+impl Bounds {
+    /// Whether the value is known: the bounds meet.
+    const fn is_settled(self) -> bool {
+        self.lower == self.upper
+    }
+}
+
 /// The bytes one slot of the table takes: the key, the bounds, and the map's control byte.
 const ENTRY_BYTES: usize = std::mem::size_of::<((Bits, Bits), Bounds)>() + 1;
 
@@ -80,12 +87,12 @@ fn has_room(table: &BitsMap<(Bits, Bits), Bounds>, bound: usize) -> bool {
 /// it. Its bytes start with a line naming the format and the board.
 ///
 /// ```
-/// use std::sync::atomic::{AtomicBool, AtomicU64};
+/// use std::sync::atomic::AtomicBool;
 /// use ttt_core::{Mark, Position, Rules};
-/// use ttt_solver::{ProofLimits, ProofTable, prove_with};
+/// use ttt_solver::{ProofLimits, ProofTable, Progress, prove_with};
 ///
-/// let (stop, nodes) = (AtomicBool::new(false), AtomicU64::new(0));
-/// let limits = ProofLimits { table_bytes: 64 << 20, stop: &stop, nodes: &nodes, max_nodes: None };
+/// let (stop, progress) = (AtomicBool::new(false), Progress::default());
+/// let limits = ProofLimits { table_bytes: 64 << 20, stop: &stop, progress: &progress, max_nodes: None };
 /// let empty = Position::new(Rules::new(5, 4, 4)?, Mark::X);
 /// let mut table = ProofTable::default();
 /// let first = prove_with(&empty, limits, &mut table)?;
@@ -199,10 +206,41 @@ pub struct ProofLimits<'a> {
     pub table_bytes: usize,
     /// Set from outside to stop the proof early.
     pub stop: &'a AtomicBool,
-    /// Where the proof keeps a running count of positions searched, for progress lines.
-    pub nodes: &'a AtomicU64,
+    /// Where the proof keeps its running figures, for progress lines.
+    pub progress: &'a Progress,
     /// Stop, as if told to, after searching this many positions; `None` for no limit.
     pub max_nodes: Option<u64>,
+}
+
+/// A running proof's figures, updated every 65,536 positions searched and at the end, for
+/// another thread to show: how far the search went, and what its table holds. Each entry
+/// of the table is a position (up to symmetry) with bounds on its value: *settled* when
+/// they meet (a proved win, draw or loss), *open* while only one side of the question is
+/// answered (the side to move cannot lose, say, but may or may not win).
+///
+/// ```
+/// use std::sync::atomic::{AtomicBool, Ordering};
+/// use ttt_core::{Mark, Position, Rules};
+/// use ttt_solver::{ProofLimits, Progress, prove};
+///
+/// let (stop, progress) = (AtomicBool::new(false), Progress::default());
+/// let limits = ProofLimits { table_bytes: 64 << 20, stop: &stop, progress: &progress, max_nodes: None };
+/// let proof = prove(&Position::new(Rules::new(5, 4, 4)?, Mark::X), limits)?;
+/// assert_eq!(progress.nodes.load(Ordering::Relaxed), proof.nodes);
+/// let held = progress.settled.load(Ordering::Relaxed) + progress.open.load(Ordering::Relaxed);
+/// assert_eq!(held as usize, proof.table_entries);
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
+#[derive(Debug, Default)]
+pub struct Progress {
+    /// Positions searched.
+    pub nodes: AtomicU64,
+    /// Positions of the table whose value is proved.
+    pub settled: AtomicU64,
+    /// Positions of the table with one bound of their value proved, the other open.
+    pub open: AtomicU64,
+    /// The bytes the table takes.
+    pub table_bytes: AtomicU64,
 }
 
 /// Proves the result of `position` with perfect play from both sides, within `limits`:
@@ -211,11 +249,11 @@ pub struct ProofLimits<'a> {
 ///
 /// ```
 /// use ttt_core::{Mark, Position, Rules};
-/// use ttt_solver::{GameResult, ProofLimits, prove};
-/// use std::sync::atomic::{AtomicBool, AtomicU64};
+/// use ttt_solver::{GameResult, ProofLimits, Progress, prove};
+/// use std::sync::atomic::AtomicBool;
 ///
-/// let (stop, nodes) = (AtomicBool::new(false), AtomicU64::new(0));
-/// let limits = ProofLimits { table_bytes: 64 << 20, stop: &stop, nodes: &nodes, max_nodes: None };
+/// let (stop, progress) = (AtomicBool::new(false), Progress::default());
+/// let limits = ProofLimits { table_bytes: 64 << 20, stop: &stop, progress: &progress, max_nodes: None };
 /// let proof = prove(&Position::new(Rules::new(6, 5, 4)?, Mark::X), limits)?;
 /// assert_eq!(proof.result, GameResult::Win);
 /// # Ok::<(), Box<dyn std::error::Error>>(())
@@ -247,13 +285,7 @@ pub fn prove_with(
         }));
     }
     table.rules = Some(position.rules());
-    let mut prover = Prover {
-        geometry: &geometry,
-        table: &mut table.entries,
-        nodes: 0,
-        limits,
-        stopped: false,
-    };
+    let mut prover = Prover::new(&geometry, &mut table.entries, limits);
     let (mine, theirs) = geometry.sides(position);
     let (result, best_move) = if position.is_over() {
         let result = match position.outcome() {
@@ -263,6 +295,7 @@ pub fn prove_with(
         (result, None)
     } else {
         let value = prover.value(mine, theirs, -1, 1);
+        prover.publish();
         let stopped = |prover: &Prover<'_>, result| ProofError::Stopped {
             result,
             nodes: prover.nodes,
@@ -277,6 +310,7 @@ pub fn prove_with(
             _ => GameResult::Loss,
         };
         let best = prover.best_move(mine, theirs, value);
+        prover.publish();
         // A stop while trying moves makes every value after it meaningless: the result
         // stands, but no move was proved to keep it.
         if prover.stopped {
@@ -300,6 +334,53 @@ struct Prover<'a> {
     nodes: u64,
     limits: ProofLimits<'a>,
     stopped: bool,
+    /// Entries of the table whose bounds meet, and the others.
+    settled: u64,
+    open: u64,
+}
+
+impl<'a> Prover<'a> {
+    fn new(
+        geometry: &'a Geometry,
+        table: &'a mut BitsMap<(Bits, Bits), Bounds>,
+        limits: ProofLimits<'a>,
+    ) -> Prover<'a> {
+        let settled = table.values().filter(|bounds| bounds.is_settled()).count() as u64;
+        let open = table.len() as u64 - settled;
+        Prover {
+            geometry,
+            table,
+            nodes: 0,
+            limits,
+            stopped: false,
+            settled,
+            open,
+        }
+    }
+
+    /// Shows the running figures to whoever watches [`ProofLimits::progress`].
+    fn publish(&self) {
+        let progress = self.limits.progress;
+        progress.nodes.store(self.nodes, Ordering::Relaxed);
+        progress.settled.store(self.settled, Ordering::Relaxed);
+        progress.open.store(self.open, Ordering::Relaxed);
+        let bytes = self.table.len() * ENTRY_BYTES;
+        progress.table_bytes.store(bytes as u64, Ordering::Relaxed);
+    }
+
+    /// Counts an entry of the table that changes from `old` (none: a new entry) to `new`.
+    fn recount(&mut self, old: Option<Bounds>, new: Bounds) {
+        match old {
+            Some(old) if old.is_settled() => self.settled -= 1,
+            Some(_) => self.open -= 1,
+            None => {}
+        }
+        if new.is_settled() {
+            self.settled += 1;
+        } else {
+            self.open += 1;
+        }
+    }
 }
 
 impl Prover<'_> {
@@ -311,7 +392,7 @@ impl Prover<'_> {
             self.stopped = true;
         }
         if self.nodes.is_multiple_of(65_536) {
-            self.limits.nodes.store(self.nodes, Ordering::Relaxed);
+            self.publish();
             if self.limits.stop.load(Ordering::Relaxed) {
                 self.stopped = true;
             }
@@ -412,9 +493,11 @@ impl Prover<'_> {
             // Overwrite in place: the map's `insert` makes room for one more first, and
             // a full table would double.
             if let Some(slot) = self.table.get_mut(&key) {
-                *slot = bounds;
+                let old = std::mem::replace(slot, bounds);
+                self.recount(Some(old), bounds);
             } else if has_room(self.table, self.limits.table_bytes) {
                 self.table.insert(key, bounds);
+                self.recount(None, bounds);
             }
         }
         best
@@ -484,13 +567,7 @@ pub fn write_proof(
     let geometry = Geometry::new(position.rules())?;
     let mut table = BitsMap::default();
     let mut writer = ProofWriter {
-        prover: Prover {
-            geometry: &geometry,
-            table: &mut table,
-            nodes: 0,
-            limits,
-            stopped: false,
-        },
+        prover: Prover::new(&geometry, &mut table, limits),
         claim,
         ids: std::collections::HashMap::new(),
         lines: Vec::new(),

@@ -1,13 +1,13 @@
 //! Exact values of positions on small boards, by memoised negamax, with the prover asked
 //! first where it saves the work.
 
-use std::sync::atomic::{AtomicBool, AtomicU64};
+use std::sync::atomic::AtomicBool;
 
 use ttt_core::{Outcome, Position, Rules, Square};
 
 use crate::geometry::{Bits, Geometry};
 use crate::hash::BitsMap;
-use crate::prover::{ProofLimits, ProofTable, prove_with};
+use crate::prover::{Progress, ProofLimits, ProofTable, prove_with};
 use crate::value::{Score, WIN_NOW, decode, one_ply_earlier};
 use crate::{GameResult, SolverError, Value};
 
@@ -213,11 +213,11 @@ impl Tabled {
     /// prover proves it; `None` where the prover is not asked first, or it stopped.
     fn proved_result(&mut self, position: &Position) -> Option<GameResult> {
         let table = self.proofs.as_mut()?;
-        let (stop, nodes) = (AtomicBool::new(false), AtomicU64::new(0));
+        let (stop, progress) = (AtomicBool::new(false), Progress::default());
         let limits = ProofLimits {
             table_bytes: PROOF_TABLE_BYTES,
             stop: &stop,
-            nodes: &nodes,
+            progress: &progress,
             max_nodes: None,
         };
         prove_with(position, limits, table)

@@ -6,13 +6,13 @@
 
 mod common;
 
-use std::sync::atomic::{AtomicBool, AtomicU64};
+use std::sync::atomic::AtomicBool;
 
 use rand::rngs::StdRng;
 use rand::{RngExt, SeedableRng};
 use ttt_core::{Mark, Position, Rules, WinRule};
 use ttt_reference::{Minimax, reachable};
-use ttt_solver::{ProofLimits, Solver, count, prove};
+use ttt_solver::{Progress, ProofLimits, Solver, count, prove};
 
 fn exact(width: usize, height: usize, k: usize) -> Rules {
     Rules::new(width, height, k)
@@ -84,11 +84,11 @@ fn positions_of_four_by_four_are_valued_as_the_reference_does() {
 
 #[test]
 fn proofs_on_bigger_boards_agree_with_the_reference() {
-    let (stop, nodes) = (AtomicBool::new(false), AtomicU64::new(0));
+    let (stop, progress) = (AtomicBool::new(false), Progress::default());
     let limits = ProofLimits {
         table_bytes: 1 << 24,
         stop: &stop,
-        nodes: &nodes,
+        progress: &progress,
         max_nodes: None,
     };
     let mut rng = StdRng::seed_from_u64(8);

@@ -2,10 +2,10 @@
 
 #![allow(clippy::unwrap_used, reason = "a test fails by panicking")]
 
-use std::sync::atomic::{AtomicBool, AtomicU64};
+use std::sync::atomic::AtomicBool;
 
 use ttt_core::{Mark, Position, Rules};
-use ttt_solver::{GameResult, ProofError, ProofLimits, prove};
+use ttt_solver::{GameResult, Progress, ProofError, ProofLimits, prove};
 
 /// (width, height, k, the first player's result), as published for m,n,k games.
 const KNOWN: [(usize, usize, usize, GameResult); 11] = [
@@ -25,13 +25,13 @@ const KNOWN: [(usize, usize, usize, GameResult); 11] = [
 
 #[test]
 fn every_known_result_is_proved() {
-    let (stop, nodes) = (AtomicBool::new(false), AtomicU64::new(0));
+    let (stop, progress) = (AtomicBool::new(false), Progress::default());
     for (width, height, k, expected) in KNOWN {
         let rules = Rules::new(width, height, k).unwrap();
         let limits = ProofLimits {
             table_bytes: 1 << 30,
             stop: &stop,
-            nodes: &nodes,
+            progress: &progress,
             max_nodes: None,
         };
         let proof = prove(&Position::new(rules, Mark::X), limits).unwrap();
@@ -52,11 +52,11 @@ fn every_known_result_is_proved() {
 
 #[test]
 fn proofs_agree_with_the_exhaustive_solver_on_every_three_by_three_position() {
-    let (stop, nodes) = (AtomicBool::new(false), AtomicU64::new(0));
+    let (stop, progress) = (AtomicBool::new(false), Progress::default());
     let limits = ProofLimits {
         table_bytes: 1 << 24,
         stop: &stop,
-        nodes: &nodes,
+        progress: &progress,
         max_nodes: None,
     };
     let mut solver = ttt_solver::Solver::new();
@@ -84,11 +84,11 @@ fn proofs_agree_with_the_exhaustive_solver_on_every_three_by_three_position() {
 
 #[test]
 fn a_stop_request_ends_the_proof_without_a_result() {
-    let (stop, nodes) = (AtomicBool::new(true), AtomicU64::new(0));
+    let (stop, progress) = (AtomicBool::new(true), Progress::default());
     let limits = ProofLimits {
         table_bytes: 1 << 24,
         stop: &stop,
-        nodes: &nodes,
+        progress: &progress,
         max_nodes: None,
     };
     // A board whose proof takes far more than the first look at the stop request.
@@ -104,11 +104,11 @@ fn prove_within(
     position: &Position,
     max_nodes: Option<u64>,
 ) -> Result<ttt_solver::Proof, ProofError> {
-    let (stop, nodes) = (AtomicBool::new(false), AtomicU64::new(0));
+    let (stop, progress) = (AtomicBool::new(false), Progress::default());
     let limits = ProofLimits {
         table_bytes: 1 << 24,
         stop: &stop,
-        nodes: &nodes,
+        progress: &progress,
         max_nodes,
     };
     prove(position, limits)

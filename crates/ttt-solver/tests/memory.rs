@@ -3,10 +3,10 @@
 
 #![allow(clippy::unwrap_used, reason = "a test fails by panicking")]
 
-use std::sync::atomic::{AtomicBool, AtomicU64};
+use std::sync::atomic::AtomicBool;
 
 use ttt_core::{Mark, Position, Rules};
-use ttt_solver::{GameResult, ProofLimits, prove};
+use ttt_solver::{GameResult, Progress, ProofLimits, prove};
 
 /// The peak resident memory so far, in bytes, or `None` where /proc does not say.
 fn peak_resident() -> Option<u64> {
@@ -23,11 +23,11 @@ fn a_full_table_stays_within_its_bound() {
         return;
     };
     let bound = 6 << 20;
-    let (stop, nodes) = (AtomicBool::new(false), AtomicU64::new(0));
+    let (stop, progress) = (AtomicBool::new(false), Progress::default());
     let limits = ProofLimits {
         table_bytes: bound,
         stop: &stop,
-        nodes: &nodes,
+        progress: &progress,
         max_nodes: None,
     };
     // 5x4, k=4 would keep some 220,000 positions: more than fit in 6 MiB, so the table

@@ -7,6 +7,8 @@ use serde::Serialize;
 use ttt_core::{Rules, WinRule};
 use ttt_solver::{OutcomeCounts, Statistics};
 
+use super::grouped;
+
 /// Arguments of `ttt count`.
 #[derive(Debug, Clone, Args)]
 pub struct CountArgs {
@@ -143,19 +145,6 @@ fn text(stats: &Statistics) -> Vec<String> {
     lines
 }
 
-/// `1234567` as `1,234,567`.
-fn grouped(number: u64) -> String {
-    let digits = number.to_string();
-    let mut out = String::new();
-    for (index, digit) in digits.chars().enumerate() {
-        if index > 0 && (digits.len() - index).is_multiple_of(3) {
-            out.push(',');
-        }
-        out.push(digit);
-    }
-    out
-}
-
 /// Runs `ttt count`.
 pub fn run(args: &CountArgs, rules: Rules, out: &mut impl Write) -> anyhow::Result<()> {
     let stats = ttt_solver::count(rules).map_err(|_| {
@@ -174,18 +163,4 @@ pub fn run(args: &CountArgs, rules: Rules, out: &mut impl Write) -> anyhow::Resu
         }
     }
     Ok(())
-}
-
-#[cfg(test)]
-mod tests {
-    use super::grouped;
-
-    #[test]
-    fn thousands_are_grouped() {
-        assert_eq!(grouped(0), "0");
-        assert_eq!(grouped(958), "958");
-        assert_eq!(grouped(5_478), "5,478");
-        assert_eq!(grouped(255_168), "255,168");
-        assert_eq!(grouped(1_234_567), "1,234,567");
-    }
 }

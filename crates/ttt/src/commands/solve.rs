@@ -11,10 +11,11 @@ use clap::Args;
 use serde::Serialize;
 use ttt_core::{Outcome, Position, Rules, SquareNaming};
 use ttt_solver::{
-    Claim, GameResult, Proof, ProofError, ProofLimits, ProofTable, prove_with, write_proof,
+    Claim, GameResult, Progress, Proof, ProofError, ProofLimits, ProofTable, prove_with,
+    write_proof,
 };
 
-use super::{PositionArgs, ending, mark_name, status};
+use super::{PositionArgs, ending, grouped, mark_name, status};
 use crate::cli::{memory_bound, parse_megabytes};
 use crate::failure::BadInput;
 use crate::signals::{Interrupts, Signal};
@@ -112,12 +113,12 @@ pub fn run(args: &SolveArgs, rules: Rules, out: &mut impl Write) -> anyhow::Resu
     let interrupts = Interrupts::watch()?;
     let handler_stop = Arc::clone(&stop);
     interrupts.on_signal(move |_| handler_stop.store(true, Ordering::Relaxed));
-    let nodes = Arc::new(AtomicU64::new(0));
-    let progress = Spinner::start(&nodes);
+    let figures = Arc::new(Progress::default());
+    let progress = Spinner::start(&figures);
     let limits = ProofLimits {
         table_bytes,
         stop: &stop,
-        nodes: &nodes,
+        progress: &figures,
         max_nodes: None,
     };
     let mut table = checkpoint_table(args, rules)?;
@@ -364,7 +365,9 @@ fn text(proof: &Proof, position: &Position, naming: SquareNaming) -> Vec<String>
     lines
 }
 
-/// A spinner with the positions searched, on a terminal only; nothing when piped.
+/// A spinner with the proof's running figures (positions searched; of the table's, those
+/// proved and those still open; the table's memory), on a terminal only; nothing when
+/// piped.
 ///
 /// The line stays shorter than the terminal, so the `^C` the terminal echoes lands on it
 /// rather than wrapping below, and clearing the line clears both. Dropping the spinner
@@ -378,12 +381,12 @@ impl Spinner {
     const FRAMES: [char; 10] = ['⠋', '⠙', '⠹', '⠸', '⠼', '⠴', '⠦', '⠧', '⠇', '⠏'];
     const TICK: Duration = Duration::from_millis(120);
 
-    fn start(nodes: &Arc<AtomicU64>) -> Option<Spinner> {
+    fn start(figures: &Arc<Progress>) -> Option<Spinner> {
         if !io::stderr().is_terminal() {
             return None;
         }
         let done = Arc::new(AtomicBool::new(false));
-        let (nodes, stop) = (Arc::clone(nodes), Arc::clone(&done));
+        let (figures, stop) = (Arc::clone(figures), Arc::clone(&done));
         let drawer = std::thread::spawn(move || {
             let start = Instant::now();
             let mut stderr = io::stderr();
@@ -391,11 +394,7 @@ impl Spinner {
                 if stop.load(Ordering::Relaxed) {
                     break;
                 }
-                let line = format!(
-                    "{frame} proving… {} s, {} positions",
-                    start.elapsed().as_secs(),
-                    nodes.load(Ordering::Relaxed)
-                );
+                let line = format!("{frame} {}", progress_line(start.elapsed(), &figures));
                 let _ = write!(stderr, "\r\x1b[2K{}", fit_to_terminal(&line));
                 let _ = stderr.flush();
                 std::thread::park_timeout(Spinner::TICK);
@@ -420,9 +419,41 @@ impl Drop for Spinner {
     }
 }
 
+/// The spinner's words: `proving… 12 s, 19,660,800 positions searched; 1,032,114 proved,
+/// 417,530 open, 33 MB`.
+fn progress_line(elapsed: Duration, figures: &Progress) -> String {
+    let read = |figure: &AtomicU64| grouped(figure.load(Ordering::Relaxed));
+    let megabytes = figures.table_bytes.load(Ordering::Relaxed) >> 20;
+    format!(
+        "proving… {} s, {} positions searched; {} proved, {} open, {megabytes} MB",
+        elapsed.as_secs(),
+        read(&figures.nodes),
+        read(&figures.settled),
+        read(&figures.open),
+    )
+}
+
 /// `line` cut to leave the terminal's last columns free.
 fn fit_to_terminal(line: &str) -> String {
     let width = ratatui::crossterm::terminal::size().map_or(80, |(columns, _)| columns);
     let room = usize::from(width).saturating_sub(4);
     line.chars().take(room).collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_progress_line_says_what_was_searched_proved_left_open_and_held() {
+        let figures = Progress::default();
+        figures.nodes.store(19_660_800, Ordering::Relaxed);
+        figures.settled.store(1_032_114, Ordering::Relaxed);
+        figures.open.store(417_530, Ordering::Relaxed);
+        figures.table_bytes.store(33 << 20, Ordering::Relaxed);
+        assert_eq!(
+            progress_line(Duration::from_millis(12_400), &figures),
+            "proving… 12 s, 19,660,800 positions searched; 1,032,114 proved, 417,530 open, 33 MB"
+        );
+    }
 }
