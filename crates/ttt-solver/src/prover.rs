@@ -64,6 +64,10 @@ impl Bounds {
     }
 }
 
+/// Replies tried for a refutation zone (see `Prover::refutation_zone`), the most promising
+/// first by the move order.
+const REFUTATIONS_TRIED: usize = 16;
+
 /// The bytes one slot of the table takes: the key, the bounds, and the map's control byte.
 const ENTRY_BYTES: usize = std::mem::size_of::<((Bits, Bits), Bounds)>() + 1;
 
@@ -464,7 +468,18 @@ impl Prover<'_> {
         }
         let mut best = i8::MIN;
         let mut best_move = moves[0];
+        // Once a draw is in hand, only the moves that might still win matter: see
+        // `refutation_zone`. Worked out once, when first needed.
+        let mut zone: Option<Option<Bits>> = None;
+        let mut passed_over = false;
         for square in moves {
+            if alpha >= 0 && their_wins == 0 {
+                let zone = *zone.get_or_insert_with(|| self.refutation_zone(mine, theirs, free));
+                if zone.is_some_and(|zone| zone >> square & 1 == 0) {
+                    passed_over = true;
+                    continue;
+                }
+            }
             let after = mine | 1 << square;
             let score = -self.value(theirs, after, -beta, -alpha);
             if score > best {
@@ -475,6 +490,10 @@ impl Prover<'_> {
             if alpha >= beta || self.stopped {
                 break;
             }
+        }
+        if passed_over {
+            // The moves passed over are worth at most a draw.
+            best = best.max(0);
         }
         if !self.stopped {
             let (mut lower, mut upper) = stored.map_or((-1, 1), |b| (b.lower, b.upper));
@@ -501,6 +520,28 @@ impl Prover<'_> {
             }
         }
         best
+    }
+
+    /// The squares outside which no move of `mine` (to move) can win: a reply of the
+    /// other side's after which it has a pairing against `mine` even had `mine` passed,
+    /// with the squares of that pairing and the reply. After any move of `mine` off those
+    /// squares, that reply leaves the same pairing: every window open to `mine` is open to
+    /// it just the same (a window's openness to `mine` is a matter of the other side's
+    /// marks alone), and every pair is still free. `None` when no reply of the few most
+    /// promising gives one.
+    fn refutation_zone(&self, mine: Bits, theirs: Bits, free: Bits) -> Option<Bits> {
+        let replies = self.geometry.ordered_moves(theirs, mine, free);
+        replies
+            .into_iter()
+            .take(REFUTATIONS_TRIED)
+            .filter_map(|reply| {
+                let pairs = self.geometry.pairing(mine, theirs | 1 << reply)?;
+                let squares = pairs
+                    .iter()
+                    .fold(1 << reply, |zone: Bits, &(a, b)| zone | 1 << a | 1 << b);
+                Some(squares)
+            })
+            .min_by_key(|zone| zone.count_ones())
     }
 
     /// A move that keeps `value`, found by trying each: the proof's first move.
