@@ -525,9 +525,9 @@ impl Prover<'_> {
     /// The squares outside which no move of `mine` (to move) can win: a reply of the
     /// other side's after which it has a pairing against `mine` even had `mine` passed,
     /// with the squares of that pairing and the reply. After any move of `mine` off those
-    /// squares, that reply leaves the same pairing: every window open to `mine` is open to
-    /// it just the same (a window's openness to `mine` is a matter of the other side's
-    /// marks alone), and every pair is still free. `None` when no reply of the few most
+    /// squares, that reply leaves the same pairing: a window open to `mine` after the move
+    /// was open before it (another mark of `mine`'s opens no window; under exactly k it
+    /// may close one), so it holds a pair, and every pair is still free. `None` when no reply of the few most
     /// promising gives one.
     fn refutation_zone(&self, mine: Bits, theirs: Bits, free: Bits) -> Option<Bits> {
         let replies = self.geometry.ordered_moves(theirs, mine, free);
@@ -721,6 +721,18 @@ impl ProofWriter<'_> {
         let (mine, theirs) = geometry.sides(position);
         let free = geometry.full() & !(mine | theirs);
         let moves = geometry.ordered_moves(mine, theirs, free);
+        // A reply after which a pairing holds the attacker is a leaf at once: most moves
+        // of the attacker's are answered so (every one outside the search's refutation
+        // zones is).
+        if !wins
+            && let Some(&square) = moves.iter().take(REFUTATIONS_TRIED).find(|&&square| {
+                let after = mine | 1 << square;
+                !geometry.wins_at(after, usize::from(square))
+                    && geometry.pairing(theirs, after).is_some()
+            })
+        {
+            return Some(Square::new(usize::from(square)));
+        }
         moves
             .into_iter()
             .map(|square| Square::new(usize::from(square)))

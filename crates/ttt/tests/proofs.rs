@@ -70,6 +70,13 @@ fn proofs_written_are_accepted_and_broken_ones_refused_with_the_reason() {
         said.contains("over 1 positions") && said.contains("draw"),
         "{said}"
     );
+    // 6x6, k=5: every move of X's answered by a reply after which O has a pairing, or
+    // a little deeper: a proof of a few dozen positions.
+    let six = proof(&folder, "6x6", "5");
+    assert!(six.lines().count() < 200, "{} lines", six.lines().count());
+    let (said, code) = verify(&folder, "six.proof", &six);
+    assert_eq!(code, Some(0), "{said}");
+    assert!(said.contains("The position is a draw."), "{said}");
     // 4x4, k=3: the first player wins.
     let win = proof(&folder, "4x4", "3");
     let (said, code) = verify(&folder, "win.proof", &win);
