@@ -151,19 +151,10 @@ fn perfect_on_four_by_four_keeps_the_best_value_where_the_prover_answers_first()
         let rules = Rules::new(4, 4, k).unwrap();
         let mut checked = 0;
         while checked < 40 {
-            let mut position = Position::new(rules, Mark::X);
-            for _ in 0..rng.random_range(5..=9) {
-                let moves = position.legal_moves();
-                if position.is_over() {
-                    break;
-                }
-                position
-                    .play(moves[rng.random_range(0..moves.len())])
-                    .unwrap();
-            }
-            if position.is_over() {
+            let stones = rng.random_range(5..=9);
+            let Some(position) = ttt_reference::random_position(rules, stones, &mut rng) else {
                 continue;
-            }
+            };
             let best = assert_perfect(&mut perfect, &mut minimax, &position, &mut rng);
             results[best.0 as usize] += 1;
             checked += 1;

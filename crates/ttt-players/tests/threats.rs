@@ -11,6 +11,7 @@ use std::sync::atomic::AtomicBool;
 use rand::rngs::StdRng;
 use rand::{RngExt, SeedableRng};
 use ttt_core::{Position, Rules, WinRule};
+use ttt_reference::random_position;
 use ttt_solver::{GameResult, Progress, ProofLimits, prove};
 
 /// The exact result for the side to move, unless the proof takes too long.
@@ -23,22 +24,6 @@ fn proved(position: &Position) -> Option<GameResult> {
         max_nodes: Some(3_000_000),
     };
     prove(position, limits).ok().map(|proof| proof.result)
-}
-
-/// A random position with `stones` marks and no line made yet, if one came up.
-fn random_position(rules: Rules, stones: usize, rng: &mut StdRng) -> Option<Position> {
-    let mut position = Position::new(rules, ttt_core::Mark::X);
-    for _ in 0..stones {
-        let moves = position.legal_moves();
-        let next = position
-            .after(moves[rng.random_range(0..moves.len())])
-            .unwrap();
-        if next.is_over() {
-            return None;
-        }
-        position = next;
-    }
-    Some(position)
 }
 
 /// Checks every win the threat-space search claims in 60 random positions of each board

@@ -13,7 +13,8 @@
 
 use std::collections::{HashMap, HashSet};
 
-use ttt_core::{Outcome, Position};
+use rand::RngExt;
+use ttt_core::{Outcome, Position, Rules};
 
 /// The result for the side to move under perfect play.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
@@ -114,6 +115,22 @@ pub fn reachable(start: &Position) -> Vec<Position> {
         all.push(position);
     }
     all
+}
+
+/// A position of `rules` after `stones` random moves from the empty board (X first), if
+/// no move of them ended the game: the random positions the exhaustive tests sample
+/// where a board is too big to take whole.
+pub fn random_position(rules: Rules, stones: usize, rng: &mut impl rand::Rng) -> Option<Position> {
+    let mut position = Position::new(rules, ttt_core::Mark::X);
+    for _ in 0..stones {
+        let moves = position.legal_moves();
+        let square = *moves.get(rng.random_range(0..moves.len().max(1)))?;
+        position.play_unchecked(square);
+        if position.is_over() {
+            return None;
+        }
+    }
+    Some(position)
 }
 
 #[cfg(test)]

@@ -11,28 +11,13 @@ use std::sync::atomic::AtomicBool;
 use rand::rngs::StdRng;
 use rand::{RngExt, SeedableRng};
 use ttt_core::{Mark, Position, Rules, WinRule};
-use ttt_reference::{Minimax, reachable};
+use ttt_reference::{Minimax, random_position, reachable};
 use ttt_solver::{Progress, ProofLimits, Solver, count, prove};
 
 fn exact(width: usize, height: usize, k: usize) -> Rules {
     Rules::new(width, height, k)
         .unwrap()
         .with_win_rule(WinRule::Exact)
-}
-
-/// A random position after `stones` moves from the empty board, if no one has won by then.
-fn random_position(rules: Rules, stones: usize, rng: &mut StdRng) -> Option<Position> {
-    let mut position = Position::new(rules, Mark::X);
-    for _ in 0..stones {
-        let moves = position.legal_moves();
-        position
-            .play(*moves.get(rng.random_range(0..moves.len().max(1)))?)
-            .ok()?;
-        if position.is_over() {
-            return None;
-        }
-    }
-    Some(position)
 }
 
 #[test]

@@ -24,19 +24,8 @@ fn on_four_by_four_where_the_prover_answers_first_every_move_is_valued_as_minima
     for k in [3, 4] {
         let rules = Rules::new(4, 4, k).unwrap();
         while positions.len() < 30 * (k - 2) {
-            let mut position = Position::new(rules, Mark::X);
-            for _ in 0..rng.random_range(5..=9) {
-                let moves = position.legal_moves();
-                if position.is_over() {
-                    break;
-                }
-                position
-                    .play(moves[rng.random_range(0..moves.len())])
-                    .unwrap();
-            }
-            if !position.is_over() {
-                positions.push(position);
-            }
+            let stones = rng.random_range(5..=9);
+            positions.extend(ttt_reference::random_position(rules, stones, &mut rng));
         }
     }
     // Draws (which the prover settles alone) and wins and losses (which need distances).
