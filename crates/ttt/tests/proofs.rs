@@ -187,6 +187,7 @@ fn a_checkpoint_is_kept_and_a_resumed_proof_goes_on_from_it() {
             .split(' ')
             .next()
             .unwrap()
+            .replace(',', "")
             .parse()
             .unwrap()
     };

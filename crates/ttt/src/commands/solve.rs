@@ -114,7 +114,9 @@ pub fn run(args: &SolveArgs, rules: Rules, out: &mut impl Write) -> anyhow::Resu
     let handler_stop = Arc::clone(&stop);
     interrupts.on_signal(move |_| handler_stop.store(true, Ordering::Relaxed));
     let figures = Arc::new(Progress::default());
-    let progress = Spinner::start(&figures);
+    // Positions searched by the runs a checkpoint stopped, before the last one.
+    let earlier = Arc::new(AtomicU64::new(0));
+    let progress = Spinner::start(&figures, &earlier);
     let limits = ProofLimits {
         table_bytes,
         stop: &stop,
@@ -136,8 +138,6 @@ pub fn run(args: &SolveArgs, rules: Rules, out: &mut impl Write) -> anyhow::Resu
         });
     }
     let started = Instant::now();
-    // Positions searched by the runs a checkpoint stopped, before the last one.
-    let mut earlier = 0;
     let proof = loop {
         let proof = prove_with(&position, limits, &mut table);
         let checkpoint_due = due.swap(false, Ordering::Relaxed);
@@ -145,12 +145,13 @@ pub fn run(args: &SolveArgs, rules: Rules, out: &mut impl Write) -> anyhow::Resu
             && checkpoint_due
             && interrupts.received().is_none()
         {
-            earlier += nodes;
+            earlier.fetch_add(*nodes, Ordering::Relaxed);
             keep_checkpoint(path, &table)?;
             stop.store(false, Ordering::Relaxed);
             continue;
         }
         // The whole run's figures, across checkpoints.
+        let earlier = earlier.load(Ordering::Relaxed);
         break match proof {
             Ok(proof) => Ok(Proof {
                 nodes: proof.nodes + earlier,
@@ -198,13 +199,15 @@ pub fn run(args: &SolveArgs, rules: Rules, out: &mut impl Write) -> anyhow::Resu
             } else if let Some(result) = result {
                 writeln!(
                     out,
-                    "Interrupted after {nodes} positions and {seconds:.1} s: the result is proved ({}), the best move is not.",
+                    "Interrupted after {} positions and {seconds:.1} s: the result is proved ({}), the best move is not.",
+                    grouped(nodes),
                     verdict(result, &position)
                 )?;
             } else {
                 writeln!(
                     out,
-                    "Interrupted after {nodes} positions and {seconds:.1} s, before a proof."
+                    "Interrupted after {} positions and {seconds:.1} s, before a proof.",
+                    grouped(nodes)
                 )?;
             }
             return Ok(interrupted.exit_code());
@@ -357,9 +360,9 @@ fn text(proof: &Proof, position: &Position, naming: SquareNaming) -> Vec<String>
     }
     lines.push(format!(
         "Searched {} positions in {:.3} s; table {} positions, about {:.1} MB",
-        proof.nodes,
+        grouped(proof.nodes),
         proof.elapsed.as_secs_f64(),
-        proof.table_entries,
+        grouped(proof.table_entries as u64),
         proof.table_bytes as f64 / f64::from(1 << 20)
     ));
     lines
@@ -381,12 +384,13 @@ impl Spinner {
     const FRAMES: [char; 10] = ['⠋', '⠙', '⠹', '⠸', '⠼', '⠴', '⠦', '⠧', '⠇', '⠏'];
     const TICK: Duration = Duration::from_millis(120);
 
-    fn start(figures: &Arc<Progress>) -> Option<Spinner> {
+    fn start(figures: &Arc<Progress>, earlier: &Arc<AtomicU64>) -> Option<Spinner> {
         if !io::stderr().is_terminal() {
             return None;
         }
         let done = Arc::new(AtomicBool::new(false));
-        let (figures, stop) = (Arc::clone(figures), Arc::clone(&done));
+        let (figures, earlier, stop) =
+            (Arc::clone(figures), Arc::clone(earlier), Arc::clone(&done));
         let drawer = std::thread::spawn(move || {
             let start = Instant::now();
             let mut stderr = io::stderr();
@@ -394,7 +398,10 @@ impl Spinner {
                 if stop.load(Ordering::Relaxed) {
                     break;
                 }
-                let line = format!("{frame} {}", progress_line(start.elapsed(), &figures));
+                let line = format!(
+                    "{frame} {}",
+                    progress_line(start.elapsed(), &figures, &earlier)
+                );
                 let _ = write!(stderr, "\r\x1b[2K{}", fit_to_terminal(&line));
                 let _ = stderr.flush();
                 std::thread::park_timeout(Spinner::TICK);
@@ -420,14 +427,16 @@ impl Drop for Spinner {
 }
 
 /// The spinner's words: `proving… 12 s, 19,660,800 positions searched; 1,032,114 proved,
-/// 417,530 open, 33 MB`.
-fn progress_line(elapsed: Duration, figures: &Progress) -> String {
+/// 417,530 open, 33 MB`; the positions counted with those of the runs (`earlier`) that
+/// checkpoints stopped.
+fn progress_line(elapsed: Duration, figures: &Progress, earlier: &AtomicU64) -> String {
     let read = |figure: &AtomicU64| grouped(figure.load(Ordering::Relaxed));
     let megabytes = figures.table_bytes.load(Ordering::Relaxed) >> 20;
+    let searched = figures.nodes.load(Ordering::Relaxed) + earlier.load(Ordering::Relaxed);
     format!(
         "proving… {} s, {} positions searched; {} proved, {} open, {megabytes} MB",
         elapsed.as_secs(),
-        read(&figures.nodes),
+        grouped(searched),
         read(&figures.settled),
         read(&figures.open),
     )
@@ -447,12 +456,16 @@ mod tests {
     #[test]
     fn the_progress_line_says_what_was_searched_proved_left_open_and_held() {
         let figures = Progress::default();
-        figures.nodes.store(19_660_800, Ordering::Relaxed);
+        figures.nodes.store(19_000_000, Ordering::Relaxed);
         figures.settled.store(1_032_114, Ordering::Relaxed);
         figures.open.store(417_530, Ordering::Relaxed);
         figures.table_bytes.store(33 << 20, Ordering::Relaxed);
         assert_eq!(
-            progress_line(Duration::from_millis(12_400), &figures),
+            progress_line(
+                Duration::from_millis(12_400),
+                &figures,
+                &AtomicU64::new(660_800)
+            ),
             "proving… 12 s, 19,660,800 positions searched; 1,032,114 proved, 417,530 open, 33 MB"
         );
     }
