@@ -524,24 +524,37 @@ impl Prover<'_> {
 
     /// The squares outside which no move of `mine` (to move) can win: a reply of the
     /// other side's after which it has a pairing against `mine` even had `mine` passed,
-    /// with the squares of that pairing and the reply. After any move of `mine` off those
-    /// squares, that reply leaves the same pairing: a window open to `mine` after the move
-    /// was open before it (another mark of `mine`'s opens no window; under exactly k it
-    /// may close one), so it holds a pair, and every pair is still free. `None` when no reply of the few most
-    /// promising gives one.
+    /// with the squares of that pairing and the reply (the smallest such zone of those
+    /// `pairing_replies` gives). After any move of `mine` off those squares, that reply
+    /// leaves the same pairing: a window open to `mine` after the move was open before it
+    /// (another mark of `mine`'s opens no window; under exactly k it may close one), so it
+    /// holds a pair, and every pair is still free.
     fn refutation_zone(&self, mine: Bits, theirs: Bits, free: Bits) -> Option<Bits> {
+        self.pairing_replies(mine, theirs, free)
+            .map(|(_, zone)| zone)
+            .min_by_key(|zone| zone.count_ones())
+    }
+
+    /// The other side's replies, of its few most promising by the move order, after which
+    /// it has a pairing against `mine`: each with the squares of the pairing and the
+    /// reply.
+    fn pairing_replies(
+        &self,
+        mine: Bits,
+        theirs: Bits,
+        free: Bits,
+    ) -> impl Iterator<Item = (u8, Bits)> + '_ {
         let replies = self.geometry.ordered_moves(theirs, mine, free);
         replies
             .into_iter()
             .take(REFUTATIONS_TRIED)
-            .filter_map(|reply| {
+            .filter_map(move |reply| {
                 let pairs = self.geometry.pairing(mine, theirs | 1 << reply)?;
-                let squares = pairs
+                let zone = pairs
                     .iter()
                     .fold(1 << reply, |zone: Bits, &(a, b)| zone | 1 << a | 1 << b);
-                Some(squares)
+                Some((reply, zone))
             })
-            .min_by_key(|zone| zone.count_ones())
     }
 
     /// A move that keeps `value`, found by trying each: the proof's first move.
@@ -720,20 +733,14 @@ impl ProofWriter<'_> {
         let geometry = self.prover.geometry;
         let (mine, theirs) = geometry.sides(position);
         let free = geometry.full() & !(mine | theirs);
-        let moves = geometry.ordered_moves(mine, theirs, free);
         // A reply after which a pairing holds the attacker is a leaf at once: most moves
         // of the attacker's are answered so (every one outside the search's refutation
         // zones is).
-        if !wins
-            && let Some(&square) = moves.iter().take(REFUTATIONS_TRIED).find(|&&square| {
-                let after = mine | 1 << square;
-                !geometry.wins_at(after, usize::from(square))
-                    && geometry.pairing(theirs, after).is_some()
-            })
-        {
+        if !wins && let Some((square, _)) = self.prover.pairing_replies(theirs, mine, free).next() {
             return Some(Square::new(usize::from(square)));
         }
-        moves
+        geometry
+            .ordered_moves(mine, theirs, free)
             .into_iter()
             .map(|square| Square::new(usize::from(square)))
             .find(|&square| {

@@ -88,18 +88,16 @@ impl Solver {
     /// # Errors
     /// [`SolverError::TooLarge`] on boards over [`MAX_SOLVED_SQUARES`] squares.
     pub fn value(&mut self, position: &Position) -> Result<Value, SolverError> {
-        match position.outcome() {
-            Some(Outcome::Win(_)) => return Ok(Value::new(GameResult::Loss, 0)),
-            Some(Outcome::Draw) => return Ok(Value::new(GameResult::Draw, 0)),
-            None => {}
+        if let Some(value) = finished(position) {
+            return Ok(value);
         }
         let tabled = self.table_for(position.rules())?;
-        let (mine, theirs) = tabled.geometry.sides(position);
-        let free = free_squares(&tabled.geometry, mine, theirs);
         if tabled.proved_result(position) == Some(GameResult::Draw) {
+            let (mine, theirs) = tabled.geometry.sides(position);
+            let free = free_squares(&tabled.geometry, mine, theirs);
             return Ok(Value::new(GameResult::Draw, free));
         }
-        Ok(decode(tabled.score(mine, theirs), free))
+        Ok(tabled.exact(position))
     }
 
     /// Every legal move with its value for the mover, best first (ties by square).
@@ -137,11 +135,13 @@ impl Solver {
                 return Ok(squares);
             }
         }
+        // The exact search alone: the prover has had its say.
+        let tabled = self.table_for(position.rules())?;
         let mut moves = Vec::new();
         for square in squares {
             let mut next = position.clone();
             next.play_unchecked(square);
-            moves.push((square, self.value(&next)?.before()));
+            moves.push((square, tabled.exact(&next).before()));
         }
         let Some(best) = moves.iter().map(|&(_, value)| value).max() else {
             return Ok(Vec::new());
@@ -167,9 +167,8 @@ impl Solver {
         for square in position.legal_moves() {
             let mut next = position.clone();
             next.play_unchecked(square);
-            let theirs = match next.outcome() {
-                Some(Outcome::Win(_)) => GameResult::Loss,
-                Some(Outcome::Draw) => GameResult::Draw,
+            let theirs = match finished(&next) {
+                Some(value) => value.result,
                 None => match tabled.proved_result(&next) {
                     Some(result) => result,
                     None => return Ok(None),
@@ -199,6 +198,15 @@ impl Solver {
     }
 }
 
+/// The value of a finished game for the side to move: lost in 0 plies when the other
+/// side won, drawn in 0 when drawn; `None` while the game goes on.
+fn finished(position: &Position) -> Option<Value> {
+    match position.outcome()? {
+        Outcome::Win(_) => Some(Value::new(GameResult::Loss, 0)),
+        Outcome::Draw => Some(Value::new(GameResult::Draw, 0)),
+    }
+}
+
 /// Orders results for the mover: a win above a draw above a loss.
 const fn rank(result: GameResult) -> i8 {
     match result {
@@ -223,6 +231,17 @@ impl Tabled {
         prove_with(position, limits, table)
             .ok()
             .map(|proof| proof.result)
+    }
+
+    /// The value of `position` by the exact search alone, distances and all; a finished
+    /// game as [`Solver::value`] gives it.
+    fn exact(&mut self, position: &Position) -> Value {
+        if let Some(value) = finished(position) {
+            return value;
+        }
+        let (mine, theirs) = self.geometry.sides(position);
+        let free = free_squares(&self.geometry, mine, theirs);
+        decode(self.score(mine, theirs), free)
     }
 
     /// The score of a position where the game goes on, `mine` to move.
