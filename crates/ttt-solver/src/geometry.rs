@@ -24,6 +24,8 @@ pub struct Geometry {
     /// Every window once.
     distinct: Vec<Window>,
     symmetries: Vec<Symmetry>,
+    /// The inverse of each symmetry, in the same order.
+    inverses: Vec<Symmetry>,
 }
 
 /// A window of `k` squares in a row and the squares just beyond its two ends that must not
@@ -145,9 +147,17 @@ impl Geometry {
         } else {
             (1 << squares) - 1
         };
-        let symmetries = permutations(rules)
+        let permutations = permutations(rules);
+        let symmetries = permutations.iter().map(|p| Symmetry::new(p)).collect();
+        let inverses = permutations
             .iter()
-            .map(|p| Symmetry::new(p))
+            .map(|p| {
+                let mut inverse = vec![0; p.len()];
+                for (square, &image) in p.iter().enumerate() {
+                    inverse[image] = square;
+                }
+                Symmetry::new(&inverse)
+            })
             .collect();
         Ok(Geometry {
             rules,
@@ -156,6 +166,7 @@ impl Geometry {
             starts,
             distinct,
             symmetries,
+            inverses,
         })
     }
 
@@ -196,6 +207,90 @@ impl Geometry {
             .map(|symmetry| (symmetry.apply(x), symmetry.apply(o)))
             .min()
             .unwrap_or((x, o))
+    }
+
+    /// [`canonical`](Geometry::canonical), with the symmetry that maps (`x`, `o`) onto it:
+    /// squares of the position map onto the key's with [`to_key`](Geometry::to_key) and
+    /// back with [`from_key`](Geometry::from_key).
+    #[must_use]
+    pub fn canonical_with(&self, x: Bits, o: Bits) -> ((Bits, Bits), usize) {
+        self.symmetries
+            .iter()
+            .enumerate()
+            .map(|(index, symmetry)| ((symmetry.apply(x), symmetry.apply(o)), index))
+            .min()
+            .unwrap_or(((x, o), 0))
+    }
+
+    /// `squares` of a position, as the same squares of its key under `symmetry` (an index
+    /// [`canonical_with`](Geometry::canonical_with) gave).
+    #[must_use]
+    pub fn to_key(&self, symmetry: usize, squares: Bits) -> Bits {
+        self.symmetries[symmetry].apply(squares)
+    }
+
+    /// `squares` of a key, as the same squares of the position that `symmetry` mapped
+    /// onto it: the inverse of [`to_key`](Geometry::to_key).
+    #[must_use]
+    pub fn from_key(&self, symmetry: usize, squares: Bits) -> Bits {
+        self.inverses[symmetry].apply(squares)
+    }
+
+    /// `zone` grown so that it holds two free squares of every window still open to
+    /// `attacker` against `defender` (all of a window's free squares when it has fewer):
+    /// then however many marks `attacker` gains off the zone, none of those windows is
+    /// completed or left one square short.
+    #[must_use]
+    pub fn guard(&self, attacker: Bits, defender: Bits, mut zone: Bits) -> Bits {
+        let free = self.full & !(attacker | defender);
+        for window in &self.distinct {
+            if !window.open_for(attacker, defender) {
+                continue;
+            }
+            let mut open = window.squares & free & !zone;
+            let mut missing = 2_u32.saturating_sub((window.squares & free & zone).count_ones());
+            while missing > 0 && open != 0 {
+                zone |= open & open.wrapping_neg();
+                open &= open - 1;
+                missing -= 1;
+            }
+        }
+        zone
+    }
+
+    /// Whether `defender` can stop `attacker` from ever completing a window by the
+    /// Erdős–Selfridge potential: the windows open to the attacker, each weighing one half
+    /// to the power of its free squares, weigh less than one half with the attacker to
+    /// move (less than one with the defender to move). Then the defender's move that takes
+    /// the most weight keeps it so. The squares of those windows with it, when it holds.
+    #[must_use]
+    pub fn outweighed(
+        &self,
+        attacker: Bits,
+        defender: Bits,
+        attacker_to_move: bool,
+    ) -> Option<Bits> {
+        let free = self.full & !(attacker | defender);
+        let k = self.rules.k() as u32;
+        let bound: u64 = if attacker_to_move {
+            1 << (k - 1)
+        } else {
+            1 << k
+        };
+        let mut weight: u64 = 0;
+        let mut zone = 0;
+        for window in &self.distinct {
+            if !window.open_for(attacker, defender) {
+                continue;
+            }
+            let open = window.squares & free;
+            weight += 1 << (k - open.count_ones());
+            if weight >= bound {
+                return None;
+            }
+            zone |= open;
+        }
+        Some(zone)
     }
 
     /// For `mine` against `theirs`: the free squares that would make a winning line for
@@ -388,6 +483,48 @@ fn permutations(rules: Rules) -> Vec<Vec<usize>> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn squares_map_onto_the_key_and_back_by_its_symmetry() {
+        for (width, height) in [(5, 5), (6, 4), (7, 7)] {
+            let geometry = Geometry::new(Rules::new(width, height, 4).unwrap()).unwrap();
+            // An x in the corner, an o beside it, and a zone of squares around them.
+            let (x, o, zone): (Bits, Bits, Bits) = (1 << (width + 1), 1 << 2, 0b1_1011 << width);
+            let ((key_x, key_o), symmetry) = geometry.canonical_with(x, o);
+            assert_eq!((key_x, key_o), geometry.canonical(x, o));
+            assert_eq!(geometry.to_key(symmetry, x), key_x);
+            assert_eq!(geometry.to_key(symmetry, o), key_o);
+            let keyed = geometry.to_key(symmetry, zone);
+            assert_eq!(keyed.count_ones(), zone.count_ones());
+            assert_eq!(geometry.from_key(symmetry, keyed), zone);
+            for index in 0..geometry.symmetry_count() {
+                assert_eq!(geometry.from_key(index, geometry.to_key(index, zone)), zone);
+            }
+        }
+    }
+
+    #[test]
+    fn a_guard_keeps_two_free_squares_of_every_open_window() {
+        let geometry = Geometry::new(Rules::new(5, 5, 4).unwrap()).unwrap();
+        // Marks spread over the board in a few patterns, and zones to start from.
+        for (x, o, start) in [
+            (0b1_0000_0001_0000_0001, 0b10_0000_1000_0000_0010, 0),
+            (0b111 << 10, 0b1 << 13 | 0b1 << 24, 0b11 << 20),
+            (0, 1 << 12, 0),
+        ] {
+            let zone = geometry.guard(x, o, start);
+            assert_eq!(zone & start, start, "the zone only grows");
+            let free = geometry.full() & !(x | o);
+            assert_eq!(zone & !free & !start, 0, "only free squares are added");
+            for window in &geometry.distinct {
+                let open = window.squares & free;
+                if window.open_for(x, o) {
+                    let kept = (open & zone).count_ones();
+                    assert!(kept >= open.count_ones().min(2), "{window:?}");
+                }
+            }
+        }
+    }
 
     #[test]
     fn symmetries_are_distinct_permutations() {

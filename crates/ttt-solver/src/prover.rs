@@ -55,12 +55,57 @@ struct Bounds {
     lower: i8,
     upper: i8,
     best: u8,
+    /// While `lower` is at least a draw, squares (of the key) outside which the other
+    /// side's extra marks still leave it unable to win: see [`Zoned`].
+    lower_zone: Bits,
+    /// While `upper` is at most a draw, the same for the side to move not winning.
+    upper_zone: Bits,
 }
 
 impl Bounds {
     /// Whether the value is known: the bounds meet.
     const fn is_settled(self) -> bool {
         self.lower == self.upper
+    }
+}
+
+/// A zone of every square: nothing known beyond the result itself.
+const ALL: Bits = Bits::MAX;
+
+/// A value with its zone: squares outside which the other side's extra marks change
+/// nothing about the claim the value makes, that one side (the *attacker*) cannot win.
+/// With `S` any set of free squares off the zone, the attacker holding `S` too (the same
+/// side to move) still cannot win, and holds no whole line. Where the attacker is to
+/// move, a move off the zone of one of its moves found not to win does not win either:
+/// the position after it holds no more of the attacker's marks than the position after
+/// the refuted move with that mark added off its zone, and fewer marks of the attacker's
+/// never help it (the defender plays as if the missing ones were there). So only the
+/// moves inside the zones of the moves refuted so far are searched. The zones compose:
+/// - a pairing's zone is its squares (an extra mark breaks no pair); no open line at all,
+///   or a full board, none;
+/// - the defender's winning move, or its two winning squares, with two free squares of
+///   every window still open to the attacker (then no extra marks complete one, or leave
+///   it one short);
+/// - where the defender is to move: its reply and the reply's zone;
+/// - where the attacker is to move: the zones of every move it searched and of the
+///   refutation that passed its others over, with the guard above where it had to block.
+///
+/// Under exactly k an extra mark can turn a winning line into an overline, so there no
+/// zone is kept ([`ALL`]).
+#[derive(Debug, Clone, Copy)]
+struct Zoned {
+    value: i8,
+    zone: Bits,
+}
+
+impl Zoned {
+    const fn new(value: i8, zone: Bits) -> Zoned {
+        Zoned { value, zone }
+    }
+
+    /// A value without a zone: no claim it makes is known to hold off any squares.
+    const fn unknown(value: i8) -> Zoned {
+        Zoned { value, zone: ALL }
     }
 }
 
@@ -196,6 +241,8 @@ impl ProofTable {
                     lower,
                     upper,
                     best: chunk[18],
+                    lower_zone: ALL,
+                    upper_zone: ALL,
                 },
             );
         }
@@ -298,7 +345,7 @@ pub fn prove_with(
         };
         (result, None)
     } else {
-        let value = prover.value(mine, theirs, -1, 1);
+        let value = prover.settle(mine, theirs);
         prover.publish();
         let stopped = |prover: &Prover<'_>, result| ProofError::Stopped {
             result,
@@ -389,8 +436,11 @@ impl<'a> Prover<'a> {
 
 impl Prover<'_> {
     /// The value for the side holding `mine`, to move, within (`alpha`, `beta`); the game
-    /// goes on in this position.
-    fn value(&mut self, mine: Bits, theirs: Bits, mut alpha: i8, mut beta: i8) -> i8 {
+    /// goes on in this position. With a null window the answer is a claim about one side,
+    /// and comes with its zone (see [`Zoned`]): for (0, 1), that the side to move cannot
+    /// win when the value is at most 0; for (-1, 0), that the other side cannot win when
+    /// the value is at least 0. [`ALL`] otherwise.
+    fn value(&mut self, mine: Bits, theirs: Bits, mut alpha: i8, mut beta: i8) -> Zoned {
         self.nodes += 1;
         if self.limits.max_nodes.is_some_and(|most| self.nodes > most) {
             self.stopped = true;
@@ -402,59 +452,101 @@ impl Prover<'_> {
             }
         }
         if self.stopped {
-            return 0;
+            return Zoned::unknown(0);
         }
+        // Which claim a zone is for: the side to move not winning (it needs a win to
+        // pass `alpha`), or the other side not winning (a draw reaches `beta`).
+        let (upper_claim, lower_claim) = (alpha >= 0, beta <= 0);
         let geometry = self.geometry;
         let free = geometry.full() & !(mine | theirs);
         if free == 0 {
-            return 0;
+            return Zoned::new(0, 0);
         }
         let (my_wins, my_live) = geometry.threats(mine, theirs);
         if my_wins & free != 0 {
-            return 1;
+            // The other side cannot win: this one wins first, whatever marks the other
+            // gains off the winning square and two of each of its windows.
+            if !lower_claim {
+                return Zoned::unknown(1);
+            }
+            let win = my_wins & free & (my_wins & free).wrapping_neg();
+            return self.zoned(1, geometry.guard(theirs, mine, win));
         }
         let (their_wins, their_live) = geometry.threats(theirs, mine);
         let their_wins = their_wins & free;
         if their_wins.count_ones() > 1 {
-            return -1;
+            if !upper_claim {
+                return Zoned::unknown(-1);
+            }
+            return self.zoned(-1, geometry.guard(mine, theirs, their_wins));
         }
         // A side with no line left open can no longer win; nor can one whose open lines
-        // the other side covers with a pairing (it answers each move in its pair).
-        let cannot_win = |live: bool, attacker: Bits, defender: Bits| {
-            !live || geometry.pairing(attacker, defender).is_some()
+        // the other side covers with a pairing (it answers each move in its pair): the
+        // pairing's squares are the zone.
+        let cannot_win = |live: bool, attacker: Bits, defender: Bits| -> Option<Bits> {
+            if !live {
+                return Some(0);
+            }
+            if let Some(zone) = geometry.outweighed(attacker, defender, attacker == mine) {
+                return Some(zone);
+            }
+            let pairs = geometry.pairing(attacker, defender)?;
+            Some(
+                pairs
+                    .iter()
+                    .fold(0, |zone: Bits, &(a, b)| zone | 1 << a | 1 << b),
+            )
         };
-        let lowest = if cannot_win(their_live, theirs, mine) {
-            0
+        // In a null window only one of them can decide: the other bound is already met.
+        let lowest_zone = if upper_claim {
+            None
         } else {
-            -1
+            cannot_win(their_live, theirs, mine)
         };
-        let highest = if cannot_win(my_live, mine, theirs) {
-            0
+        let highest_zone = if lower_claim {
+            None
         } else {
-            1
+            cannot_win(my_live, mine, theirs)
+        };
+        let lowest = if lowest_zone.is_some() { 0 } else { -1 };
+        let highest = if highest_zone.is_some() { 0 } else { 1 };
+        let claimed = |value: i8| {
+            let zone = if upper_claim {
+                highest_zone
+            } else if lower_claim {
+                lowest_zone
+            } else {
+                None
+            };
+            Zoned::new(value, zone.unwrap_or(ALL))
         };
         if lowest == highest {
-            return lowest;
+            return self.zone_if(claimed(lowest));
         }
         alpha = alpha.max(lowest);
         beta = beta.min(highest);
         if alpha >= beta {
-            return alpha;
+            return self.zone_if(claimed(alpha));
         }
-        let key = geometry.canonical(mine, theirs);
-        let stored = self.table.get(&key).copied();
+        let ((key, symmetry), stored) = {
+            let (key, symmetry) = geometry.canonical_with(mine, theirs);
+            ((key, symmetry), self.table.get(&key).copied())
+        };
         if let Some(bounds) = stored {
             if bounds.lower >= beta {
-                return bounds.lower;
+                let zone = if lower_claim { bounds.lower_zone } else { ALL };
+                return self.zoned(bounds.lower, geometry.from_key(symmetry, zone));
             }
             if bounds.upper <= alpha {
-                return bounds.upper;
+                let zone = if upper_claim { bounds.upper_zone } else { ALL };
+                return self.zoned(bounds.upper, geometry.from_key(symmetry, zone));
             }
             alpha = alpha.max(bounds.lower);
             beta = beta.min(bounds.upper);
         }
         let (alpha_in, beta_in) = (alpha, beta);
-        let mut moves = if their_wins != 0 {
+        let forced = their_wins != 0;
+        let mut moves = if forced {
             vec![their_wins.trailing_zeros() as u8]
         } else {
             geometry.ordered_moves(mine, theirs, free)
@@ -468,23 +560,47 @@ impl Prover<'_> {
         }
         let mut best = i8::MIN;
         let mut best_move = moves[0];
-        // Once a draw is in hand, only the moves that might still win matter: see
-        // `refutation_zone`. Worked out once, when first needed.
-        let mut zone: Option<Option<Bits>> = None;
+        // Once a draw is in hand, only the moves that might still win matter: those in the
+        // zone of every move found not to win (see `Zoned`), and in a refutation zone
+        // (see `refutation_zone`), worked out once, when first needed.
+        let mut allowed = ALL;
+        let mut refuted = false;
+        // The zone of the claim this search makes, as far as it has got.
+        let mut zone: Bits = 0;
         let mut passed_over = false;
         for square in moves {
-            if alpha >= 0 && their_wins == 0 {
-                let zone = *zone.get_or_insert_with(|| self.refutation_zone(mine, theirs, free));
-                if zone.is_some_and(|zone| zone >> square & 1 == 0) {
+            // (After the first move: where it wins, no zone is needed.)
+            if alpha >= 0 && !forced && best > i8::MIN {
+                if !refuted {
+                    refuted = true;
+                    if let Some(refutation) = self.refutation_zone(mine, theirs, free) {
+                        allowed &= refutation;
+                        zone |= refutation;
+                    }
+                }
+                if allowed >> square & 1 == 0 {
                     passed_over = true;
                     continue;
                 }
             }
             let after = mine | 1 << square;
-            let score = -self.value(theirs, after, -beta, -alpha);
+            let child = self.value(theirs, after, -beta, -alpha);
+            let score = -child.value;
             if score > best {
                 best = score;
                 best_move = square;
+            }
+            if lower_claim {
+                if score >= beta {
+                    // The other side cannot win after this move, as long as it is free.
+                    zone = child.zone | 1 << square;
+                }
+            } else if score <= 0 {
+                // This move does not win, nor does any off its zone (see `Zoned`).
+                zone |= child.zone;
+                if alpha >= 0 && child.zone != ALL {
+                    allowed &= child.zone;
+                }
             }
             alpha = alpha.max(score);
             if alpha >= beta || self.stopped {
@@ -495,19 +611,32 @@ impl Prover<'_> {
             // The moves passed over are worth at most a draw.
             best = best.max(0);
         }
+        if forced && upper_claim {
+            // Any other move loses to the other side's win, unless it wins at once: the
+            // squares it would need are guarded.
+            zone = geometry.guard(mine, theirs, zone | their_wins);
+        }
         if !self.stopped {
             let (mut lower, mut upper) = stored.map_or((-1, 1), |b| (b.lower, b.upper));
+            let (mut lower_zone, mut upper_zone) =
+                stored.map_or((ALL, ALL), |b| (b.lower_zone, b.upper_zone));
+            let keyed = geometry.to_key(symmetry, self.zone_or_all(zone));
             if best <= alpha_in {
                 upper = best;
+                upper_zone = if upper_claim { keyed } else { ALL };
             } else if best >= beta_in {
                 lower = best;
+                lower_zone = if lower_claim { keyed } else { ALL };
             } else {
                 (lower, upper) = (best, best);
+                (lower_zone, upper_zone) = (ALL, ALL);
             }
             let bounds = Bounds {
                 lower,
                 upper,
                 best: best_move,
+                lower_zone,
+                upper_zone,
             };
             // Overwrite in place: the map's `insert` makes room for one more first, and
             // a full table would double.
@@ -518,8 +647,46 @@ impl Prover<'_> {
                 self.table.insert(key, bounds);
                 self.recount(None, bounds);
             }
+        } else {
+            return Zoned::unknown(best);
         }
-        best
+        let claim_holds = (upper_claim && best <= alpha_in) || (lower_claim && best >= beta_in);
+        if claim_holds {
+            self.zoned(best, zone)
+        } else {
+            Zoned::unknown(best)
+        }
+    }
+
+    /// The value for the side holding `mine`, to move, asked as two questions of one side
+    /// each, where zones work: whether it wins, then whether it avoids losing.
+    fn settle(&mut self, mine: Bits, theirs: Bits) -> i8 {
+        if self.value(mine, theirs, 0, 1).value > 0 {
+            return 1;
+        }
+        if self.stopped {
+            return 0;
+        }
+        self.value(mine, theirs, -1, 0).value.min(0)
+    }
+
+    /// `value` with `zone`, where zones may be used at all.
+    fn zoned(&self, value: i8, zone: Bits) -> Zoned {
+        Zoned::new(value, self.zone_or_all(zone))
+    }
+
+    /// [`zoned`](Prover::zoned) for a value that already carries its zone.
+    fn zone_if(&self, zoned: Zoned) -> Zoned {
+        self.zoned(zoned.value, zoned.zone)
+    }
+
+    /// `zone`, or [`ALL`] under exactly k, where another mark may make an overline of a
+    /// winning line: there the other side's marks off a zone are not harmless.
+    fn zone_or_all(&self, zone: Bits) -> Bits {
+        match self.geometry.rules().win_rule() {
+            ttt_core::WinRule::Freestyle => zone,
+            ttt_core::WinRule::Exact => ALL,
+        }
     }
 
     /// The squares outside which no move of `mine` (to move) can win: a reply of the
@@ -572,7 +739,7 @@ impl Prover<'_> {
             let score = if after | theirs == self.geometry.full() {
                 0
             } else {
-                -self.value(theirs, after, -1, 1)
+                -self.settle(theirs, after)
             };
             score == value
         })
@@ -752,7 +919,7 @@ impl ProofWriter<'_> {
                     return attacker_won == wins;
                 }
                 let (mine, theirs) = self.prover.geometry.sides(&after);
-                let value = self.prover.value(mine, theirs, -1, 1);
+                let value = self.prover.settle(mine, theirs);
                 // After the favoured side's move, the other side is to move.
                 if wins { value == -1 } else { value <= 0 }
             })

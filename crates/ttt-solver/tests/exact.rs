@@ -123,3 +123,48 @@ fn proofs_on_bigger_boards_agree_with_the_reference() {
         );
     }
 }
+
+#[test]
+fn proofs_from_the_middle_of_the_game_agree_with_the_reference() {
+    // Far from the end, where the prover passes moves over by the zones of the moves it
+    // refuted: a wrong zone shows as a wrong result here.
+    let (stop, progress) = (AtomicBool::new(false), Progress::default());
+    let limits = ProofLimits {
+        table_bytes: 1 << 24,
+        stop: &stop,
+        progress: &progress,
+        max_nodes: None,
+    };
+    let mut rng = StdRng::seed_from_u64(13);
+    let boards = [
+        ((4, 4, 3), 6..=7, 400),
+        ((5, 4, 4), 9..=10, 30),
+        ((5, 5, 4), 15..=16, 30),
+        ((6, 4, 4), 14..=15, 30),
+    ];
+    for ((width, height, k), stones, positions) in boards {
+        let rules = Rules::new(width, height, k).unwrap();
+        let mut minimax = Minimax::new();
+        let mut results = [0; 3];
+        let mut checked = 0;
+        while checked < positions {
+            let Some(position) = random_position(rules, rng.random_range(stones.clone()), &mut rng)
+            else {
+                continue;
+            };
+            let proof = prove(&position, limits).unwrap();
+            let (score, _) = minimax.value(&position);
+            assert_eq!(
+                proof.result,
+                common::as_value((score, 0)).result,
+                "{position}"
+            );
+            results[score as usize] += 1;
+            checked += 1;
+        }
+        assert!(
+            results.iter().filter(|&&n| n > 0).count() >= 2,
+            "{rules}: {results:?}"
+        );
+    }
+}
