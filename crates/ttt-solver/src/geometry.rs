@@ -60,6 +60,10 @@ impl Window {
     }
 }
 
+/// The most windows a board of up to [`MAX_SQUARES`] squares has (168, on 8x8 with
+/// k = 3), with room to spare.
+const MAX_WINDOWS: usize = 256;
+
 /// Kuhn's augmenting path for `slot` (two a group): a free square of its group, taken
 /// from another slot that can move elsewhere if need be.
 fn augment(
@@ -83,6 +87,29 @@ fn augment(
         }
     }
     false
+}
+
+/// How [`Geometry::ordered_moves`] weighs a window by the marks in it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum MoveOrder {
+    /// For the side seeking a win: a window counts four times more for each mark in it,
+    /// so the lines nearest completion come first.
+    Attack,
+    /// For the side keeping the other from winning: twice more a mark, so the squares
+    /// that block the most open windows come first (the centre of an emptier board).
+    /// Near the root of a proof on 7x7 with k = 5 this is the difference between
+    /// replies that hold in a second and replies that take minutes.
+    Defence,
+}
+
+impl MoveOrder {
+    /// The power of two a mark multiplies a window's weight by.
+    const fn bits_a_mark(self) -> u32 {
+        match self {
+            MoveOrder::Attack => 2,
+            MoveOrder::Defence => 1,
+        }
+    }
 }
 
 /// One symmetry of the board as a lookup table: the image of each byte of a bitboard.
@@ -326,39 +353,8 @@ impl Geometry {
     /// found may still exist in another form.
     #[must_use]
     pub fn pairing(&self, attacker: Bits, defender: Bits) -> Option<Vec<(u8, u8)>> {
-        let free = self.full & !(attacker | defender);
-        // The free squares a pair of each group may take.
-        let mut groups: Vec<Bits> = Vec::new();
-        for window in &self.distinct {
-            if !window.open_for(attacker, defender) {
-                continue;
-            }
-            let open = window.squares & free;
-            if open.count_ones() < 2 {
-                // One square from a line: no pair can stop it.
-                return None;
-            }
-            match groups
-                .iter_mut()
-                .find(|group| (**group & open).count_ones() >= 2)
-            {
-                Some(group) => *group &= open,
-                None => groups.push(open),
-            }
-        }
-        if 2 * groups.len() > free.count_ones() as usize {
-            return None;
-        }
-        // Two slots a group; each free square serves at most one slot.
-        let slots = 2 * groups.len();
-        let mut owner: [Option<u16>; MAX_SQUARES] = [None; MAX_SQUARES];
-        for slot in 0..slots {
-            let mut seen: Bits = 0;
-            if !augment(slot, &groups, &mut owner, &mut seen) {
-                return None;
-            }
-        }
-        let mut pairs = vec![(u8::MAX, u8::MAX); groups.len()];
+        let (owner, groups) = self.matching(attacker, defender)?;
+        let mut pairs = vec![(u8::MAX, u8::MAX); groups];
         for (square, slot) in owner.iter().enumerate() {
             if let Some(slot) = slot {
                 let pair = &mut pairs[usize::from(*slot) / 2];
@@ -372,22 +368,77 @@ impl Geometry {
         Some(pairs)
     }
 
-    /// The free squares, most promising first: those in the most windows still open for
-    /// either side, weighted by how full those windows are.
+    /// The squares of a [`pairing`](Geometry::pairing), when one is found: the same
+    /// matching, without building the pairs.
     #[must_use]
-    pub fn ordered_moves(&self, mine: Bits, theirs: Bits, free: Bits) -> Vec<u8> {
-        let scores = self.move_scores(mine, theirs, free);
+    pub fn pairing_squares(&self, attacker: Bits, defender: Bits) -> Option<Bits> {
+        let (owner, _) = self.matching(attacker, defender)?;
+        Some(owner.iter().enumerate().fold(0, |squares, (square, slot)| {
+            squares | Bits::from(slot.is_some()) << square
+        }))
+    }
+
+    /// The matching behind [`pairing`](Geometry::pairing): for each free square, the slot
+    /// it fills (two slots a group of windows), and how many groups there are.
+    fn matching(
+        &self,
+        attacker: Bits,
+        defender: Bits,
+    ) -> Option<([Option<u16>; MAX_SQUARES], usize)> {
+        let free = self.full & !(attacker | defender);
+        // The free squares a pair of each group may take: at most one group a window.
+        let mut groups = [0 as Bits; MAX_WINDOWS];
+        let mut count = 0;
+        for window in &self.distinct {
+            if !window.open_for(attacker, defender) {
+                continue;
+            }
+            let open = window.squares & free;
+            if open.count_ones() < 2 {
+                // One square from a line: no pair can stop it.
+                return None;
+            }
+            match groups[..count]
+                .iter_mut()
+                .find(|group| (**group & open).count_ones() >= 2)
+            {
+                Some(group) => *group &= open,
+                None => {
+                    groups[count] = open;
+                    count += 1;
+                }
+            }
+        }
+        if 2 * count > free.count_ones() as usize {
+            return None;
+        }
+        // Two slots a group; each free square serves at most one slot.
+        let mut owner: [Option<u16>; MAX_SQUARES] = [None; MAX_SQUARES];
+        for slot in 0..2 * count {
+            let mut seen: Bits = 0;
+            if !augment(slot, &groups[..count], &mut owner, &mut seen) {
+                return None;
+            }
+        }
+        Some((owner, count))
+    }
+
+    /// The free squares, most promising first by `order`: those in the most windows still
+    /// open for either side, weighted by how full those windows are.
+    #[must_use]
+    pub fn ordered_moves(&self, mine: Bits, theirs: Bits, free: Bits, order: MoveOrder) -> Vec<u8> {
+        let scores = self.move_scores(mine, theirs, free, order.bits_a_mark());
         let mut moves: Vec<u8> = (0..64).filter(|&s| free >> s & 1 == 1).collect();
         moves.sort_by_key(|&square| std::cmp::Reverse(scores[usize::from(square)]));
         moves
     }
 
     /// The ordering score of each free square: the sum, over the windows through it that
-    /// only one side holds marks in (or none), of 4 to the power of those marks. A window
-    /// holds at most k marks of a side (k of them only as part of an overline, under
-    /// exactly k), and k is at most 20, so a weight is at most 4^20 and the sums saturate
-    /// rather than overflow.
-    fn move_scores(&self, mine: Bits, theirs: Bits, free: Bits) -> [u64; 64] {
+    /// only one side holds marks in (or none), of 2 to the power of `bits` times those
+    /// marks. A window holds at most k marks of a side (k of them only as part of an
+    /// overline, under exactly k), and k is at most 20, so a weight is at most 4^20 and
+    /// the sums saturate rather than overflow.
+    fn move_scores(&self, mine: Bits, theirs: Bits, free: Bits, bits: u32) -> [u64; 64] {
         let mut scores = [0_u64; 64];
         for &Window {
             squares: window, ..
@@ -398,7 +449,7 @@ impl Geometry {
                 (true, false) => (window & theirs).count_ones(),
                 (false, false) => continue,
             };
-            let weight = 1_u64.checked_shl(2 * marks).unwrap_or(u64::MAX);
+            let weight = 1_u64.checked_shl(bits * marks).unwrap_or(u64::MAX);
             let mut open = window & free;
             while open != 0 {
                 let square = open.trailing_zeros() as usize;
@@ -483,6 +534,22 @@ fn permutations(rules: Rules) -> Vec<Vec<usize>> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn no_board_the_geometry_takes_has_more_windows_than_a_matching_holds() {
+        let mut most = 0;
+        // Every side of 3 up to 20 squares, within 64 squares in all.
+        for width in 3..=20 {
+            for height in (3..=20).filter(|height| width * height <= MAX_SQUARES) {
+                for k in 3..=width.max(height) {
+                    let geometry = Geometry::new(Rules::new(width, height, k).unwrap()).unwrap();
+                    most = most.max(geometry.distinct.len());
+                }
+            }
+        }
+        assert_eq!(most, 168);
+        assert!(most <= MAX_WINDOWS);
+    }
 
     #[test]
     fn squares_map_onto_the_key_and_back_by_its_symmetry() {
@@ -607,12 +674,12 @@ mod tests {
     #[test]
     fn each_window_counts_once_for_each_of_its_free_squares() {
         let geometry = Geometry::new(Rules::TIC_TAC_TOE).unwrap();
-        let scores = geometry.move_scores(0, 0, geometry.full());
+        let scores = geometry.move_scores(0, 0, geometry.full(), 2);
         // Empty windows weigh 1: the centre is in 4, a corner in 3, an edge in 2.
         assert_eq!(&scores[..9], &[3, 2, 3, 2, 4, 2, 3, 2, 3]);
         // X on the centre: the windows through it weigh 4 for X, the others still 1. A corner
         // is in one of each kind besides its diagonal (4 + 1 + 1), an edge in one of each.
-        let scores = geometry.move_scores(1 << 4, 0, geometry.full() & !(1 << 4));
+        let scores = geometry.move_scores(1 << 4, 0, geometry.full() & !(1 << 4), 2);
         assert_eq!(&scores[..9], &[6, 5, 6, 5, 0, 5, 6, 5, 6]);
         assert_eq!(geometry.threats(1 << 4 | 1 << 0, 0), (1 << 8, true));
     }
@@ -633,13 +700,13 @@ mod tests {
             let last = Bits::BITS - 1 - window.leading_zeros();
             let line = window & !(1 << last);
             let free = geometry.full() & !line;
-            let moves = geometry.ordered_moves(line, 0, free);
+            let moves = geometry.ordered_moves(line, 0, free, MoveOrder::Attack);
             assert_eq!(
                 u32::from(moves[0]),
                 last,
                 "{rules}: completing the line comes first"
             );
-            let moves = geometry.ordered_moves(0, line, free);
+            let moves = geometry.ordered_moves(0, line, free, MoveOrder::Attack);
             assert_eq!(
                 u32::from(moves[0]),
                 last,

@@ -26,7 +26,7 @@ mod solver;
 mod value;
 
 pub use count::{OutcomeCounts, Statistics, TreeCounts, count, walk_tree};
-pub use geometry::{Bits, Geometry, MAX_SQUARES};
+pub use geometry::{Bits, Geometry, MAX_SQUARES, MoveOrder};
 pub use prover::{
     Claim, Progress, Proof, ProofError, ProofLimits, ProofTable, prove, prove_with, write_proof,
 };

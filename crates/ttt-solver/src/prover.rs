@@ -8,7 +8,7 @@ use web_time::Instant;
 
 use ttt_core::{Position, Square};
 
-use crate::geometry::{Bits, Geometry};
+use crate::geometry::{Bits, Geometry, MoveOrder};
 use crate::hash::BitsMap;
 use crate::{GameResult, SolverError};
 
@@ -490,12 +490,7 @@ impl Prover<'_> {
             if let Some(zone) = geometry.outweighed(attacker, defender, attacker == mine) {
                 return Some(zone);
             }
-            let pairs = geometry.pairing(attacker, defender)?;
-            Some(
-                pairs
-                    .iter()
-                    .fold(0, |zone: Bits, &(a, b)| zone | 1 << a | 1 << b),
-            )
+            geometry.pairing_squares(attacker, defender)
         };
         // In a null window only one of them can decide: the other bound is already met.
         let lowest_zone = if upper_claim {
@@ -549,7 +544,14 @@ impl Prover<'_> {
         let mut moves = if forced {
             vec![their_wins.trailing_zeros() as u8]
         } else {
-            geometry.ordered_moves(mine, theirs, free)
+            // The side answering a threat of a win looks for the squares that block the
+            // most; the side seeking a win, for the lines nearest completion.
+            let order = if lower_claim {
+                MoveOrder::Defence
+            } else {
+                MoveOrder::Attack
+            };
+            geometry.ordered_moves(mine, theirs, free, order)
         };
         // The move that decided last time first: but the table holds one symmetric image of
         // this position, so its move is only known good when no symmetry was applied.
@@ -711,23 +713,27 @@ impl Prover<'_> {
         theirs: Bits,
         free: Bits,
     ) -> impl Iterator<Item = (u8, Bits)> + '_ {
-        let replies = self.geometry.ordered_moves(theirs, mine, free);
+        let replies = self
+            .geometry
+            .ordered_moves(theirs, mine, free, MoveOrder::Defence);
         replies
             .into_iter()
             .take(REFUTATIONS_TRIED)
             .filter_map(move |reply| {
-                let pairs = self.geometry.pairing(mine, theirs | 1 << reply)?;
-                let zone = pairs
-                    .iter()
-                    .fold(1 << reply, |zone: Bits, &(a, b)| zone | 1 << a | 1 << b);
-                Some((reply, zone))
+                let squares = self.geometry.pairing_squares(mine, theirs | 1 << reply)?;
+                Some((reply, squares | 1 << reply))
             })
     }
 
     /// A move that keeps `value`, found by trying each: the proof's first move.
     fn best_move(&mut self, mine: Bits, theirs: Bits, value: i8) -> Option<usize> {
         let free = self.geometry.full() & !(mine | theirs);
-        let moves = self.geometry.ordered_moves(mine, theirs, free);
+        let order = if value > 0 {
+            MoveOrder::Attack
+        } else {
+            MoveOrder::Defence
+        };
+        let moves = self.geometry.ordered_moves(mine, theirs, free, order);
         moves.into_iter().map(usize::from).find(|&square| {
             if self.stopped {
                 return false;
@@ -906,8 +912,13 @@ impl ProofWriter<'_> {
         if !wins && let Some((square, _)) = self.prover.pairing_replies(theirs, mine, free).next() {
             return Some(Square::new(usize::from(square)));
         }
+        let order = if wins {
+            MoveOrder::Attack
+        } else {
+            MoveOrder::Defence
+        };
         geometry
-            .ordered_moves(mine, theirs, free)
+            .ordered_moves(mine, theirs, free, order)
             .into_iter()
             .map(|square| Square::new(usize::from(square)))
             .find(|&square| {
