@@ -81,6 +81,8 @@ fn proofs(c: &mut Criterion) {
         (6, 4, 4, GameResult::Draw),
         (6, 6, 4, GameResult::Win),
         (6, 6, 5, GameResult::Draw),
+        (7, 6, 5, GameResult::Draw),
+        (7, 7, 5, GameResult::Draw),
     ] {
         let rules = Rules::new(width, height, k).unwrap();
         let empty = Position::new(rules, Mark::X);

@@ -742,13 +742,23 @@ impl Prover<'_> {
             if self.geometry.wins_at(after, square) {
                 return value == 1;
             }
-            let score = if after | theirs == self.geometry.full() {
-                0
-            } else {
-                -self.settle(theirs, after)
-            };
-            score == value
+            if after | theirs == self.geometry.full() {
+                return value == 0;
+            }
+            // The other side, to move, is held to at most `-value`: one question of one
+            // side (the move is worth no more than `value` anyway).
+            self.at_most(theirs, after, -value)
         })
+    }
+
+    /// Whether the side holding `mine`, to move, is worth at most `bound`: asked as the
+    /// one null-window question that settles it.
+    fn at_most(&mut self, mine: Bits, theirs: Bits, bound: i8) -> bool {
+        match bound {
+            ..=-1 => self.value(mine, theirs, -1, 0).value < 0,
+            0 => self.value(mine, theirs, 0, 1).value <= 0,
+            _ => true,
+        }
     }
 }
 
@@ -930,9 +940,10 @@ impl ProofWriter<'_> {
                     return attacker_won == wins;
                 }
                 let (mine, theirs) = self.prover.geometry.sides(&after);
-                let value = self.prover.settle(mine, theirs);
-                // After the favoured side's move, the other side is to move.
-                if wins { value == -1 } else { value <= 0 }
+                // After the favoured side's move, the other side is to move: it loses
+                // (a win's proof), or cannot win (a draw's).
+                let bound = if wins { -1 } else { 0 };
+                self.prover.at_most(mine, theirs, bound)
             })
     }
 }

@@ -8,7 +8,7 @@ use ttt_core::{Mark, Position, Rules};
 use ttt_solver::{GameResult, Progress, ProofError, ProofLimits, prove};
 
 /// (width, height, k, the first player's result), as published for m,n,k games.
-const KNOWN: [(usize, usize, usize, GameResult); 11] = [
+const KNOWN: [(usize, usize, usize, GameResult); 12] = [
     (3, 3, 3, GameResult::Draw),
     (4, 3, 3, GameResult::Win),
     (4, 4, 3, GameResult::Win),
@@ -21,6 +21,7 @@ const KNOWN: [(usize, usize, usize, GameResult); 11] = [
     (6, 4, 4, GameResult::Draw),
     (6, 6, 4, GameResult::Win),
     (6, 6, 5, GameResult::Draw),
+    (7, 6, 5, GameResult::Draw),
 ];
 
 #[test]
@@ -48,6 +49,29 @@ fn every_known_result_is_proved() {
         };
         assert_eq!(reply.result, opposite, "{rules} after {square:?}");
     }
+}
+
+/// 7x7 with k = 5 is a draw (Hsu et al., 2020): a few seconds in a release build.
+///
+/// ```text
+/// cargo test --release -p ttt-solver --test known_results -- --ignored
+/// ```
+#[test]
+#[ignore = "seconds in release, minutes in a test build: run with --release -- --ignored"]
+fn seven_by_seven_with_five_in_a_row_is_a_draw() {
+    let (stop, progress) = (AtomicBool::new(false), Progress::default());
+    let limits = ProofLimits {
+        table_bytes: 1 << 30,
+        stop: &stop,
+        progress: &progress,
+        max_nodes: None,
+    };
+    let empty = Position::new(Rules::new(7, 7, 5).unwrap(), Mark::X);
+    let proof = prove(&empty, limits).unwrap();
+    assert_eq!(proof.result, GameResult::Draw);
+    // Neither side wins after the move given either.
+    let after = empty.after(proof.best_move.unwrap()).unwrap();
+    assert_eq!(prove(&after, limits).unwrap().result, GameResult::Draw);
 }
 
 #[test]

@@ -77,6 +77,10 @@ fn proofs_written_are_accepted_and_broken_ones_refused_with_the_reason() {
     let (said, code) = verify(&folder, "six.proof", &six);
     assert_eq!(code, Some(0), "{said}");
     assert!(said.contains("The position is a draw."), "{said}");
+    // 7x6, k=5: deeper, with the defender's replies found by the search too.
+    let (said, code) = verify(&folder, "seven.proof", &proof(&folder, "7x6", "5"));
+    assert_eq!(code, Some(0), "{said}");
+    assert!(said.contains("The position is a draw."), "{said}");
     // 4x4, k=3: the first player wins.
     let win = proof(&folder, "4x4", "3");
     let (said, code) = verify(&folder, "win.proof", &win);
