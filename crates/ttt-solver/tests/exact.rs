@@ -69,13 +69,6 @@ fn positions_of_four_by_four_are_valued_as_the_reference_does() {
 
 #[test]
 fn proofs_on_bigger_boards_agree_with_the_reference() {
-    let (stop, progress) = (AtomicBool::new(false), Progress::default());
-    let limits = ProofLimits {
-        table_bytes: 1 << 24,
-        stop: &stop,
-        progress: &progress,
-        max_nodes: None,
-    };
     let mut rng = StdRng::seed_from_u64(8);
     // Under both rules; among them boards where the prover's pairings decide (every line
     // as long as a side, five in a row on 5x5).
@@ -91,36 +84,7 @@ fn proofs_on_bigger_boards_agree_with_the_reference() {
         .flat_map(|board| [(board.clone(), WinRule::Exact), (board, WinRule::Freestyle)])
     {
         let rules = Rules::new(width, height, k).unwrap().with_win_rule(win);
-        let mut minimax = Minimax::new();
-        let mut results = [0; 3];
-        let mut checked = 0;
-        while checked < 30 {
-            let Some(position) = random_position(rules, rng.random_range(stones.clone()), &mut rng)
-            else {
-                continue;
-            };
-            let proof = prove(&position, limits).unwrap();
-            let (score, _) = minimax.value(&position);
-            assert_eq!(
-                proof.result,
-                common::as_value((score, 0)).result,
-                "{position}"
-            );
-            results[score as usize] += 1;
-            if let Some(square) = proof.best_move {
-                let (after, _) = minimax.move_value(&position, square);
-                assert_eq!(
-                    after, score,
-                    "{position}: the proof's move keeps the result"
-                );
-            }
-            checked += 1;
-        }
-        // Not vacuous: wins and losses as well as draws.
-        assert!(
-            results.iter().filter(|&&n| n > 0).count() >= 2,
-            "{rules}: {results:?}"
-        );
+        assert_proved_as_the_reference_values(rules, stones, 30, &mut rng);
     }
 }
 
@@ -128,13 +92,6 @@ fn proofs_on_bigger_boards_agree_with_the_reference() {
 fn proofs_from_the_middle_of_the_game_agree_with_the_reference() {
     // Far from the end, where the prover passes moves over by the zones of the moves it
     // refuted: a wrong zone shows as a wrong result here.
-    let (stop, progress) = (AtomicBool::new(false), Progress::default());
-    let limits = ProofLimits {
-        table_bytes: 1 << 24,
-        stop: &stop,
-        progress: &progress,
-        max_nodes: None,
-    };
     let mut rng = StdRng::seed_from_u64(13);
     let boards = [
         ((4, 4, 3), 6..=7, 400),
@@ -144,27 +101,52 @@ fn proofs_from_the_middle_of_the_game_agree_with_the_reference() {
     ];
     for ((width, height, k), stones, positions) in boards {
         let rules = Rules::new(width, height, k).unwrap();
-        let mut minimax = Minimax::new();
-        let mut results = [0; 3];
-        let mut checked = 0;
-        while checked < positions {
-            let Some(position) = random_position(rules, rng.random_range(stones.clone()), &mut rng)
-            else {
-                continue;
-            };
-            let proof = prove(&position, limits).unwrap();
-            let (score, _) = minimax.value(&position);
-            assert_eq!(
-                proof.result,
-                common::as_value((score, 0)).result,
-                "{position}"
-            );
-            results[score as usize] += 1;
-            checked += 1;
-        }
-        assert!(
-            results.iter().filter(|&&n| n > 0).count() >= 2,
-            "{rules}: {results:?}"
-        );
+        assert_proved_as_the_reference_values(rules, stones, positions, &mut rng);
     }
+}
+
+/// Proves `positions` random positions of `rules` with a number of marks in `stones`: each
+/// result, and the position after each best move, as the reference minimax values them.
+fn assert_proved_as_the_reference_values(
+    rules: Rules,
+    stones: std::ops::RangeInclusive<usize>,
+    positions: usize,
+    rng: &mut StdRng,
+) {
+    let (stop, progress) = (AtomicBool::new(false), Progress::default());
+    let limits = ProofLimits {
+        table_bytes: 1 << 24,
+        stop: &stop,
+        progress: &progress,
+        max_nodes: None,
+    };
+    let mut minimax = Minimax::new();
+    let mut results = [0; 3];
+    let mut checked = 0;
+    while checked < positions {
+        let Some(position) = random_position(rules, rng.random_range(stones.clone()), rng) else {
+            continue;
+        };
+        let proof = prove(&position, limits).unwrap();
+        let (score, _) = minimax.value(&position);
+        assert_eq!(
+            proof.result,
+            common::as_value((score, 0)).result,
+            "{position}"
+        );
+        results[score as usize] += 1;
+        if let Some(square) = proof.best_move {
+            let (after, _) = minimax.move_value(&position, square);
+            assert_eq!(
+                after, score,
+                "{position}: the proof's move keeps the result"
+            );
+        }
+        checked += 1;
+    }
+    // Not vacuous: wins and losses as well as draws.
+    assert!(
+        results.iter().filter(|&&n| n > 0).count() >= 2,
+        "{rules}: {results:?}"
+    );
 }
