@@ -116,7 +116,7 @@ fn a_stop_request_ends_the_proof_without_a_result() {
         max_nodes: None,
     };
     // A board whose proof takes far more than the first look at the stop request.
-    let rules = Rules::new(7, 7, 5).unwrap();
+    let rules = Rules::new(8, 8, 5).unwrap();
     assert!(matches!(
         prove(&Position::new(rules, Mark::X), limits),
         Err(ttt_solver::ProofError::Stopped { .. })

@@ -274,7 +274,7 @@ fn an_interrupted_proof_clears_its_spinner() {
     let Some(tmux) = Tmux::start("solve") else {
         return;
     };
-    tmux.keys(&[&ttt_command("solve --size 7x6 --k 5 --hash 1"), "Enter"]);
+    tmux.keys(&[&ttt_command("solve --size 8x8 --k 5 --hash 1"), "Enter"]);
     tmux.wait_for("proving");
     sleep(Duration::from_millis(700));
     tmux.keys(&["C-c"]);
