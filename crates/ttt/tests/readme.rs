@@ -9,6 +9,7 @@
     reason = "a test fails by panicking"
 )]
 
+use std::os::unix::process::CommandExt;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output, Stdio};
 use std::time::{Duration, Instant};
@@ -45,7 +46,12 @@ fn shell(command: &str, bin: &Path) -> Command {
         // One folder of kept games for each test, so that a block's commands see the
         // games its earlier commands played.
         .env("TTT_HOME", bin.join("home"))
-        .stdin(Stdio::null());
+        // Files a command names without a folder (a checkpoint, a proof) go there too.
+        .current_dir(bin)
+        .stdin(Stdio::null())
+        // Its own process group, so that a command stopped for running too long is
+        // stopped with every process the shell started for it.
+        .process_group(0);
     shell
 }
 
@@ -63,7 +69,8 @@ fn run_within(command: &str, bin: &Path, limit: Duration) -> Option<Output> {
         }
         std::thread::sleep(Duration::from_millis(20));
     }
-    let _ = child.kill();
+    let group = nix::unistd::Pid::from_raw(child.id() as i32);
+    let _ = nix::sys::signal::killpg(group, nix::sys::signal::Signal::SIGKILL);
     let _ = child.wait();
     None
 }
