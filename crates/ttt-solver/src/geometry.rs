@@ -24,8 +24,9 @@ pub struct Geometry {
     /// Every window once.
     distinct: Vec<Window>,
     symmetries: Vec<Symmetry>,
-    /// The inverse of each symmetry, in the same order.
-    inverses: Vec<Symmetry>,
+    /// For each symmetry, the index of its inverse (the symmetries of a board form a
+    /// group).
+    inverses: Vec<usize>,
 }
 
 /// A window of `k` squares in a row and the squares just beyond its two ends that must not
@@ -179,11 +180,8 @@ impl Geometry {
         let inverses = permutations
             .iter()
             .map(|p| {
-                let mut inverse = vec![0; p.len()];
-                for (square, &image) in p.iter().enumerate() {
-                    inverse[image] = square;
-                }
-                Symmetry::new(&inverse)
+                let undoes = |q: &&Vec<usize>| p.iter().enumerate().all(|(s, &i)| q[i] == s);
+                permutations.iter().position(|q| undoes(&q)).unwrap_or(0)
             })
             .collect();
         Ok(Geometry {
@@ -260,7 +258,7 @@ impl Geometry {
     /// onto it: the inverse of [`to_key`](Geometry::to_key).
     #[must_use]
     pub fn from_key(&self, symmetry: usize, squares: Bits) -> Bits {
-        self.inverses[symmetry].apply(squares)
+        self.symmetries[self.inverses[symmetry]].apply(squares)
     }
 
     /// `zone` grown so that it holds two free squares of every window still open to
