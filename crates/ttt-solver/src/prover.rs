@@ -8,7 +8,7 @@ use web_time::Instant;
 
 use ttt_core::{Position, Square};
 
-use crate::geometry::{Bits, Geometry, MoveOrder};
+use crate::geometry::{Bits, Geometry, MAX_SQUARES, MoveOrder};
 use crate::hash::BitsMap;
 use crate::{GameResult, SolverError};
 
@@ -419,6 +419,36 @@ impl<'a> Prover<'a> {
         progress.table_bytes.store(bytes as u64, Ordering::Relaxed);
     }
 
+    /// Makes room in a full table by forgetting its deepest positions, about half of
+    /// them: those of the most marks, whose proofs were the smallest and are the quickest
+    /// to find again. Long proofs stalled on a full table, keeping nothing new; now the
+    /// table turns over, and the positions near the root, whose proofs took longest, stay.
+    /// A sweep over the table, once per half a table of new positions. Whether there is
+    /// room now.
+    fn forget_deepest(&mut self) -> bool {
+        let marks = |key: &(Bits, Bits)| (key.0 | key.1).count_ones() as usize;
+        let mut by_marks = [0_usize; MAX_SQUARES + 1];
+        for key in self.table.keys() {
+            by_marks[marks(key)] += 1;
+        }
+        // The fewest marks a forgotten position has: half the table from the deepest up,
+        // but never the shallowest positions of all.
+        let half = self.table.len() / 2;
+        let mut counted = 0;
+        let mut deepest_kept = MAX_SQUARES;
+        while deepest_kept > 0 && counted < half {
+            counted += by_marks[deepest_kept];
+            deepest_kept -= 1;
+        }
+        if counted == self.table.len() {
+            deepest_kept += 1;
+        }
+        self.table.retain(|key, _| marks(key) <= deepest_kept);
+        self.settled = self.table.values().filter(|b| b.is_settled()).count() as u64;
+        self.open = self.table.len() as u64 - self.settled;
+        self.table.len() < self.table.capacity()
+    }
+
     /// Counts an entry of the table that changes from `old` (none: a new entry) to `new`.
     fn recount(&mut self, old: Option<Bounds>, new: Bounds) {
         match old {
@@ -645,7 +675,7 @@ impl Prover<'_> {
             if let Some(slot) = self.table.get_mut(&key) {
                 let old = std::mem::replace(slot, bounds);
                 self.recount(Some(old), bounds);
-            } else if has_room(self.table, self.limits.table_bytes) {
+            } else if has_room(self.table, self.limits.table_bytes) || self.forget_deepest() {
                 self.table.insert(key, bounds);
                 self.recount(None, bounds);
             }

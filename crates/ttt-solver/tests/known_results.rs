@@ -75,6 +75,37 @@ fn seven_by_seven_with_five_in_a_row_is_a_draw() {
 }
 
 #[test]
+fn a_table_far_too_small_turns_over_and_still_proves_in_few_positions() {
+    let (stop, progress) = (AtomicBool::new(false), Progress::default());
+    for (width, height, k, expected) in [
+        (6, 6, 4, GameResult::Win),
+        (5, 5, 4, GameResult::Draw),
+        (7, 6, 5, GameResult::Draw),
+    ] {
+        let rules = Rules::new(width, height, k).unwrap();
+        let empty = Position::new(rules, Mark::X);
+        let roomy = prove_within(&empty, None).unwrap();
+        // Some 16 KiB: a few hundred positions, a small part of what the proof keeps.
+        let limits = ProofLimits {
+            table_bytes: 16 << 10,
+            stop: &stop,
+            progress: &progress,
+            max_nodes: None,
+        };
+        let cramped = prove(&empty, limits).unwrap();
+        assert_eq!(cramped.result, expected, "{rules}");
+        assert!(cramped.table_bytes <= 16 << 10, "{rules}");
+        // A table that kept nothing new once full searched 4 to 10 times more here.
+        assert!(
+            cramped.nodes <= 2 * roomy.nodes,
+            "{rules}: {} positions searched with the small table, {} with room",
+            cramped.nodes,
+            roomy.nodes
+        );
+    }
+}
+
+#[test]
 fn proofs_agree_with_the_exhaustive_solver_on_every_three_by_three_position() {
     let (stop, progress) = (AtomicBool::new(false), Progress::default());
     let limits = ProofLimits {

@@ -30,11 +30,11 @@ fn a_full_table_stays_within_its_bound() {
         progress: &progress,
         max_nodes: None,
     };
-    // 5x4, k=4 would keep some 220,000 positions: more than fit in 6 MiB, so the table
-    // fills and is held there. A map that grew as it filled would hold its old and new
-    // halves at once at the last growth, some 10 MB.
+    // 7x7, k=5 would keep some 1,700,000 positions: more than fit in 6 MiB, so the table
+    // fills, turns over and is held there. A map that grew as it filled would hold its
+    // old and new halves at once at the last growth, some 10 MB.
     let proof = prove(
-        &Position::new(Rules::new(5, 4, 4).unwrap(), Mark::X),
+        &Position::new(Rules::new(7, 7, 5).unwrap(), Mark::X),
         limits,
     )
     .unwrap();
