@@ -104,6 +104,17 @@ pub enum MoveOrder {
 }
 
 impl MoveOrder {
+    /// The order for a side that seeks a win ([`Attack`](MoveOrder::Attack)), or only
+    /// keeps the other from winning ([`Defence`](MoveOrder::Defence)).
+    #[must_use]
+    pub const fn seeking_a_win(win: bool) -> MoveOrder {
+        if win {
+            MoveOrder::Attack
+        } else {
+            MoveOrder::Defence
+        }
+    }
+
     /// The power of two a mark multiplies a window's weight by.
     const fn bits_a_mark(self) -> u32 {
         match self {
@@ -227,11 +238,7 @@ impl Geometry {
     /// all positions that are the same up to rotation and reflection.
     #[must_use]
     pub fn canonical(&self, x: Bits, o: Bits) -> (Bits, Bits) {
-        self.symmetries
-            .iter()
-            .map(|symmetry| (symmetry.apply(x), symmetry.apply(o)))
-            .min()
-            .unwrap_or((x, o))
+        self.canonical_with(x, o).0
     }
 
     /// [`canonical`](Geometry::canonical), with the symmetry that maps (`x`, `o`) onto it:

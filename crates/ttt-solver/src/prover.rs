@@ -535,28 +535,22 @@ impl Prover<'_> {
         };
         let lowest = if lowest_zone.is_some() { 0 } else { -1 };
         let highest = if highest_zone.is_some() { 0 } else { 1 };
-        let claimed = |value: i8| {
-            let zone = if upper_claim {
-                highest_zone
-            } else if lower_claim {
-                lowest_zone
-            } else {
-                None
-            };
-            Zoned::new(value, zone.unwrap_or(ALL))
+        // The zone of the claim this window asks about, where a bound above decides it.
+        let decided = match (upper_claim, lower_claim) {
+            (true, _) => highest_zone,
+            (_, true) => lowest_zone,
+            _ => None,
         };
         if lowest == highest {
-            return self.zone_if(claimed(lowest));
+            return self.zoned(lowest, decided.unwrap_or(ALL));
         }
         alpha = alpha.max(lowest);
         beta = beta.min(highest);
         if alpha >= beta {
-            return self.zone_if(claimed(alpha));
+            return self.zoned(alpha, decided.unwrap_or(ALL));
         }
-        let ((key, symmetry), stored) = {
-            let (key, symmetry) = geometry.canonical_with(mine, theirs);
-            ((key, symmetry), self.table.get(&key).copied())
-        };
+        let (key, symmetry) = geometry.canonical_with(mine, theirs);
+        let stored = self.table.get(&key).copied();
         if let Some(bounds) = stored {
             if bounds.lower >= beta {
                 let zone = if lower_claim { bounds.lower_zone } else { ALL };
@@ -576,12 +570,7 @@ impl Prover<'_> {
         } else {
             // The side answering a threat of a win looks for the squares that block the
             // most; the side seeking a win, for the lines nearest completion.
-            let order = if lower_claim {
-                MoveOrder::Defence
-            } else {
-                MoveOrder::Attack
-            };
-            geometry.ordered_moves(mine, theirs, free, order)
+            geometry.ordered_moves(mine, theirs, free, MoveOrder::seeking_a_win(!lower_claim))
         };
         // The move that decided last time first: but the table holds one symmetric image of
         // this position, so its move is only known good when no symmetry was applied.
@@ -648,39 +637,38 @@ impl Prover<'_> {
             // squares it would need are guarded.
             zone = geometry.guard(mine, theirs, zone | their_wins);
         }
-        if !self.stopped {
-            let (mut lower, mut upper) = stored.map_or((-1, 1), |b| (b.lower, b.upper));
-            let (mut lower_zone, mut upper_zone) =
-                stored.map_or((ALL, ALL), |b| (b.lower_zone, b.upper_zone));
-            let keyed = geometry.to_key(symmetry, self.zone_or_all(zone));
-            if best <= alpha_in {
-                upper = best;
-                upper_zone = if upper_claim { keyed } else { ALL };
-            } else if best >= beta_in {
-                lower = best;
-                lower_zone = if lower_claim { keyed } else { ALL };
-            } else {
-                (lower, upper) = (best, best);
-                (lower_zone, upper_zone) = (ALL, ALL);
-            }
-            let bounds = Bounds {
-                lower,
-                upper,
-                best: best_move,
-                lower_zone,
-                upper_zone,
-            };
-            // Overwrite in place: the map's `insert` makes room for one more first, and
-            // a full table would double.
-            if let Some(slot) = self.table.get_mut(&key) {
-                let old = std::mem::replace(slot, bounds);
-                self.recount(Some(old), bounds);
-            } else if has_room(self.table, self.limits.table_bytes) || self.forget_deepest() {
-                self.table.insert(key, bounds);
-                self.recount(None, bounds);
-            }
-        } else {
+        if self.stopped {
             return Zoned::unknown(best);
+        }
+        let (mut lower, mut upper) = stored.map_or((-1, 1), |b| (b.lower, b.upper));
+        let (mut lower_zone, mut upper_zone) =
+            stored.map_or((ALL, ALL), |b| (b.lower_zone, b.upper_zone));
+        let keyed = geometry.to_key(symmetry, self.zone_or_all(zone));
+        if best <= alpha_in {
+            upper = best;
+            upper_zone = if upper_claim { keyed } else { ALL };
+        } else if best >= beta_in {
+            lower = best;
+            lower_zone = if lower_claim { keyed } else { ALL };
+        } else {
+            (lower, upper) = (best, best);
+            (lower_zone, upper_zone) = (ALL, ALL);
+        }
+        let bounds = Bounds {
+            lower,
+            upper,
+            best: best_move,
+            lower_zone,
+            upper_zone,
+        };
+        // Overwrite in place: the map's `insert` makes room for one more first, and
+        // a full table would double.
+        if let Some(slot) = self.table.get_mut(&key) {
+            let old = std::mem::replace(slot, bounds);
+            self.recount(Some(old), bounds);
+        } else if has_room(self.table, self.limits.table_bytes) || self.forget_deepest() {
+            self.table.insert(key, bounds);
+            self.recount(None, bounds);
         }
         let claim_holds = (upper_claim && best <= alpha_in) || (lower_claim && best >= beta_in);
         if claim_holds {
@@ -705,11 +693,6 @@ impl Prover<'_> {
     /// `value` with `zone`, where zones may be used at all.
     fn zoned(&self, value: i8, zone: Bits) -> Zoned {
         Zoned::new(value, self.zone_or_all(zone))
-    }
-
-    /// [`zoned`](Prover::zoned) for a value that already carries its zone.
-    fn zone_if(&self, zoned: Zoned) -> Zoned {
-        self.zoned(zoned.value, zoned.zone)
     }
 
     /// `zone`, or [`ALL`] under exactly k, where another mark may make an overline of a
@@ -758,11 +741,7 @@ impl Prover<'_> {
     /// A move that keeps `value`, found by trying each: the proof's first move.
     fn best_move(&mut self, mine: Bits, theirs: Bits, value: i8) -> Option<usize> {
         let free = self.geometry.full() & !(mine | theirs);
-        let order = if value > 0 {
-            MoveOrder::Attack
-        } else {
-            MoveOrder::Defence
-        };
+        let order = MoveOrder::seeking_a_win(value > 0);
         let moves = self.geometry.ordered_moves(mine, theirs, free, order);
         moves.into_iter().map(usize::from).find(|&square| {
             if self.stopped {
@@ -952,13 +931,8 @@ impl ProofWriter<'_> {
         if !wins && let Some((square, _)) = self.prover.pairing_replies(theirs, mine, free).next() {
             return Some(Square::new(usize::from(square)));
         }
-        let order = if wins {
-            MoveOrder::Attack
-        } else {
-            MoveOrder::Defence
-        };
         geometry
-            .ordered_moves(mine, theirs, free, order)
+            .ordered_moves(mine, theirs, free, MoveOrder::seeking_a_win(wins))
             .into_iter()
             .map(|square| Square::new(usize::from(square)))
             .find(|&square| {

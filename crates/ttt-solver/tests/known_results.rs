@@ -29,12 +29,7 @@ fn every_known_result_is_proved() {
     let (stop, progress) = (AtomicBool::new(false), Progress::default());
     for (width, height, k, expected) in KNOWN {
         let rules = Rules::new(width, height, k).unwrap();
-        let limits = ProofLimits {
-            table_bytes: 1 << 30,
-            stop: &stop,
-            progress: &progress,
-            max_nodes: None,
-        };
+        let limits = limits(1 << 30, &stop, &progress);
         let proof = prove(&Position::new(rules, Mark::X), limits).unwrap();
         assert_eq!(proof.result, expected, "{rules}");
         // The move given keeps the result: the position after it is worth the opposite to
@@ -60,12 +55,7 @@ fn every_known_result_is_proved() {
 #[ignore = "seconds in release, minutes in a test build: run with --release -- --ignored"]
 fn seven_by_seven_with_five_in_a_row_is_a_draw() {
     let (stop, progress) = (AtomicBool::new(false), Progress::default());
-    let limits = ProofLimits {
-        table_bytes: 1 << 30,
-        stop: &stop,
-        progress: &progress,
-        max_nodes: None,
-    };
+    let limits = limits(1 << 30, &stop, &progress);
     let empty = Position::new(Rules::new(7, 7, 5).unwrap(), Mark::X);
     let proof = prove(&empty, limits).unwrap();
     assert_eq!(proof.result, GameResult::Draw);
@@ -86,12 +76,7 @@ fn a_table_far_too_small_turns_over_and_still_proves_in_few_positions() {
         let empty = Position::new(rules, Mark::X);
         let roomy = prove_within(&empty, None).unwrap();
         // Some 16 KiB: a few hundred positions, a small part of what the proof keeps.
-        let limits = ProofLimits {
-            table_bytes: 16 << 10,
-            stop: &stop,
-            progress: &progress,
-            max_nodes: None,
-        };
+        let limits = limits(16 << 10, &stop, &progress);
         let cramped = prove(&empty, limits).unwrap();
         assert_eq!(cramped.result, expected, "{rules}");
         assert!(cramped.table_bytes <= 16 << 10, "{rules}");
@@ -108,12 +93,7 @@ fn a_table_far_too_small_turns_over_and_still_proves_in_few_positions() {
 #[test]
 fn proofs_agree_with_the_exhaustive_solver_on_every_three_by_three_position() {
     let (stop, progress) = (AtomicBool::new(false), Progress::default());
-    let limits = ProofLimits {
-        table_bytes: 1 << 24,
-        stop: &stop,
-        progress: &progress,
-        max_nodes: None,
-    };
+    let limits = limits(1 << 24, &stop, &progress);
     let mut solver = ttt_solver::Solver::new();
     let mut seen = std::collections::HashSet::new();
     let mut stack = vec![Position::default()];
@@ -140,18 +120,23 @@ fn proofs_agree_with_the_exhaustive_solver_on_every_three_by_three_position() {
 #[test]
 fn a_stop_request_ends_the_proof_without_a_result() {
     let (stop, progress) = (AtomicBool::new(true), Progress::default());
-    let limits = ProofLimits {
-        table_bytes: 1 << 24,
-        stop: &stop,
-        progress: &progress,
-        max_nodes: None,
-    };
+    let limits = limits(1 << 24, &stop, &progress);
     // A board whose proof takes far more than the first look at the stop request.
     let rules = Rules::new(8, 8, 5).unwrap();
     assert!(matches!(
         prove(&Position::new(rules, Mark::X), limits),
         Err(ttt_solver::ProofError::Stopped { .. })
     ));
+}
+
+/// Limits of a table of `table_bytes`, with no bound on the positions searched.
+fn limits<'a>(table_bytes: usize, stop: &'a AtomicBool, progress: &'a Progress) -> ProofLimits<'a> {
+    ProofLimits {
+        table_bytes,
+        stop,
+        progress,
+        max_nodes: None,
+    }
 }
 
 /// `prove` with at most `max_nodes` positions searched.
@@ -161,10 +146,8 @@ fn prove_within(
 ) -> Result<ttt_solver::Proof, ProofError> {
     let (stop, progress) = (AtomicBool::new(false), Progress::default());
     let limits = ProofLimits {
-        table_bytes: 1 << 24,
-        stop: &stop,
-        progress: &progress,
         max_nodes,
+        ..limits(1 << 24, &stop, &progress)
     };
     prove(position, limits)
 }
