@@ -167,6 +167,27 @@ fn proofs_written_are_accepted_and_broken_ones_refused_with_the_reason() {
 }
 
 #[test]
+fn a_proof_file_that_exists_already_is_refused_before_the_proof_is_searched() {
+    let folder = common::home();
+    std::fs::create_dir_all(&folder).unwrap();
+    let path = folder.join("kept.proof");
+    std::fs::write(&path, "someone's file\n").unwrap();
+    let (said, code) = ttt(&[
+        "solve",
+        "--size",
+        "7x6",
+        "--k",
+        "5",
+        "--proof",
+        path.to_str().unwrap(),
+    ]);
+    assert_eq!(code, Some(2), "{said}");
+    assert!(said.contains("exists already"), "{said}");
+    assert!(!said.contains("Result:"), "refused before proving:\n{said}");
+    assert_eq!(std::fs::read_to_string(&path).unwrap(), "someone's file\n");
+}
+
+#[test]
 fn a_checkpoint_is_kept_and_a_resumed_proof_goes_on_from_it() {
     let folder = common::home();
     std::fs::create_dir_all(&folder).unwrap();

@@ -74,14 +74,31 @@ pub fn write_new_file(path: &std::path::Path, text: &str) -> Result<(), BadInput
         .create_new(true)
         .open(path)
         .map_err(|error| match error.kind() {
-            std::io::ErrorKind::AlreadyExists => BadInput(format!(
-                "{} exists already: ttt never writes over a file, give a new name",
-                path.display()
-            )),
+            std::io::ErrorKind::AlreadyExists => exists_already(path),
             _ => cannot(error),
         })?;
     file.write_all(text.as_bytes()).map_err(cannot)?;
     file.sync_all().map_err(cannot)
+}
+
+/// Refuses `path` if a file is there already: for a command that would write it only at
+/// the end of long work, before that work ([`write_new_file`] still never writes over a
+/// file that appears meanwhile).
+///
+/// # Errors
+/// [`BadInput`] when something is at `path`.
+pub fn refuse_existing(path: &std::path::Path) -> Result<(), BadInput> {
+    if path.exists() {
+        return Err(exists_already(path));
+    }
+    Ok(())
+}
+
+fn exists_already(path: &std::path::Path) -> BadInput {
+    BadInput(format!(
+        "{} exists already: ttt never writes over a file, give a new name",
+        path.display()
+    ))
 }
 
 /// `"x"` or `"o"`, as the JSON output names a side.

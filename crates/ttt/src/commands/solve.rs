@@ -109,6 +109,9 @@ pub fn run(args: &SolveArgs, rules: Rules, out: &mut impl Write) -> anyhow::Resu
         return finished(&position, outcome, args.json, out).map(|()| ExitCode::SUCCESS);
     }
     let table_bytes = memory_bound(args.hash)?;
+    if let Some(path) = &args.proof {
+        super::refuse_existing(path)?;
+    }
     let stop = Arc::new(AtomicBool::new(false));
     let interrupts = Interrupts::watch()?;
     let handler_stop = Arc::clone(&stop);
