@@ -20,6 +20,9 @@ use threats::{Reach, Threats};
 pub(crate) const WIN: i64 = 1 << 60;
 /// Moves searched at each node below the root, best first by a quick estimate.
 const WIDTH: usize = 12;
+/// Quiet moves from this one on in a node's order are searched a ply less deep first
+/// (late move reductions), and again at full depth only when they beat the best so far.
+const LATE: usize = 3;
 /// Nodes a threat-space search may expand at the root, for each side.
 const THREAT_BUDGET: u64 = 2_000_000;
 /// The share of the think time by which the search for the side to move's own win by
@@ -347,13 +350,14 @@ pub(crate) fn forced(board: &SearchBoard) -> Option<usize> {
 
 /// The moves worth searching below the root: when the opponent threatens to make two
 /// squares to win on (an open three), only the squares that answer it and one's own fours,
-/// which gain the tempo back; otherwise the best-ordered candidates.
-fn threat_aware_moves(board: &mut SearchBoard) -> Vec<usize> {
+/// which gain the tempo back; otherwise the best-ordered candidates, and then the moves
+/// are quiet (the second value).
+fn threat_aware_moves(board: &mut SearchBoard) -> (Vec<usize>, bool) {
     let me = board.to_move;
     let Some(mut moves) = board.defences(!me) else {
         let mut moves = board.candidates();
         moves.truncate(WIDTH);
-        return moves;
+        return (moves, true);
     };
     for square in board.four_squares(me) {
         if !moves.contains(&square) {
@@ -364,10 +368,10 @@ fn threat_aware_moves(board: &mut SearchBoard) -> Vec<usize> {
         // A threat no move answers: the game is lost; any move will do for the search.
         let mut moves = board.candidates();
         moves.truncate(1);
-        return moves;
+        return (moves, false);
     }
     moves.sort_by_cached_key(|&square| std::cmp::Reverse(board.move_value(square)));
-    moves
+    (moves, false)
 }
 
 struct Searcher<'a> {
@@ -395,8 +399,7 @@ impl Searcher<'_> {
             let score = if board.won {
                 Ok(WIN)
             } else {
-                self.negamax(board, depth - 1, -WIN * 2, -alpha, 1)
-                    .map(|score| -score)
+                self.principal(board, index, 0, depth - 1, alpha, WIN * 2, 1)
             };
             board.undo();
             let score = match score {
@@ -410,6 +413,33 @@ impl Searcher<'_> {
             alpha = alpha.max(score);
         }
         Ok(best)
+    }
+
+    /// The score of the move just played (the `index`th of its node, the opponent now to
+    /// move), by principal variation search: the first move with the whole window
+    /// (alpha, beta); the others with a null window at alpha, `reduction` plies less deep,
+    /// and again with the whole window and depth only when they beat alpha.
+    #[allow(
+        clippy::too_many_arguments,
+        reason = "one negamax call, split by window"
+    )]
+    fn principal(
+        &mut self,
+        board: &mut SearchBoard,
+        index: usize,
+        reduction: u32,
+        depth: u32,
+        alpha: i64,
+        beta: i64,
+        ply: i64,
+    ) -> Result<i64, OutOfTime> {
+        if index > 0 {
+            let score = -self.negamax(board, depth - reduction, -alpha - 1, -alpha, ply)?;
+            if score <= alpha || (reduction == 0 && score >= beta) {
+                return Ok(score);
+            }
+        }
+        Ok(-self.negamax(board, depth, -beta, -alpha, ply)?)
     }
 
     fn negamax(
@@ -464,10 +494,12 @@ impl Searcher<'_> {
                 _ => {}
             }
         }
-        let mut moves = if forced.is_empty() {
+        // Moves chosen by their estimate alone, not as answers to a threat, are quiet: the
+        // late ones are searched less deep first.
+        let (mut moves, quiet) = if forced.is_empty() {
             threat_aware_moves(board)
         } else {
-            forced
+            (forced, false)
         };
         if let Some(best) = entry.and_then(|e| e.best).map(usize::from)
             && let Some(index) = moves.iter().position(|&m| m == best)
@@ -482,13 +514,13 @@ impl Searcher<'_> {
         } else {
             depth.saturating_sub(1)
         };
-        for square in moves {
+        for (index, square) in moves.into_iter().enumerate() {
             board.play(square);
             let score = if board.won {
                 Ok(WIN - ply)
             } else {
-                self.negamax(board, next_depth, -beta, -alpha, ply + 1)
-                    .map(|score| -score)
+                let reduction = u32::from(quiet && index >= LATE && next_depth >= 2);
+                self.principal(board, index, reduction, next_depth, alpha, beta, ply + 1)
             };
             // Undone even when out of time, so the root can use what it has.
             board.undo();
