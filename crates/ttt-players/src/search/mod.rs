@@ -357,6 +357,11 @@ fn threat_aware_moves(board: &mut SearchBoard) -> (Vec<usize>, bool) {
     let Some(mut moves) = board.defences(!me) else {
         let mut moves = board.candidates();
         moves.truncate(WIDTH);
+        for square in board.four_squares(me) {
+            if !moves.contains(&square) {
+                moves.push(square);
+            }
+        }
         return (moves, true);
     };
     for square in board.four_squares(me) {
