@@ -350,8 +350,8 @@ pub(crate) fn forced(board: &SearchBoard) -> Option<usize> {
 
 /// The moves worth searching below the root: when the opponent threatens to make two
 /// squares to win on (an open three), only the squares that answer it and one's own fours,
-/// which gain the tempo back; otherwise the best-ordered candidates, and then the moves
-/// are quiet (the second value).
+/// which gain the tempo back; otherwise the best-ordered candidates and one's own fours,
+/// and then the moves are quiet (the second value).
 fn threat_aware_moves(board: &mut SearchBoard) -> (Vec<usize>, bool) {
     let me = board.to_move;
     let Some(mut moves) = board.defences(!me) else {
