@@ -412,7 +412,12 @@ impl SearchBoard {
         let Some(short) = self.rules().k().checked_sub(3) else {
             return Vec::new();
         };
-        let candidates = self.growth_squares(mark, short as u8);
+        let mut candidates = self.growth_squares(mark, short as u8);
+        if self.rules().win_rule() == WinRule::Freestyle {
+            candidates.retain(|&square| self.makes_three(mark, square));
+            return candidates;
+        }
+        // Under exactly k a mark also closes the windows it lies just beyond: played out.
         self.as_mover(mark, |board| {
             candidates
                 .into_iter()
@@ -424,6 +429,53 @@ impl SearchBoard {
                 })
                 .collect()
         })
+    }
+
+    /// Whether `mark` playing the free `square` would make a three, under freestyle rules
+    /// (where a mark changes only the windows through it), worked out without playing it:
+    /// a window through it would hold k - 2 of `mark`'s marks, with a free square that
+    /// would then make two squares to win on.
+    fn makes_three(&self, mark: Mark, square: usize) -> bool {
+        let me = side(mark);
+        let k = self.rules().k();
+        self.shape.through[square].iter().any(|&window| {
+            let window = window as usize;
+            usize::from(self.counts[me][window]) + 3 == k
+                && self.is_open(me, window)
+                && self.shape.windows[window].iter().any(|&next| {
+                    let next = usize::from(next);
+                    next != square
+                        && self.cells[next] == 0
+                        && self.is_double_after(mark, next, square)
+                })
+        })
+    }
+
+    /// [`is_double`](SearchBoard::is_double) for the free `square` as if `mark` had
+    /// played `played` too (freestyle rules: it adds to the windows through it alone).
+    fn is_double_after(&self, mark: Mark, square: usize, played: usize) -> bool {
+        let me = side(mark);
+        let k = self.rules().k();
+        let mut first = None;
+        for &window in &self.shape.through[square] {
+            let window = window as usize;
+            let squares = &self.shape.windows[window];
+            let holds_played = squares.iter().any(|&s| usize::from(s) == played);
+            let marks = usize::from(self.counts[me][window]) + usize::from(holds_played);
+            if marks + 2 != k || !self.is_open(me, window) {
+                continue;
+            }
+            let other = squares
+                .iter()
+                .map(|&s| usize::from(s))
+                .find(|&s| s != square && s != played && self.cells[s] == 0);
+            match (first, other) {
+                (None, found) => first = found,
+                (Some(seen), Some(next)) if next != seen => return true,
+                _ => {}
+            }
+        }
+        false
     }
 
     /// Whether a window through `square` (just played by `mark`) now gives `mark` a square
@@ -878,6 +930,54 @@ mod tests {
                     assert_eq!(counted, kept, "{rules}, step {step}");
                 }
             }
+        }
+    }
+
+    #[test]
+    fn threes_worked_out_without_playing_are_the_threes_found_by_playing() {
+        // Random games on a gomoku board and a small one, with dense play so threes are
+        // many; in each position both sides' threes, by both ways.
+        for (width, height, k) in [(15, 15, 5), (7, 6, 4)] {
+            let rules = Rules::new(width, height, k).unwrap();
+            let mut state: u64 = 11;
+            let mut seen = 0;
+            for _game in 0..20 {
+                let mut board =
+                    SearchBoard::new(Arc::new(Shape::new(rules)), &Position::new(rules, Mark::X));
+                for _ply in 0..30 {
+                    state = state
+                        .wrapping_mul(6_364_136_223_846_793_005)
+                        .wrapping_add(1);
+                    // Near the marks already played, so that lines grow.
+                    let near = board.candidates();
+                    if near.is_empty() || board.won {
+                        break;
+                    }
+                    board.play(near[(state >> 33) as usize % near.len().min(8)]);
+                    if board.won {
+                        break;
+                    }
+                    for mark in [Mark::X, Mark::O] {
+                        let fast = board.three_squares(mark);
+                        let short = (k - 3) as u8;
+                        let played: Vec<usize> = board
+                            .growth_squares(mark, short)
+                            .into_iter()
+                            .filter(|&square| {
+                                board.as_mover(mark, |board| {
+                                    board.play(square);
+                                    let three = board.makes_double_through(mark, square);
+                                    board.undo();
+                                    three
+                                })
+                            })
+                            .collect();
+                        assert_eq!(fast, played, "{rules}, {mark}: {:?}", board.played);
+                        seen += fast.len();
+                    }
+                }
+            }
+            assert!(seen > 100, "{rules}: only {seen} threes seen");
         }
     }
 
