@@ -556,16 +556,16 @@ impl Threats {
                         disproof: if four { 1 } else { 2 },
                     }
                 };
-                (square, child, first)
+                // What the table knows already, else the first guess; from then on, what
+                // the child's own searches return.
+                (square, child, self.lookup(child).unwrap_or(first))
             })
             .collect();
         loop {
             // The node's numbers from its children's, and the most proving child.
             let (mut sum, mut best, mut best_at, mut second) = (0_u32, INFINITY, 0, INFINITY);
             let mut own_best = Numbers::DISPROVED;
-            for (at, &(_, child, known)) in children.iter().enumerate() {
-                // The table's numbers, else the last ones the child's search returned.
-                let numbers = self.lookup(child).unwrap_or(known);
+            for (at, &(_, _, numbers)) in children.iter().enumerate() {
                 // At an OR node, the attacker's: the least proof number, the sum of the
                 // disproof numbers; at an AND node the other way round.
                 let (min_side, sum_side) = if attacker_to_move {
