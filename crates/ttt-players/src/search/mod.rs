@@ -23,6 +23,8 @@ const WIDTH: usize = 12;
 /// Quiet moves from this one on in a node's order are searched a ply less deep first
 /// (late move reductions), and again at full depth only when they beat the best so far.
 const LATE: usize = 3;
+/// Answers to a three this many plies from the root or nearer do not use up depth.
+const EXTENDED_PLIES: i64 = 4;
 /// Nodes a threat-space search may expand at the root, for each side.
 const THREAT_BUDGET: u64 = 2_000_000;
 /// The share of the think time by which the search for the side to move's own win by
@@ -513,8 +515,9 @@ impl Searcher<'_> {
         }
         let mut best_score = -WIN * 2;
         let mut best_move = None;
-        // A forced block does not use up depth: the line of play is narrow anyway.
-        let next_depth = if moves.len() == 1 {
+        // A forced block does not use up depth: the line of play is narrow anyway; nor,
+        // near the root, does an answer to a three.
+        let next_depth = if moves.len() == 1 || (!quiet && ply <= EXTENDED_PLIES) {
             depth
         } else {
             depth.saturating_sub(1)
