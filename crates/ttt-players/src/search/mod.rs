@@ -45,7 +45,9 @@ const MOVE_CHECK_BUDGET: u64 = 30_000;
 /// Plays strongly on any board within a time bound per move.
 ///
 /// It searches deeper and deeper (iterative deepening) with alpha-beta, remembering
-/// positions in a transposition table and trying the most promising squares first. It
+/// positions in a transposition table and trying the most promising squares first; after
+/// the first move of a node, the others are searched with a null window, and the late
+/// quiet ones a ply less deep, again in full only when they beat the best. It
 /// knows threats: it takes a win when it has one, answers a line one short of winning
 /// (which must be blocked), and sees that two such lines at once cannot both be blocked.
 /// It stops in time: never later than the bound it is given. Its table is allocated once
