@@ -408,7 +408,8 @@ impl Searcher<'_> {
             let score = if board.won {
                 Ok(WIN)
             } else {
-                self.principal(board, index, 0, depth - 1, alpha, WIN * 2, 1)
+                let late = (index > 0).then_some(0);
+                self.principal(board, late, depth - 1, alpha, WIN * 2, 1)
             };
             board.undo();
             let score = match score {
@@ -424,25 +425,20 @@ impl Searcher<'_> {
         Ok(best)
     }
 
-    /// The score of the move just played (the `index`th of its node, the opponent now to
-    /// move), by principal variation search: the first move with the whole window
-    /// (alpha, beta); the others with a null window at alpha, `reduction` plies less deep,
-    /// and again with the whole window and depth only when they beat alpha.
-    #[allow(
-        clippy::too_many_arguments,
-        reason = "one negamax call, split by window"
-    )]
+    /// The score of the move just played (the opponent now to move), by principal
+    /// variation search: the first move of a node (`late` is `None`) with the whole window
+    /// (alpha, beta); the others with a null window at alpha, `late` plies less deep, and
+    /// again with the whole window and depth only when they beat alpha.
     fn principal(
         &mut self,
         board: &mut SearchBoard,
-        index: usize,
-        reduction: u32,
+        late: Option<u32>,
         depth: u32,
         alpha: i64,
         beta: i64,
         ply: i64,
     ) -> Result<i64, OutOfTime> {
-        if index > 0 {
+        if let Some(reduction) = late {
             let score = -self.negamax(board, depth - reduction, -alpha - 1, -alpha, ply)?;
             if score <= alpha || (reduction == 0 && score >= beta) {
                 return Ok(score);
@@ -530,7 +526,8 @@ impl Searcher<'_> {
                 Ok(WIN - ply)
             } else {
                 let reduction = u32::from(quiet && index >= LATE && next_depth >= 2);
-                self.principal(board, index, reduction, next_depth, alpha, beta, ply + 1)
+                let late = (index > 0).then_some(reduction);
+                self.principal(board, late, next_depth, alpha, beta, ply + 1)
             };
             // Undone even when out of time, so the root can use what it has.
             board.undo();

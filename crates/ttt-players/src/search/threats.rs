@@ -539,7 +539,7 @@ impl Threats {
         };
         // A child is an OR node (the attacker picks) when the attacker moves next.
         let child_or = !attacker_to_move;
-        let mut children: Vec<(usize, u64, Numbers)> = moves
+        let mut children: Vec<(usize, Numbers)> = moves
             .into_iter()
             .map(|(square, four)| {
                 let child = question.key(board.hash_after(square), child_or);
@@ -558,14 +558,14 @@ impl Threats {
                 };
                 // What the table knows already, else the first guess; from then on, what
                 // the child's own searches return.
-                (square, child, self.lookup(child).unwrap_or(first))
+                (square, self.lookup(child).unwrap_or(first))
             })
             .collect();
         loop {
             // The node's numbers from its children's, and the most proving child.
             let (mut sum, mut best, mut best_at, mut second) = (0_u32, INFINITY, 0, INFINITY);
             let mut own_best = Numbers::DISPROVED;
-            for (at, &(_, _, numbers)) in children.iter().enumerate() {
+            for (at, &(_, numbers)) in children.iter().enumerate() {
                 // At an OR node, the attacker's: the least proof number, the sum of the
                 // disproof numbers; at an AND node the other way round.
                 let (min_side, sum_side) = if attacker_to_move {
@@ -621,7 +621,7 @@ impl Threats {
             };
             let square = children[best_at].0;
             board.play(square);
-            children[best_at].2 = self.search(board, question, child_or, child_limit);
+            children[best_at].1 = self.search(board, question, child_or, child_limit);
             board.undo();
         }
     }
