@@ -19,7 +19,7 @@ use threats::{Reach, Threats};
 /// every board (see [`board::Shape`]'s weights).
 pub(crate) const WIN: i64 = 1 << 60;
 /// Moves searched at each node below the root, best first by a quick estimate.
-const WIDTH: usize = 12;
+const WIDTH: usize = 16;
 /// Quiet moves from this one on in a node's order are searched a ply less deep first
 /// (late move reductions), and again at full depth only when they beat the best so far.
 const LATE: usize = 3;
