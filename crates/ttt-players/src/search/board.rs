@@ -935,9 +935,9 @@ mod tests {
 
     #[test]
     fn threes_worked_out_without_playing_are_the_threes_found_by_playing() {
-        // Random games on a gomoku board and a small one, with dense play so threes are
+        // Random games on a gomoku board and smaller ones, with dense play so threes are
         // many; in each position both sides' threes, by both ways.
-        for (width, height, k) in [(15, 15, 5), (7, 6, 4)] {
+        for (width, height, k) in [(15, 15, 5), (7, 6, 4), (6, 6, 3)] {
             let rules = Rules::new(width, height, k).unwrap();
             let mut state: u64 = 11;
             let mut seen = 0;

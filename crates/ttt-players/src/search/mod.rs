@@ -21,7 +21,7 @@ pub(crate) const WIN: i64 = 1 << 60;
 /// Moves searched at each node below the root, best first by a quick estimate.
 const WIDTH: usize = 16;
 /// Quiet moves from this one on in a node's order are searched a ply less deep first
-/// (late move reductions), and again at full depth only when they beat the best so far.
+/// (late move reductions), and again at full depth only when they beat alpha.
 const LATE: usize = 3;
 /// Answers to a three this many plies from the root or nearer do not use up depth.
 const EXTENDED_PLIES: i64 = 4;
@@ -499,8 +499,8 @@ impl Searcher<'_> {
                 _ => {}
             }
         }
-        // Moves chosen by their estimate alone, not as answers to a threat, are quiet: the
-        // late ones are searched less deep first.
+        // Moves not answering a threat are quiet: the late ones are searched less deep
+        // first (one's own fours among them; sparing those measured no better).
         let (mut moves, quiet) = if forced.is_empty() {
             threat_aware_moves(board)
         } else {
