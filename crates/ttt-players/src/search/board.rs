@@ -338,23 +338,7 @@ impl SearchBoard {
     /// windows through it that hold k - 2 of its marks and are open to it, each with a
     /// different other free square.
     pub(crate) fn is_double(&self, mark: Mark, square: usize) -> bool {
-        let mut first = None;
-        for &window in &self.shape.through[square] {
-            let window = window as usize;
-            if !self.is_two_short(mark, window) {
-                continue;
-            }
-            let other = self.shape.windows[window]
-                .iter()
-                .map(|&s| usize::from(s))
-                .find(|&s| s != square && self.cells[s] == 0);
-            match (first, other) {
-                (None, found) => first = found,
-                (Some(seen), Some(next)) if next != seen => return true,
-                _ => {}
-            }
-        }
-        false
+        self.is_double_after(mark, square, None)
     }
 
     /// Runs `work` as if `mark` were to move, then gives the move back to the side it was
@@ -418,6 +402,11 @@ impl SearchBoard {
             return candidates;
         }
         // Under exactly k a mark also closes the windows it lies just beyond: played out.
+        self.threes_played_out(mark, candidates)
+    }
+
+    /// Those of `candidates` where `mark` makes a three, found by playing each.
+    fn threes_played_out(&mut self, mark: Mark, candidates: Vec<usize>) -> Vec<usize> {
         self.as_mover(mark, |board| {
             candidates
                 .into_iter()
@@ -446,21 +435,23 @@ impl SearchBoard {
                     let next = usize::from(next);
                     next != square
                         && self.cells[next] == 0
-                        && self.is_double_after(mark, next, square)
+                        && self.is_double_after(mark, next, Some(square))
                 })
         })
     }
 
-    /// [`is_double`](SearchBoard::is_double) for the free `square` as if `mark` had
-    /// played `played` too (freestyle rules: it adds to the windows through it alone).
-    fn is_double_after(&self, mark: Mark, square: usize, played: usize) -> bool {
+    /// [`is_double`](SearchBoard::is_double) for the free `square`, as if `mark` had also
+    /// played the free square `played`, if any (freestyle rules: a mark adds to the
+    /// windows through it alone).
+    fn is_double_after(&self, mark: Mark, square: usize, played: Option<usize>) -> bool {
         let me = side(mark);
         let k = self.rules().k();
         let mut first = None;
         for &window in &self.shape.through[square] {
             let window = window as usize;
             let squares = &self.shape.windows[window];
-            let holds_played = squares.iter().any(|&s| usize::from(s) == played);
+            let holds_played =
+                played.is_some_and(|played| squares.iter().any(|&s| usize::from(s) == played));
             let marks = usize::from(self.counts[me][window]) + usize::from(holds_played);
             if marks + 2 != k || !self.is_open(me, window) {
                 continue;
@@ -468,7 +459,7 @@ impl SearchBoard {
             let other = squares
                 .iter()
                 .map(|&s| usize::from(s))
-                .find(|&s| s != square && s != played && self.cells[s] == 0);
+                .find(|&s| s != square && Some(s) != played && self.cells[s] == 0);
             match (first, other) {
                 (None, found) => first = found,
                 (Some(seen), Some(next)) if next != seen => return true,
@@ -959,19 +950,8 @@ mod tests {
                     }
                     for mark in [Mark::X, Mark::O] {
                         let fast = board.three_squares(mark);
-                        let short = (k - 3) as u8;
-                        let played: Vec<usize> = board
-                            .growth_squares(mark, short)
-                            .into_iter()
-                            .filter(|&square| {
-                                board.as_mover(mark, |board| {
-                                    board.play(square);
-                                    let three = board.makes_double_through(mark, square);
-                                    board.undo();
-                                    three
-                                })
-                            })
-                            .collect();
+                        let candidates = board.growth_squares(mark, (k - 3) as u8);
+                        let played = board.threes_played_out(mark, candidates);
                         assert_eq!(fast, played, "{rules}, {mark}: {:?}", board.played);
                         seen += fast.len();
                     }

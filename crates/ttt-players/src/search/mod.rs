@@ -358,20 +358,20 @@ pub(crate) fn forced(board: &SearchBoard) -> Option<usize> {
 /// and then the moves are quiet (the second value).
 fn threat_aware_moves(board: &mut SearchBoard) -> (Vec<usize>, bool) {
     let me = board.to_move;
-    let Some(mut moves) = board.defences(!me) else {
+    let answers = board.defences(!me);
+    let quiet = answers.is_none();
+    let mut moves = answers.unwrap_or_else(|| {
         let mut moves = board.candidates();
         moves.truncate(WIDTH);
-        for square in board.four_squares(me) {
-            if !moves.contains(&square) {
-                moves.push(square);
-            }
-        }
-        return (moves, true);
-    };
+        moves
+    });
     for square in board.four_squares(me) {
         if !moves.contains(&square) {
             moves.push(square);
         }
+    }
+    if quiet {
+        return (moves, true);
     }
     if moves.is_empty() {
         // A threat no move answers: the game is lost; any move will do for the search.
