@@ -602,12 +602,15 @@ impl Threats {
                 self.keep(key, numbers);
                 return numbers;
             }
-            // The child's thresholds: its own side's up to a little past the second best
+            // The child's thresholds: its own side's up to half again the second best
             // (the 1 + epsilon trick, Pawlewicz and Lew 2007), the other side's what the
-            // node's limit leaves after its other children.
+            // node's limit leaves after its other children. Measured on the attack suite
+            // (`threat_budget`, 3 M nodes): with a quarter, the 98 proofs took 6.9 s in
+            // all and 93 came within 0.2 s; with a half, 3.3 s and 95; with the whole
+            // again, 100 proofs but 93 within 0.2 s.
             let widened = second
                 .saturating_add(1)
-                .max(second.saturating_add(second / 4));
+                .max(second.saturating_add(second / 2));
             let child_limit = if attacker_to_move {
                 Numbers {
                     proof: limit.proof.min(widened),
