@@ -7,21 +7,25 @@
 //!
 //! The judge is the threat-space search (`ttt_players::wins_by_threats`) with a generous
 //! budget of its own. On the attack suite a move passes when it is the suite's winning
-//! move or when, after it, the judge proves the win by threats (a lower bound: a win that
-//! needs a quiet move counts only when it is the suite's move). On the defence suite a
-//! move passes when it is the suite's holding move or when, after it, the judge finds no
-//! forced win by threats for the opponent (an upper bound: a win that needs quiet moves is
-//! not seen; the last line says how many of the suite's losing moves the judge sees lose).
+//! move or when, after it, the judge proves the win: by threats, or else by trying every
+//! reply, each of which must lose to threats or to one quiet move and threats (a lower
+//! bound: a win that needs more quiet moves counts only when it is the suite's move; the
+//! last lines say how many passed by threats alone). On the defence suite a move passes
+//! when it is the suite's holding move or when, after it, the judge finds no forced win by
+//! threats for the opponent (an upper bound: a win that needs quiet moves is not seen; the
+//! last line says how many of the suite's losing moves the judge sees lose).
 
 use std::time::{Duration, Instant};
 
 use rand::SeedableRng;
 use rand::rngs::StdRng;
-use ttt_core::{Mark, Position, Rules, SquareNaming};
+use ttt_core::{Mark, Position, Rules, Square, SquareNaming};
 use ttt_players::{Limits, Player, Search};
 
 /// Nodes the judge may expand for each question it is asked.
 const JUDGE_BUDGET: u64 = 3_000_000;
+/// The time the judge gives `search` to suggest the first quiet move it tries.
+const SUGGESTION_TIME: Duration = Duration::from_millis(300);
 
 fn main() -> Result<(), Box<dyn std::error::Error>> {
     let mut args = std::env::args().skip(1);
@@ -39,6 +43,8 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
     let mut judged = 0;
     // Of those, how many our move held.
     let mut held_where_seen = 0;
+    // Attacks that passed without the judge's quiet moves.
+    let mut threats_alone = 0;
     let cases = text.lines().enumerate();
     for (number, line) in cases.filter(|(_, line)| !line.trim().is_empty()) {
         let case: serde_json::Value = serde_json::from_str(line)?;
@@ -81,7 +87,9 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
             holds
         } else {
             // An attack passes when the move keeps a forced win that the judge proves.
-            label == expected || ttt_players::wins_by_threats(&after, me, JUDGE_BUDGET)
+            let by_threats = ttt_players::wins_by_threats(&after, me, JUDGE_BUDGET);
+            threats_alone += usize::from(label == expected || by_threats);
+            label == expected || by_threats || every_reply_loses(&after, me, 1)
         };
         passed += usize::from(pass);
         exact += usize::from(label == expected);
@@ -100,10 +108,80 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
         slowest.as_secs_f64()
     );
     println!("{exact} of {total} were the suite's own move");
+    if !text.contains("lost_with") {
+        println!("{threats_alone} of {total} passed with the judge's threats alone");
+    }
     if judged > 0 || text.contains("lost_with") {
         println!(
             "the judge sees the loss after {judged} of the suite's losing moves; in those positions {held_where_seen} of our moves held"
         );
     }
     Ok(())
+}
+
+/// Whether every move of the side to move in `position` loses to `attacker`: after each,
+/// the judge proves a win for `attacker` by threats, or (`quiet` times at most along a
+/// line) `attacker` has a move after which the judge proves the win, or after which every
+/// reply loses in the same way. Replies next to the marks are tried first, since a reply
+/// that escapes is most likely there; `search` suggests the first quiet move tried.
+fn every_reply_loses(position: &Position, attacker: Mark, quiet: u32) -> bool {
+    let mut replies = position.legal_moves();
+    replies.sort_by_key(|&square| distance_to_marks(position, square));
+    replies.into_iter().all(|reply| {
+        let Ok(after) = position.after(reply) else {
+            return false;
+        };
+        if after.is_over() {
+            return after.outcome().and_then(|outcome| outcome.winner()) == Some(attacker);
+        }
+        if ttt_players::wins_by_threats(&after, attacker, JUDGE_BUDGET) {
+            return true;
+        }
+        quiet > 0
+            && quiet_moves(&after).into_iter().any(|square| {
+                let Ok(next) = after.after(square) else {
+                    return false;
+                };
+                if next.is_over() {
+                    return next.outcome().and_then(|outcome| outcome.winner()) == Some(attacker);
+                }
+                ttt_players::wins_by_threats(&next, attacker, JUDGE_BUDGET)
+                    || every_reply_loses(&next, attacker, quiet - 1)
+            })
+    })
+}
+
+/// The moves worth trying as a quiet move in `position`: `search`'s choice first, then
+/// every free square within two steps of a mark.
+fn quiet_moves(position: &Position) -> Vec<Square> {
+    let mut search = Search::new(Limits {
+        think: SUGGESTION_TIME,
+        memory: Limits::DEFAULT_MEMORY,
+    });
+    let suggestion = search.choose(position, &mut StdRng::seed_from_u64(1)).ok();
+    let mut moves: Vec<Square> = suggestion.into_iter().collect();
+    moves.extend(
+        position.legal_moves().into_iter().filter(|&square| {
+            distance_to_marks(position, square) <= 2 && Some(square) != suggestion
+        }),
+    );
+    moves
+}
+
+/// How many king's steps `square` is from the nearest mark on the board.
+fn distance_to_marks(position: &Position, square: Square) -> usize {
+    let rules = position.rules();
+    let (column, row) = (rules.column(square), rules.row(square));
+    let board = position.board();
+    Mark::ALL
+        .into_iter()
+        .flat_map(|mark| board.squares_of(mark).collect::<Vec<_>>())
+        .map(|mark| {
+            rules
+                .column(mark)
+                .abs_diff(column)
+                .max(rules.row(mark).abs_diff(row))
+        })
+        .min()
+        .unwrap_or(usize::MAX)
 }
