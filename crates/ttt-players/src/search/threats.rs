@@ -86,20 +86,31 @@ impl Numbers {
     }
 }
 
-/// A slot of the table: the key of a node (0 where nothing is kept) and its numbers.
-#[derive(Clone, Copy, Debug)]
-struct Slot {
-    key: u64,
-    numbers: Numbers,
-}
-
-const EMPTY: Slot = Slot {
-    key: 0,
-    numbers: Numbers {
+impl Numbers {
+    /// The numbers of a node not searched yet, with nothing known of it.
+    const UNKNOWN: Numbers = Numbers {
         proof: 1,
         disproof: 1,
-    },
-};
+    };
+
+    /// The numbers as one word of a slot.
+    const fn packed(self) -> u64 {
+        ((self.proof as u64) << 32) | self.disproof as u64
+    }
+
+    /// The numbers a slot's word holds.
+    const fn unpacked(word: u64) -> Numbers {
+        Numbers {
+            proof: (word >> 32) as u32,
+            disproof: word as u32,
+        }
+    }
+}
+
+/// A slot of the table: the key of a node (0 where nothing is kept) and its numbers,
+/// [`packed`](Numbers::packed). Plain words, so that a new table is the operating system's
+/// zeroed pages, made at once and touched only as they are used.
+type Slot = [u64; 2];
 
 /// A question the search is asked: who attacks, with which threats.
 #[derive(Clone, Copy, Debug)]
@@ -177,7 +188,7 @@ impl Threats {
         // The largest power of two that fits.
         let buckets = 1_usize << (usize::BITS - 1 - buckets.leading_zeros());
         Threats {
-            table: vec![EMPTY; buckets * BUCKET],
+            table: vec![[0; 2]; buckets * BUCKET],
             mask: buckets - 1,
             nodes: 0,
             budget: 0,
@@ -238,7 +249,7 @@ impl Threats {
             .into_iter()
             .map(|(square, _)| {
                 let key = question.key(board.hash_after(square), false);
-                (square, self.lookup(key).unwrap_or(EMPTY.numbers))
+                (square, self.lookup(key).unwrap_or(Numbers::UNKNOWN))
             })
             .collect();
         moves.sort_by_key(|&(_, numbers)| numbers.proof);
@@ -315,8 +326,8 @@ impl Threats {
     fn lookup(&self, key: u64) -> Option<Numbers> {
         self.table[self.bucket(key)]
             .iter()
-            .find(|slot| slot.key == key && key != 0)
-            .map(|slot| slot.numbers)
+            .find(|slot| slot[0] == key && key != 0)
+            .map(|slot| Numbers::unpacked(slot[1]))
     }
 
     /// Keeps a node's numbers: in its own slot if it has one, else in a free slot of its
@@ -327,11 +338,15 @@ impl Threats {
         let slots = &mut self.table[bucket];
         let at = slots
             .iter()
-            .position(|slot| slot.key == key)
-            .or_else(|| slots.iter().position(|slot| slot.key == 0))
-            .or_else(|| slots.iter().position(|slot| !slot.numbers.is_settled()))
+            .position(|slot| slot[0] == key)
+            .or_else(|| slots.iter().position(|slot| slot[0] == 0))
+            .or_else(|| {
+                slots
+                    .iter()
+                    .position(|slot| !Numbers::unpacked(slot[1]).is_settled())
+            })
             .unwrap_or((key >> 62) as usize % BUCKET);
-        slots[at] = Slot { key, numbers };
+        slots[at] = [key, numbers.packed()];
     }
 
     /// A node's moves, or what it is without them. With the attacker to move: its fours
@@ -528,7 +543,7 @@ impl Threats {
             // expansion that ran out of its nodes settles the node for this search only,
             // not for the table.
             Node::Settled(numbers) if numbers.disproof == 0 && self.stopped => {
-                return EMPTY.numbers;
+                return Numbers::UNKNOWN;
             }
             Node::Unknown => return Numbers::DISPROVED,
             Node::Settled(numbers) => {
