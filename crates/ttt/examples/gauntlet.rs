@@ -12,7 +12,11 @@
 //! sample than the 16 fixed ones, the same on every run.
 //!
 //! The opponent is run by `ttt::engine::Engine`: it gets the whole position with `BOARD`
-//! before each of its moves, and `INFO timeout_turn` for the same time as `search` has. A
+//! before each of its moves, and `INFO timeout_turn` for the time a move; `search` thinks
+//! what `ttt brain` would make of that limit (`ttt::brain::turn_think`: less a tenth and
+//! 30 ms, for the answer to reach the manager), so two copies of one engine meet on equal
+//! terms (before, `search` had the whole limit, and one engine beat its own copy 70-56-2
+//! at 0.1 s a move, where the brain thought 60 ms a move). A
 //! move it does not answer within its time and a second, an illegal move or a crash loses
 //! it the game. Prints each
 //! game's result, then the tally from `search`'s side, the average time per move of each
@@ -85,7 +89,11 @@ fn game(
         think,
         memory: Limits::DEFAULT_MEMORY,
     };
-    let mut search = Search::new(limits);
+    // The brain thinks its turn's time less a margin for the answer: `search` here too.
+    let mut search = Search::new(Limits {
+        think: ttt::brain::turn_think(think).max(Limits::MIN_THINK),
+        ..limits
+    });
     let mut engine = Engine::start(command, limits).map_err(|why| why.to_string())?;
     let mut rng = StdRng::seed_from_u64(7);
     while !position.is_over() {

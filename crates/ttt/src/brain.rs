@@ -17,7 +17,7 @@ use std::time::Duration;
 use rand::SeedableRng;
 use rand::rngs::StdRng;
 use ttt_core::{Board, Mark, Position, Rules, Square, WinRule};
-use ttt_players::{Limits, Strength};
+use ttt_players::{Limits, Player, Search};
 
 use crate::line::input::{Input, Interruption, Line};
 use crate::signals::Interrupts;
@@ -235,10 +235,23 @@ impl Brain {
         Ok(position)
     }
 
+    /// The bound on the engine's tables: the command line's, or half the manager's
+    /// `max_memory` if that is less (the rest is for everything else).
+    pub fn memory_bound(&self) -> usize {
+        self.max_memory
+            .map_or(self.memory, |most| self.memory.min(most / 2))
+            .max(Limits::MIN_MEMORY)
+    }
+
+    /// Whether a board has been set up (`START` or `RECTSTART`), so that moves may come.
+    pub fn has_board(&self) -> bool {
+        self.rules.is_some()
+    }
+
     /// The time for this move: the turn's limit, and a share of what is left of the match,
     /// less a margin for the answer to reach the manager.
     fn think_time(&self) -> Duration {
-        let margin = |time: Duration| time.saturating_sub(time / 10 + Duration::from_millis(30));
+        let margin = turn_think;
         let mut think = self.timeout_turn.map_or(Duration::from_secs(5), margin);
         let left = self
             .time_left
@@ -256,19 +269,13 @@ impl Brain {
 
     fn think(&mut self) -> Action {
         match self.position() {
-            Ok(position) => {
-                let memory = self
-                    .max_memory
-                    .map_or(self.memory, |most| self.memory.min(most / 2))
-                    .max(Limits::MIN_MEMORY);
-                Action::Think(
-                    position,
-                    Limits {
-                        think: self.think_time(),
-                        memory,
-                    },
-                )
-            }
+            Ok(position) => Action::Think(
+                position,
+                Limits {
+                    think: self.think_time(),
+                    memory: self.memory_bound(),
+                },
+            ),
             Err(message) => error(message),
         }
     }
@@ -308,7 +315,10 @@ pub fn run(
 ) -> io::Result<()> {
     let mut lines = Input::spawn(input, interrupts);
     let mut brain = Brain::new(memory);
-    let mut thinking: Option<mpsc::Receiver<Option<Square>>> = None;
+    let mut thinking: Option<mpsc::Receiver<(Option<Square>, Search)>> = None;
+    // The engine, kept from move to move with what its tables learnt; made while the
+    // manager sets the game up, since large tables take longer to make than a turn.
+    let mut engine: Option<Search> = None;
     // Commands that came while the engine thought, for after its answer (bounded).
     let mut waiting: std::collections::VecDeque<String> = std::collections::VecDeque::new();
     let mut seed = 0_u64;
@@ -318,6 +328,8 @@ pub fn run(
             .and_then(|thought| thought.try_recv().ok())
         {
             thinking = None;
+            let (answer, search) = answer;
+            engine = Some(search);
             match answer {
                 Some(square) => {
                     brain.played(square);
@@ -365,18 +377,53 @@ pub fn run(
             Action::Say(reply) => writeln!(output, "{reply}")?,
             Action::End => return Ok(()),
             Action::Think(position, limits) => {
+                let mut search = ready(engine.take(), limits);
                 let (sender, thought) = mpsc::channel();
                 seed += 1;
                 std::thread::spawn(move || {
-                    let mut player = Strength::Search.player(limits);
-                    let choice = player.choose(&position, &mut StdRng::seed_from_u64(seed));
-                    let _ = sender.send(choice.ok());
+                    let choice = search.choose(&position, &mut StdRng::seed_from_u64(seed));
+                    let _ = sender.send((choice.ok(), search));
                 });
                 thinking = Some(thought);
             }
         }
         output.flush()?;
+        // Between turns, once the reply is out, the tables are made (or made anew) for the
+        // memory bound now set.
+        if thinking.is_none() && brain.has_board() {
+            let limits = Limits {
+                memory: brain.memory_bound(),
+                ..Limits::default()
+            };
+            engine = Some(ready(engine.take(), limits));
+        }
     }
+}
+
+/// The engine kept, within `limits` from now on, or a new one if there is none yet.
+fn ready(kept: Option<Search>, limits: Limits) -> Search {
+    match kept {
+        Some(mut search) => {
+            search.set_limits(limits);
+            search
+        }
+        None => Search::new(limits),
+    }
+}
+
+/// The time `ttt brain` thinks on a turn of `limit` (`INFO timeout_turn`): the limit less
+/// a margin for the answer to reach the manager, a tenth and 30 ms more. A match that
+/// runs `search` in the same process at equal time gives it this much, as the brain would.
+///
+/// ```
+/// use std::time::Duration;
+///
+/// assert_eq!(ttt::brain::turn_think(Duration::from_millis(1000)), Duration::from_millis(870));
+/// assert_eq!(ttt::brain::turn_think(Duration::from_millis(20)), Duration::ZERO);
+/// ```
+#[must_use]
+pub fn turn_think(limit: Duration) -> Duration {
+    limit.saturating_sub(limit / 10 + Duration::from_millis(30))
 }
 
 /// The most commands kept while the engine thinks (a manager sends one at a time).

@@ -1,6 +1,6 @@
 //! `ttt brain` driven as a Gomocup manager drives an engine: one command, one answer, a
-//! whole game to its end (under freestyle and under exactly five), malformed lines, and
-//! END while it thinks.
+//! whole game to its end (under freestyle and under exactly five), malformed lines, END
+//! while it thinks, and a large hash that must not cost time on every turn.
 
 #![allow(
     clippy::unwrap_used,
@@ -27,8 +27,14 @@ struct Engine {
 
 impl Engine {
     fn start() -> Engine {
+        Engine::start_with(&[])
+    }
+
+    /// `ttt brain` with these options.
+    fn start_with(options: &[&str]) -> Engine {
         let mut child = Command::new(env!("CARGO_BIN_EXE_ttt"))
             .arg("brain")
+            .args(options)
             .stdin(Stdio::piped())
             .stdout(Stdio::piped())
             .spawn()
@@ -244,4 +250,38 @@ fn end_and_the_clock_are_read_while_it_thinks() {
     assert_eq!(engine.ask("START 15"), "OK");
     engine.stdin = None;
     assert!(engine.ended(Duration::from_secs(2)));
+}
+
+#[test]
+fn a_large_hash_is_made_once_before_the_game_not_on_every_turn() {
+    // Tables of 3 GB: making them takes far longer than a turn here, so they must be made
+    // while the manager sets the game up, and kept from move to move.
+    let mut engine = Engine::start_with(&["--hash", "3000"]);
+    assert_eq!(engine.ask("START 15"), "OK");
+    engine.send("INFO timeout_turn 200");
+    assert!(engine.ask("ABOUT").starts_with("name=\"ttt\""));
+    let rules = Rules::new(15, 15, 5).unwrap();
+    let mut position = Position::new(rules, Mark::X);
+    let mut rng = StdRng::seed_from_u64(5);
+    let mut opponent = RulesPlayer;
+    let mut slowest = Duration::ZERO;
+    while position.history().len() < 16 && !position.is_over() {
+        let square = opponent.choose(&position, &mut rng).unwrap();
+        position.play(square).unwrap();
+        if position.is_over() {
+            break;
+        }
+        let (x, y) = (rules.column(square), rules.row(square));
+        let asked = Instant::now();
+        let answer = engine.ask(&format!("TURN {x},{y}"));
+        slowest = slowest.max(asked.elapsed());
+        let (x, y) = coordinates(&answer);
+        position.play(rules.square(x, y).unwrap()).unwrap();
+    }
+    assert!(
+        slowest < Duration::from_millis(200 + 100),
+        "each answer within the turn's time (slowest {slowest:?})"
+    );
+    engine.send("END");
+    assert!(engine.ended(Duration::from_secs(5)));
 }

@@ -109,14 +109,16 @@ fn window_weights(k: usize, windows: usize) -> Vec<i64> {
 pub(crate) struct ShapeCache(Option<Arc<Shape>>);
 
 impl ShapeCache {
-    /// The shape for `rules`, and whether it is new (a different board than last time).
+    /// The shape for `rules`, and whether it replaced another board's (so that what was
+    /// learnt on that board no longer applies).
     pub(crate) fn get(&mut self, rules: Rules) -> (Arc<Shape>, bool) {
         match &self.0 {
             Some(shape) if shape.rules == rules => (Arc::clone(shape), false),
-            _ => {
+            before => {
+                let replaced = before.is_some();
                 let shape = Arc::new(Shape::new(rules));
                 self.0 = Some(Arc::clone(&shape));
-                (shape, true)
+                (shape, replaced)
             }
         }
     }

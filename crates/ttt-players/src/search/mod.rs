@@ -102,6 +102,27 @@ impl Search {
         (Table::new(memory - threats.bytes()), threats)
     }
 
+    /// Thinks within `limits` from the next move on. The tables, and what they hold, are
+    /// kept when the memory bound stays the same; else they are made anew within it.
+    ///
+    /// ```
+    /// use std::time::Duration;
+    /// use ttt_players::{Limits, Search};
+    ///
+    /// let mut search = Search::new(Limits::default());
+    /// let bytes = search.table_bytes();
+    /// search.set_limits(Limits { think: Duration::from_millis(50), ..Limits::default() });
+    /// assert_eq!(search.table_bytes(), bytes);
+    /// search.set_limits(Limits { memory: 4 << 20, ..Limits::default() });
+    /// assert!(search.table_bytes() <= 4 << 20);
+    /// ```
+    pub fn set_limits(&mut self, limits: Limits) {
+        if limits.memory != self.limits.memory {
+            (self.table, self.threats) = Search::tables(limits.memory);
+        }
+        self.limits = limits;
+    }
+
     /// What the search did for its last move, if it has made one.
     #[must_use]
     pub fn last_thought(&self) -> Option<Thought> {
@@ -116,8 +137,8 @@ impl Search {
     }
 
     fn shape(&mut self, rules: Rules) -> Arc<Shape> {
-        let (shape, new) = self.shapes.get(rules);
-        if new {
+        let (shape, replaced) = self.shapes.get(rules);
+        if replaced {
             // Positions of another board are no use: fresh tables, untouched pages.
             (self.table, self.threats) = Search::tables(self.limits.memory);
         }
