@@ -96,26 +96,20 @@ fn coordinates(answer: &str) -> (usize, usize) {
     (x.trim().parse().unwrap(), y.trim().parse().unwrap())
 }
 
-/// A whole game on 20x20 under `INFO rule {rule}`, the engine O against the rules player
-/// (X), judged by `rules`: the final position, after END has ended the engine.
-fn whole_game(rule: u32, rules: Rules) -> Position {
-    let mut engine = Engine::start();
-    assert_eq!(engine.ask("START 20"), "OK");
-    engine.send("INFO timeout_match 300000");
-    engine.send("INFO timeout_turn 200");
-    engine.send("INFO max_memory 83886080");
-    engine.send("INFO game_type 1");
-    engine.send(&format!("INFO rule {rule}"));
-    assert!(
-        engine.ask("ABOUT").starts_with("name=\"ttt\""),
-        "no MESSAGE first"
-    );
-    // The engine plays O here; the manager's side (X) is the rules player.
+/// The rules player (X, the manager's side) against the engine (O) from an empty board
+/// of `rules`, for at most `plies` plies or to the end: the position reached and the
+/// engine's slowest answer.
+fn against_rules(
+    engine: &mut Engine,
+    rules: Rules,
+    seed: u64,
+    plies: usize,
+) -> (Position, Duration) {
     let mut position = Position::new(rules, Mark::X);
-    let mut rng = StdRng::seed_from_u64(3);
+    let mut rng = StdRng::seed_from_u64(seed);
     let mut opponent = RulesPlayer;
     let mut slowest = Duration::ZERO;
-    while !position.is_over() {
+    while position.history().len() < plies && !position.is_over() {
         let square = opponent.choose(&position, &mut rng).unwrap();
         position.play(square).unwrap();
         if position.is_over() {
@@ -131,6 +125,24 @@ fn whole_game(rule: u32, rules: Rules) -> Position {
             .play(reply)
             .unwrap_or_else(|error| panic!("{answer}: {error}"));
     }
+    (position, slowest)
+}
+
+/// A whole game on 20x20 under `INFO rule {rule}`, the engine O against the rules player
+/// (X), judged by `rules`: the final position, after END has ended the engine.
+fn whole_game(rule: u32, rules: Rules) -> Position {
+    let mut engine = Engine::start();
+    assert_eq!(engine.ask("START 20"), "OK");
+    engine.send("INFO timeout_match 300000");
+    engine.send("INFO timeout_turn 200");
+    engine.send("INFO max_memory 83886080");
+    engine.send("INFO game_type 1");
+    engine.send(&format!("INFO rule {rule}"));
+    assert!(
+        engine.ask("ABOUT").starts_with("name=\"ttt\""),
+        "no MESSAGE first"
+    );
+    let (position, slowest) = against_rules(&mut engine, rules, 3, usize::MAX);
     assert!(
         slowest < Duration::from_millis(200 + 100),
         "each answer within the turn's time (slowest {slowest:?})"
@@ -261,23 +273,7 @@ fn a_large_hash_is_made_once_before_the_game_not_on_every_turn() {
     engine.send("INFO timeout_turn 200");
     assert!(engine.ask("ABOUT").starts_with("name=\"ttt\""));
     let rules = Rules::new(15, 15, 5).unwrap();
-    let mut position = Position::new(rules, Mark::X);
-    let mut rng = StdRng::seed_from_u64(5);
-    let mut opponent = RulesPlayer;
-    let mut slowest = Duration::ZERO;
-    while position.history().len() < 16 && !position.is_over() {
-        let square = opponent.choose(&position, &mut rng).unwrap();
-        position.play(square).unwrap();
-        if position.is_over() {
-            break;
-        }
-        let (x, y) = (rules.column(square), rules.row(square));
-        let asked = Instant::now();
-        let answer = engine.ask(&format!("TURN {x},{y}"));
-        slowest = slowest.max(asked.elapsed());
-        let (x, y) = coordinates(&answer);
-        position.play(rules.square(x, y).unwrap()).unwrap();
-    }
+    let (_, slowest) = against_rules(&mut engine, rules, 5, 16);
     assert!(
         slowest < Duration::from_millis(200 + 100),
         "each answer within the turn's time (slowest {slowest:?})"
