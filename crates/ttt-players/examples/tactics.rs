@@ -43,8 +43,9 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
     let mut judged = 0;
     // Of those, how many our move held.
     let mut held_where_seen = 0;
-    // Attacks that passed without the judge's quiet moves.
-    let mut threats_alone = 0;
+    // Attacks that passed without the judge's quiet moves (the suite's move, or a win the
+    // judge proves by threats).
+    let mut without_quiet = 0;
     let cases = text.lines().enumerate();
     for (number, line) in cases.filter(|(_, line)| !line.trim().is_empty()) {
         let case: serde_json::Value = serde_json::from_str(line)?;
@@ -88,7 +89,7 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
         } else {
             // An attack passes when the move keeps a forced win that the judge proves.
             let by_threats = ttt_players::wins_by_threats(&after, me, JUDGE_BUDGET);
-            threats_alone += usize::from(label == expected || by_threats);
+            without_quiet += usize::from(label == expected || by_threats);
             label == expected || by_threats || every_reply_loses(&after, me, 1)
         };
         passed += usize::from(pass);
@@ -109,7 +110,7 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
     );
     println!("{exact} of {total} were the suite's own move");
     if !text.contains("lost_with") {
-        println!("{threats_alone} of {total} passed with the judge's threats alone");
+        println!("{without_quiet} of {total} passed without the judge's quiet moves");
     }
     if judged > 0 || text.contains("lost_with") {
         println!(
@@ -125,6 +126,10 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
 /// reply loses in the same way. Replies next to the marks are tried first, since a reply
 /// that escapes is most likely there; `search` suggests the first quiet move tried.
 fn every_reply_loses(position: &Position, attacker: Mark, quiet: u32) -> bool {
+    if position.is_over() {
+        // No reply is left: lost only if `attacker` has won.
+        return position.outcome().and_then(|outcome| outcome.winner()) == Some(attacker);
+    }
     let mut replies = position.legal_moves();
     replies.sort_by_key(|&square| distance_to_marks(position, square));
     replies.into_iter().all(|reply| {

@@ -12,13 +12,13 @@
 //! sample than the 16 fixed ones, the same on every run.
 //!
 //! The opponent is run by `ttt::engine::Engine`: it gets the whole position with `BOARD`
-//! before each of its moves, and `INFO timeout_turn` for the time a move; `search` thinks
-//! what `ttt brain` would make of that limit (`ttt::brain::turn_think`: less a tenth and
-//! 30 ms, for the answer to reach the manager), so two copies of one engine meet on equal
-//! terms (before, `search` had the whole limit, and one engine beat its own copy 70-56-2
-//! at 0.1 s a move, where the brain thought 60 ms a move). A
-//! move it does not answer within its time and a second, an illegal move or a crash loses
-//! it the game. Prints each
+//! before each of its moves, `INFO timeout_turn` for the time a move and `INFO max_memory`
+//! for the memory. `search` thinks what `ttt brain` makes of that limit
+//! (`ttt::brain::turn_think`: less a tenth and 30 ms, for the answer to reach the manager)
+//! within the memory the brain takes (half the `max_memory`), so two copies of one engine
+//! meet on equal terms (before, `search` had the whole limit and twice the memory, and one
+//! engine beat its own copy 70-56-2 at 0.1 s a move). A move the engine does not answer
+//! within its time and a second, an illegal move or a crash loses it the game. Prints each
 //! game's result, then the tally from `search`'s side, the average time per move of each
 //! engine, and `search`'s average depth and nodes per second.
 
@@ -89,10 +89,14 @@ fn game(
         think,
         memory: Limits::DEFAULT_MEMORY,
     };
-    // The brain thinks its turn's time less a margin for the answer: `search` here too.
+    // The brain thinks its turn's time less a margin for the answer, and its tables take
+    // half the manager's `max_memory` (which `Engine` sends as `limits.memory`): so does
+    // `search` here.
+    let mut brain = ttt::brain::Brain::new(limits.memory);
+    brain.handle(&format!("INFO max_memory {}", limits.memory));
     let mut search = Search::new(Limits {
         think: ttt::brain::turn_think(think).max(Limits::MIN_THINK),
-        ..limits
+        memory: brain.memory_bound(),
     });
     let mut engine = Engine::start(command, limits).map_err(|why| why.to_string())?;
     let mut rng = StdRng::seed_from_u64(7);

@@ -243,9 +243,9 @@ impl Brain {
             .max(Limits::MIN_MEMORY)
     }
 
-    /// Whether a board has been set up (`START` or `RECTSTART`), so that moves may come.
-    pub fn has_board(&self) -> bool {
-        self.rules.is_some()
+    /// The board's rules once one is set up (`START` or `RECTSTART`, and `INFO rule`).
+    pub fn rules(&self) -> Option<Rules> {
+        self.rules
     }
 
     /// The time for this move: the turn's limit, and a share of what is left of the match,
@@ -316,8 +316,8 @@ pub fn run(
     let mut lines = Input::spawn(input, interrupts);
     let mut brain = Brain::new(memory);
     let mut thinking: Option<mpsc::Receiver<(Option<Square>, Search)>> = None;
-    // The engine, kept from move to move with what its tables learnt; made while the
-    // manager sets the game up, since large tables take longer to make than a turn.
+    // The engine, kept from move to move with what its tables learnt, and made ready for
+    // a new board or memory bound between turns rather than in a turn's time.
     let mut engine: Option<Search> = None;
     // Commands that came while the engine thought, for after its answer (bounded).
     let mut waiting: std::collections::VecDeque<String> = std::collections::VecDeque::new();
@@ -338,6 +338,11 @@ pub fn run(
                 None => writeln!(output, "ERROR no move could be chosen")?,
             }
             output.flush()?;
+        }
+        if thinking.is_none() {
+            // Between turns, once the last reply is out (a cheap check when nothing
+            // changed).
+            engine = between_turns(&brain, engine.take());
         }
         let queued = if thinking.is_none() {
             waiting.pop_front()
@@ -388,16 +393,22 @@ pub fn run(
             }
         }
         output.flush()?;
-        // Between turns, once the reply is out, the tables are made (or made anew) for the
-        // memory bound now set.
-        if thinking.is_none() && brain.has_board() {
-            let limits = Limits {
-                memory: brain.memory_bound(),
-                ..Limits::default()
-            };
-            engine = Some(ready(engine.take(), limits));
-        }
     }
+}
+
+/// The engine kept (a new one if there is none yet), ready between turns for the board
+/// and the memory bound now set, so that neither costs a turn's time.
+fn between_turns(brain: &Brain, kept: Option<Search>) -> Option<Search> {
+    let Some(rules) = brain.rules() else {
+        return kept;
+    };
+    let limits = Limits {
+        memory: brain.memory_bound(),
+        ..Limits::default()
+    };
+    let mut search = ready(kept, limits);
+    search.prepare(rules);
+    Some(search)
 }
 
 /// The engine kept, within `limits` from now on, or a new one if there is none yet.

@@ -54,8 +54,9 @@ const MOVE_CHECK_BUDGET: u64 = 30_000;
 /// quiet ones a ply less deep, again in full only when they beat the best. It
 /// knows threats: it takes a win when it has one, answers a line one short of winning
 /// (which must be blocked), and sees that two such lines at once cannot both be blocked.
-/// It stops in time: never later than the bound it is given. Its table is allocated once
-/// within the memory bound and never grows.
+/// It stops in time: never later than the bound it is given. Its tables are allocated
+/// within the memory bound and never grow; they are made anew only for another bound or
+/// another board (see [`set_limits`](Search::set_limits), [`prepare`](Search::prepare)).
 #[derive(Debug)]
 pub struct Search {
     limits: Limits,
@@ -117,10 +118,40 @@ impl Search {
     /// assert!(search.table_bytes() <= 4 << 20);
     /// ```
     pub fn set_limits(&mut self, limits: Limits) {
-        if limits.memory != self.limits.memory {
-            (self.table, self.threats) = Search::tables(limits.memory);
-        }
+        let remake = limits.memory != self.limits.memory;
         self.limits = limits;
+        if remake {
+            self.remake_tables();
+        }
+    }
+
+    /// Gets ready to play on a board of `rules` before the clock runs: what it works out
+    /// once for a board, and fresh tables if they hold another board's positions. A move
+    /// on a board it is not ready for does the same within its think time.
+    ///
+    /// ```
+    /// use rand::SeedableRng;
+    /// use rand::rngs::StdRng;
+    /// use ttt_core::{Mark, Position, Rules};
+    /// use ttt_players::{Limits, Player, Search};
+    ///
+    /// let rules = Rules::new(15, 15, 5)?;
+    /// let mut search = Search::new(Limits::default());
+    /// search.prepare(rules);
+    /// let empty = Position::new(rules, Mark::X);
+    /// let square = search.choose(&empty, &mut StdRng::seed_from_u64(1))?;
+    /// assert_eq!(square, rules.centre()[0]);
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    pub fn prepare(&mut self, rules: Rules) {
+        self.shape(rules);
+    }
+
+    /// Makes the tables anew within the memory bound, dropping the old ones first so that
+    /// the bound holds while the new ones are made.
+    fn remake_tables(&mut self) {
+        (self.table, self.threats) = (Table::new(0), Threats::within(0));
+        (self.table, self.threats) = Search::tables(self.limits.memory);
     }
 
     /// What the search did for its last move, if it has made one.
@@ -140,7 +171,7 @@ impl Search {
         let (shape, replaced) = self.shapes.get(rules);
         if replaced {
             // Positions of another board are no use: fresh tables, untouched pages.
-            (self.table, self.threats) = Search::tables(self.limits.memory);
+            self.remake_tables();
         }
         shape
     }

@@ -84,9 +84,7 @@ impl Numbers {
     fn is_settled(self) -> bool {
         self.proof == 0 || self.disproof == 0
     }
-}
 
-impl Numbers {
     /// The numbers of a node not searched yet, with nothing known of it.
     const UNKNOWN: Numbers = Numbers {
         proof: 1,
@@ -921,5 +919,23 @@ mod tests {
                 .find(&mut one, Reach::Fours)
                 .is_some()
         );
+    }
+
+    #[test]
+    fn numbers_come_back_from_a_slot_as_they_went_in() {
+        let mut cases = vec![Numbers::PROVED, Numbers::DISPROVED, Numbers::UNKNOWN];
+        for proof in [0, 1, 2, 7, 1 << 16, INFINITY - 1, INFINITY] {
+            for disproof in [0, 1, 3, 1 << 20, INFINITY - 1, INFINITY] {
+                cases.push(Numbers { proof, disproof });
+            }
+        }
+        for numbers in cases {
+            assert_eq!(Numbers::unpacked(numbers.packed()), numbers);
+        }
+        // An empty slot is all zero words: no key, so never found.
+        let threats = Threats::within(1 << 16);
+        assert!(threats.table.iter().all(|slot| *slot == [0, 0]));
+        assert_eq!(threats.lookup(0), None);
+        assert_eq!(threats.lookup(12_345), None);
     }
 }
