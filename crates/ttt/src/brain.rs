@@ -251,8 +251,7 @@ impl Brain {
     /// The time for this move: the turn's limit, and a share of what is left of the match,
     /// less a margin for the answer to reach the manager.
     fn think_time(&self) -> Duration {
-        let margin = turn_think;
-        let mut think = self.timeout_turn.map_or(Duration::from_secs(5), margin);
+        let mut think = self.timeout_turn.map_or(Duration::from_secs(5), turn_think);
         let left = self
             .time_left
             .or(self.timeout_match.filter(|time| !time.is_zero()));
@@ -262,7 +261,7 @@ impl Brain {
                 .rules
                 .map_or(50, |rules| rules.square_count() / 8)
                 .max(10);
-            think = think.min(margin(left / u32::try_from(moves).unwrap_or(50)));
+            think = think.min(turn_think(left / u32::try_from(moves).unwrap_or(50)));
         }
         think.clamp(Limits::MIN_THINK, Limits::MAX_THINK)
     }
