@@ -131,28 +131,22 @@ fn every_reply_loses(position: &Position, attacker: Mark, quiet: u32) -> bool {
         return position.outcome().and_then(|outcome| outcome.winner()) == Some(attacker);
     }
     let mut replies = position.legal_moves();
-    replies.sort_by_key(|&square| distance_to_marks(position, square));
+    replies.sort_by_cached_key(|&square| distance_to_marks(position, square));
     replies.into_iter().all(|reply| {
+        // A reply that ends the game (a win or a draw for the defender) escapes.
         let Ok(after) = position.after(reply) else {
             return false;
         };
-        if after.is_over() {
-            return after.outcome().and_then(|outcome| outcome.winner()) == Some(attacker);
-        }
-        if ttt_players::wins_by_threats(&after, attacker, JUDGE_BUDGET) {
-            return true;
-        }
-        quiet > 0
-            && quiet_moves(&after).into_iter().any(|square| {
-                let Ok(next) = after.after(square) else {
-                    return false;
-                };
-                if next.is_over() {
-                    return next.outcome().and_then(|outcome| outcome.winner()) == Some(attacker);
-                }
-                ttt_players::wins_by_threats(&next, attacker, JUDGE_BUDGET)
-                    || every_reply_loses(&next, attacker, quiet - 1)
-            })
+        !after.is_over()
+            && (ttt_players::wins_by_threats(&after, attacker, JUDGE_BUDGET)
+                || quiet > 0
+                    && quiet_moves(&after).into_iter().any(|square| {
+                        // A finished position is judged by who won, in either call.
+                        after.after(square).is_ok_and(|next| {
+                            ttt_players::wins_by_threats(&next, attacker, JUDGE_BUDGET)
+                                || every_reply_loses(&next, attacker, quiet - 1)
+                        })
+                    }))
     })
 }
 
@@ -180,7 +174,7 @@ fn distance_to_marks(position: &Position, square: Square) -> usize {
     let board = position.board();
     Mark::ALL
         .into_iter()
-        .flat_map(|mark| board.squares_of(mark).collect::<Vec<_>>())
+        .flat_map(|mark| board.squares_of(mark))
         .map(|mark| {
             rules
                 .column(mark)

@@ -92,11 +92,9 @@ fn game(
     // The brain thinks its turn's time less a margin for the answer, and its tables take
     // half the manager's `max_memory` (which `Engine` sends as `limits.memory`): so does
     // `search` here.
-    let mut brain = ttt::brain::Brain::new(limits.memory);
-    brain.handle(&format!("INFO max_memory {}", limits.memory));
     let mut search = Search::new(Limits {
         think: ttt::brain::turn_think(think).max(Limits::MIN_THINK),
-        memory: brain.memory_bound(),
+        memory: ttt::brain::table_memory(limits.memory, Some(limits.memory)),
     });
     let mut engine = Engine::start(command, limits).map_err(|why| why.to_string())?;
     let mut rng = StdRng::seed_from_u64(7);

@@ -235,12 +235,9 @@ impl Brain {
         Ok(position)
     }
 
-    /// The bound on the engine's tables: the command line's, or half the manager's
-    /// `max_memory` if that is less (the rest is for everything else).
+    /// The bound on the engine's tables now: see [`table_memory`].
     pub fn memory_bound(&self) -> usize {
-        self.max_memory
-            .map_or(self.memory, |most| self.memory.min(most / 2))
-            .max(Limits::MIN_MEMORY)
+        table_memory(self.memory, self.max_memory)
     }
 
     /// The board's rules once one is set up (`START` or `RECTSTART`, and `INFO rule`).
@@ -419,6 +416,20 @@ fn ready(kept: Option<Search>, limits: Limits) -> Search {
         }
         None => Search::new(limits),
     }
+}
+
+/// The bound `ttt brain` puts on its tables: `hash` (the command line's `--hash`), or half
+/// the manager's `max_memory` if that is less (the rest is for everything else).
+///
+/// ```
+/// assert_eq!(ttt::brain::table_memory(64 << 20, None), 64 << 20);
+/// assert_eq!(ttt::brain::table_memory(64 << 20, Some(64 << 20)), 32 << 20);
+/// ```
+#[must_use]
+pub fn table_memory(hash: usize, max_memory: Option<usize>) -> usize {
+    max_memory
+        .map_or(hash, |most| hash.min(most / 2))
+        .max(Limits::MIN_MEMORY)
 }
 
 /// The time `ttt brain` thinks on a turn of `limit` (`INFO timeout_turn`): the limit less
