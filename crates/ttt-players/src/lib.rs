@@ -31,7 +31,10 @@ pub use mcts::Mcts;
 pub use perfect::Perfect;
 pub use random::Random;
 pub use rules::{RuleStep, RulesPlayer};
-pub use search::{Search, Thought, vcf, wins_by_threats};
+pub use search::{
+    FEATURE_NAMES, FEATURES, PatternWeights, Search, Thought, pattern_features, vcf,
+    wins_by_threats,
+};
 pub use strength::{ParseStrengthError, Strength};
 
 use rand::Rng;

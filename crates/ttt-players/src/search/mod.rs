@@ -1,6 +1,7 @@
 //! A strong player for any board: iterative-deepening alpha-beta within a time bound.
 
 pub(crate) mod board;
+mod patterns;
 mod table;
 mod threats;
 
@@ -12,6 +13,7 @@ use ttt_core::{Mark, Position, Rules, Square};
 
 use crate::{Limits, Player, PlayerError, pick};
 use board::{SearchBoard, Shape, ShapeCache};
+pub use patterns::{FEATURE_NAMES, FEATURES, PatternWeights};
 use table::{Bound, Entry, Table};
 use threats::{Reach, Threats};
 
@@ -60,6 +62,8 @@ const MOVE_CHECK_BUDGET: u64 = 30_000;
 #[derive(Debug)]
 pub struct Search {
     limits: Limits,
+    /// What the evaluation weighs each pattern at.
+    weights: PatternWeights,
     shapes: ShapeCache,
     table: Table,
     /// The threat-space search, for both sides, with its table kept from move to move.
@@ -86,9 +90,24 @@ impl Search {
     /// A search player within `limits` on every move.
     #[must_use]
     pub fn new(limits: Limits) -> Search {
+        Search::weighed(limits, PatternWeights::default())
+    }
+
+    /// A search player whose evaluation weighs patterns by `weights`: for tuning them.
+    ///
+    /// ```
+    /// use ttt_players::{Limits, PatternWeights, Search};
+    ///
+    /// let mut weights = PatternWeights::default();
+    /// weights.own[3] += 1;
+    /// let _search = Search::weighed(Limits::default(), weights);
+    /// ```
+    #[must_use]
+    pub fn weighed(limits: Limits, weights: PatternWeights) -> Search {
         let (table, threats) = Search::tables(limits.memory);
         Search {
             limits,
+            weights,
             shapes: ShapeCache::default(),
             table,
             threats,
@@ -168,7 +187,7 @@ impl Search {
     }
 
     fn shape(&mut self, rules: Rules) -> Arc<Shape> {
-        let (shape, replaced) = self.shapes.get(rules);
+        let (shape, replaced) = self.shapes.weighed(rules, self.weights);
         if replaced {
             // Positions of another board are no use: fresh tables, untouched pages.
             self.remake_tables();
@@ -388,6 +407,40 @@ pub fn wins_by_threats(position: &Position, mark: Mark, budget: u64) -> bool {
     } else {
         search.proves(&mut board, Reach::Threes)
     }
+}
+
+/// The pattern features of `position` for the side to move and for the other side, in
+/// that order (see [`FEATURES`]): what the evaluation weighs, for tuning its weights.
+/// `None` on boards without pattern codes (k below 4 or above 6, or above 5 under exactly
+/// k).
+///
+/// ```
+/// use ttt_core::{Mark, Position, Rules};
+/// use ttt_players::{FEATURE_NAMES, pattern_features};
+///
+/// let rules = Rules::new(15, 15, 5)?;
+/// let mut rows = vec![".".repeat(15); 15];
+/// rows[7] = "......xxx......".to_owned();
+/// rows[0] = "o...o...o......".to_owned();
+/// let position = Position::parse(&rows.join("/"), rules, Mark::X)?;
+/// assert_eq!(position.to_move(), Mark::X);
+/// let [x, _o] = pattern_features(&position).expect("gomoku has pattern codes");
+/// // X's open three: two squares make a flex four, two more a block four.
+/// let flex4 = FEATURE_NAMES.iter().position(|&name| name == "flex4").unwrap();
+/// assert_eq!(x[flex4], 2);
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
+#[must_use]
+pub fn pattern_features(position: &Position) -> Option<[[u32; FEATURES]; 2]> {
+    let board = board_of(position);
+    let me = usize::from(position.to_move() == Mark::O);
+    let mut counts = [[0; FEATURES]; 2];
+    for square in position.board().empty_squares() {
+        let classes = board.classes(square.index())?;
+        patterns::add_features(classes[me], &mut counts[0]);
+        patterns::add_features(classes[1 - me], &mut counts[1]);
+    }
+    Some(counts)
 }
 
 /// A search board of `position`, with a shape of its own: for the one-off searches.

@@ -281,7 +281,17 @@ impl Threats {
     }
 
     /// Searches the node until it is settled or the bounds run out: whether it is proved.
+    /// The threat search never evaluates: its moves leave the pattern codes alone.
     fn solve(
+        &mut self,
+        board: &mut SearchBoard,
+        question: Question,
+        attacker_to_move: bool,
+    ) -> bool {
+        board.without_patterns(|board| self.solve_threats(board, question, attacker_to_move))
+    }
+
+    fn solve_threats(
         &mut self,
         board: &mut SearchBoard,
         question: Question,
@@ -674,6 +684,44 @@ mod tests {
         let position = Position::parse(&text.join("/"), rules, first).unwrap();
         assert_eq!(position.to_move(), to_move);
         SearchBoard::new(Arc::new(Shape::new(rules)), &position)
+    }
+
+    #[test]
+    fn the_threat_search_leaves_the_pattern_codes_as_it_found_them() {
+        use rand::rngs::StdRng;
+        use rand::{RngExt, SeedableRng};
+
+        let rules = Rules::new(15, 15, 5).unwrap();
+        let shape = Arc::new(Shape::new(rules));
+        let mut rng = StdRng::seed_from_u64(11);
+        let mut searched = 0;
+        for _ in 0..6 {
+            let mut position = Position::new(rules, Mark::X);
+            while !position.is_over() && position.board().empty_squares().count() > 180 {
+                let (column, row) = (rng.random_range(4..11_i64), rng.random_range(4..11_i64));
+                let square = rules.square_signed(column as isize, row as isize).unwrap();
+                if position.board().get(square).is_some() {
+                    continue;
+                }
+                position.play(square).unwrap();
+                let mut board = SearchBoard::new(Arc::clone(&shape), &position);
+                for reach in [Reach::Fours, Reach::Threes] {
+                    Threats::new(5_000, None).find(&mut board, reach);
+                    board.as_mover(!board.to_move, |board| {
+                        Threats::new(5_000, None).find(board, reach)
+                    });
+                }
+                let fresh = SearchBoard::new(Arc::clone(&shape), &position);
+                assert_eq!(board.evaluate(), fresh.evaluate(), "{position}");
+                for square in position.board().empty_squares() {
+                    let square = square.index();
+                    assert_eq!(board.classes(square), fresh.classes(square), "{position}");
+                    assert_eq!(board.move_value(square), fresh.move_value(square));
+                }
+                searched += 1;
+            }
+        }
+        assert!(searched > 100, "{searched} positions searched");
     }
 
     #[test]

@@ -1,0 +1,456 @@
+//! Pattern codes, as tournament gomoku engines keep them: for every square and each of the
+//! four line directions, a code of the marks on the squares around it along that line
+//! (two bits a square: free, X, O, off the board). A table built once for the rules turns
+//! a code into what playing the square would make on that line for each side: a five, a
+//! four open or closed, a three open or closed, and so on down. A move changes the codes
+//! of the squares on its four lines alone, so the board keeps them, and the evaluation
+//! made of them, move by move.
+
+use std::sync::{Arc, Mutex, PoisonError};
+
+use ttt_core::{Rules, WinRule};
+
+/// The four line directions, as steps of (column, row).
+pub(crate) const DIRECTIONS: [(isize, isize); 4] = [(1, 0), (0, 1), (1, 1), (1, -1)];
+
+/// The most squares on each side of a square a code covers: a table of 4^(2 × 5) codes
+/// (a million) is as large as one is made.
+const MAX_RADIUS: usize = 5;
+
+/// What playing a square makes along one line, for one side, named for gomoku (k = 5):
+/// a five wins; a four wins with one more mark (a flex four on two squares, so the other
+/// side cannot stop it; a block four on one); a three makes a four with one more (a flex
+/// three an open four, a block three only a closed one); and so on down.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
+#[repr(u8)]
+pub(crate) enum Class {
+    /// No line of k can be made here through this square.
+    None,
+    Block1,
+    Flex1,
+    Block2,
+    Flex2,
+    Block3,
+    Flex3,
+    Block4,
+    Flex4,
+    /// A winning line.
+    Five,
+}
+
+impl Class {
+    const ALL: [Class; 10] = [
+        Class::None,
+        Class::Block1,
+        Class::Flex1,
+        Class::Block2,
+        Class::Flex2,
+        Class::Block3,
+        Class::Flex3,
+        Class::Block4,
+        Class::Flex4,
+        Class::Five,
+    ];
+
+    /// The class one more mark short of a five: what a square makes if playing another
+    /// square next would make this.
+    fn weaker(self) -> Class {
+        match self {
+            Class::Flex4 => Class::Flex3,
+            Class::Block4 => Class::Block3,
+            Class::Flex3 => Class::Flex2,
+            Class::Block3 => Class::Block2,
+            Class::Flex2 => Class::Flex1,
+            Class::Block2 => Class::Block1,
+            _ => Class::None,
+        }
+    }
+}
+
+/// The features the evaluation counts for one side, over the free squares: how many of
+/// its (square, direction) pairs make each class from [`Class::Block1`] to
+/// [`Class::Five`], then how many squares make two fours, a four and a flex three, and two
+/// flex threes (the forks that win).
+pub const FEATURES: usize = 12;
+
+/// Names of the [`FEATURES`], in order: for tables and tuning output.
+pub const FEATURE_NAMES: [&str; FEATURES] = [
+    "block1",
+    "flex1",
+    "block2",
+    "flex2",
+    "block3",
+    "flex3",
+    "block4",
+    "flex4",
+    "five",
+    "four-four",
+    "four-three",
+    "three-three",
+];
+
+/// The weights of the pattern evaluation: what each of the [`FEATURES`] is worth to the
+/// side to move (`own`) and what the opponent's count costs it (`other`), so the tempo is
+/// in the weights. The default is tuned by self-play (see the `tune` example).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct PatternWeights {
+    /// What each feature of the side to move's is worth to it.
+    pub own: [i32; FEATURES],
+    /// What each feature of the opponent's costs the side to move.
+    pub other: [i32; FEATURES],
+}
+
+impl Default for PatternWeights {
+    fn default() -> PatternWeights {
+        PatternWeights {
+            own: [0, 0, -1, 11, 21, 67, 110, 4246, 5000, 5140, 1845, 15],
+            other: [-1, 0, -2, 8, 17, 38, 108, 373, 5000, -203, 220, -90],
+        }
+    }
+}
+
+/// The features a square's four classes (for one side) show, added to `counts`.
+pub(crate) fn add_features(classes: [Class; 4], counts: &mut [u32; FEATURES]) {
+    for feature in features(classes) {
+        counts[feature] += 1;
+    }
+}
+
+/// A square's worth, for one side, by the weights `weights`.
+fn worth(classes: [Class; 4], weights: &[i32; FEATURES]) -> i32 {
+    features(classes).map(|feature| weights[feature]).sum()
+}
+
+/// The features (by their place in [`FEATURES`]) a square's four classes show, for one
+/// side: each direction's class, then the fork they make, if any.
+fn features(classes: [Class; 4]) -> impl Iterator<Item = usize> {
+    let fours = classes.iter().filter(|&&c| c >= Class::Block4).count();
+    let threes = classes.iter().filter(|&&c| c == Class::Flex3).count();
+    let fork = match (fours, threes) {
+        (2.., _) => Some(FOUR_FOUR),
+        (1, 1..) => Some(FOUR_THREE),
+        (0, 2..) => Some(FOUR_THREE + 1),
+        _ => None,
+    };
+    classes
+        .into_iter()
+        .filter(|&class| class != Class::None)
+        .map(|class| class as usize - 1)
+        .chain(fork)
+}
+
+/// The places of the forks among the [`FEATURES`] (the one for two flex threes follows).
+const FOUR_FOUR: usize = 9;
+const FOUR_THREE: usize = 10;
+
+/// Combinations of four classes (one a direction) are numbered `c0 + 10 c1 + 100 c2 +
+/// 1000 c3`; this is each direction's place value.
+pub(crate) const PLACE: [u16; 4] = [1, 10, 100, 1000];
+
+/// The combination number of four classes.
+pub(crate) fn combination(classes: [Class; 4]) -> u16 {
+    classes
+        .iter()
+        .zip(PLACE)
+        .map(|(&class, place)| class as u16 * place)
+        .sum()
+}
+
+/// A square's worth for each combination of its four classes (see [`combination`]), to
+/// the side the classes are for as its own and as the other's.
+fn worths(weights: &PatternWeights) -> Vec<[i32; 2]> {
+    (0..10_000u16)
+        .map(|number| {
+            let classes = PLACE.map(|place| Class::ALL[usize::from(number / place % 10)]);
+            [worth(classes, &weights.own), worth(classes, &weights.other)]
+        })
+        .collect()
+}
+
+/// The classes of every code, for both sides, under one k and win rule.
+#[derive(Debug)]
+pub(crate) struct PatternTable {
+    /// Squares a code covers on each side of its square.
+    pub(crate) radius: usize,
+    /// For each code, the class for X and for O playing the square.
+    classes: Vec<[Class; 2]>,
+}
+
+impl PatternTable {
+    /// The table for `rules`, if the lines it needs fit one: a code covers k - 1 squares
+    /// each way (under exactly k, one more: the squares that would make an overline).
+    /// Built once per k and win rule, and shared.
+    pub(crate) fn for_rules(rules: Rules) -> Option<Arc<PatternTable>> {
+        static BUILT: Mutex<Vec<(usize, WinRule, Arc<PatternTable>)>> = Mutex::new(Vec::new());
+        let (k, rule) = (rules.k(), rules.win_rule());
+        let radius = match rule {
+            WinRule::Freestyle => k - 1,
+            WinRule::Exact => k,
+        };
+        if k < 4 || radius > MAX_RADIUS {
+            return None;
+        }
+        let mut built = BUILT.lock().unwrap_or_else(PoisonError::into_inner);
+        if let Some((_, _, table)) = built.iter().find(|(k2, r2, _)| (*k2, *r2) == (k, rule)) {
+            return Some(Arc::clone(table));
+        }
+        let table = Arc::new(PatternTable::build(k, rule == WinRule::Exact, radius));
+        built.push((k, rule, Arc::clone(&table)));
+        Some(table)
+    }
+
+    fn build(k: usize, exact: bool, radius: usize) -> PatternTable {
+        let lines = Lines { k, exact, radius };
+        let codes = 1usize << (4 * radius);
+        let mut classes = vec![[Class::None; 2]; codes];
+        let possible = lines.possible_codes();
+        for (side, own) in [(0, 1), (1, 2)] {
+            let mut memo = vec![UNKNOWN; codes];
+            for &code in &possible {
+                classes[code as usize][side] = lines.class(code, own, &mut memo);
+            }
+        }
+        PatternTable { radius, classes }
+    }
+
+    /// The classes for X and for O of `code`.
+    pub(crate) fn classes(&self, code: u32) -> [Class; 2] {
+        self.classes[code as usize]
+    }
+}
+
+const UNKNOWN: u8 = u8::MAX;
+const FREE: u32 = 0;
+pub(crate) const WALL: u32 = 3;
+
+/// The lines codes stand for, under one k and win rule.
+struct Lines {
+    k: usize,
+    exact: bool,
+    radius: usize,
+}
+
+impl Lines {
+    /// The two bits of the square `offset` (not 0) along the line from the square coded.
+    fn shift(&self, offset: isize) -> u32 {
+        let r = self.radius as isize;
+        let at = if offset < 0 {
+            offset + r
+        } else {
+            offset + r - 1
+        };
+        2 * at as u32
+    }
+
+    fn at(&self, code: u32, offset: isize) -> u32 {
+        (code >> self.shift(offset)) & 3
+    }
+
+    /// The codes a board can show: off-board squares only at the ends.
+    fn possible_codes(&self) -> Vec<u32> {
+        let r = self.radius;
+        // One side's squares, nearest first: some on the board (free, X or O), the rest off.
+        let mut sides: Vec<Vec<u32>> = Vec::new();
+        for on in 0..=r {
+            for marks in 0..3u32.pow(on as u32) {
+                let mut cells = Vec::with_capacity(r);
+                let mut rest = marks;
+                for _ in 0..on {
+                    cells.push(rest % 3);
+                    rest /= 3;
+                }
+                cells.resize(r, WALL);
+                sides.push(cells);
+            }
+        }
+        let mut codes = Vec::with_capacity(sides.len() * sides.len());
+        for before in &sides {
+            for after in &sides {
+                let mut code = 0;
+                for step in 1..=r {
+                    code |= before[step - 1] << self.shift(-(step as isize));
+                    code |= after[step - 1] << self.shift(step as isize);
+                }
+                codes.push(code);
+            }
+        }
+        codes
+    }
+
+    /// Whether `own` (1 X, 2 O) on the square coded and the squares `code` gives it
+    /// makes a winning line through that square.
+    fn wins(&self, code: u32, own: u32) -> bool {
+        let k = self.k as isize;
+        let r = self.radius as isize;
+        let mine = |offset: isize| offset == 0 || self.at(code, offset) == own;
+        (-(k - 1)..=0).any(|start| {
+            (start..start + k).all(mine)
+                && !(self.exact
+                    && [start - 1, start + k]
+                        .iter()
+                        .any(|&end| end.abs() <= r && mine(end)))
+        })
+    }
+
+    fn class(&self, code: u32, own: u32, memo: &mut [u8]) -> Class {
+        if memo[code as usize] != UNKNOWN {
+            return Class::ALL[usize::from(memo[code as usize])];
+        }
+        let class = if self.wins(code, own) {
+            Class::Five
+        } else {
+            let r = self.radius as isize;
+            let mut fives = 0;
+            let mut best = Class::None;
+            for offset in (-r..=r).filter(|&o| o != 0) {
+                if self.at(code, offset) != FREE {
+                    continue;
+                }
+                let next = self.class(code | own << self.shift(offset), own, memo);
+                if next == Class::Five {
+                    fives += 1;
+                }
+                best = best.max(next.weaker());
+            }
+            match fives {
+                0 => best,
+                1 => Class::Block4,
+                _ => Class::Flex4,
+            }
+        };
+        memo[code as usize] = class as u8;
+        class
+    }
+}
+
+/// One square whose code a mark changes: the square, the direction, and where in its code
+/// the mark sits.
+#[derive(Debug, Clone, Copy)]
+pub(crate) struct Link {
+    pub(crate) square: u16,
+    pub(crate) direction: u8,
+    pub(crate) shift: u8,
+}
+
+/// What a board of given rules needs for pattern codes: the table, each square's code on
+/// an empty board (off-board squares marked), the squares each square's mark changes, and
+/// what each combination of classes is worth.
+#[derive(Debug)]
+pub(crate) struct PatternShape {
+    pub(crate) table: Arc<PatternTable>,
+    pub(crate) empty: Vec<[u32; 4]>,
+    pub(crate) links: Vec<Vec<Link>>,
+    /// By [`combination`]: the worth to a side as its own and as the other's.
+    pub(crate) worths: Vec<[i32; 2]>,
+}
+
+impl PatternShape {
+    pub(crate) fn new(rules: Rules, weights: &PatternWeights) -> Option<PatternShape> {
+        let table = PatternTable::for_rules(rules)?;
+        let lines = Lines {
+            k: rules.k(),
+            exact: rules.win_rule() == WinRule::Exact,
+            radius: table.radius,
+        };
+        let r = table.radius as isize;
+        let mut empty = vec![[0u32; 4]; rules.square_count()];
+        let mut links = vec![Vec::new(); rules.square_count()];
+        for square in rules.squares() {
+            let (column, row) = (rules.column(square) as isize, rules.row(square) as isize);
+            for (direction, (dc, dr)) in DIRECTIONS.into_iter().enumerate() {
+                for offset in (-r..=r).filter(|&o| o != 0) {
+                    let near = rules.square_signed(column + dc * offset, row + dr * offset);
+                    match near {
+                        None => empty[square.index()][direction] |= WALL << lines.shift(offset),
+                        // This square sits at -offset from `near`.
+                        Some(near) => links[square.index()].push(Link {
+                            square: near.index() as u16,
+                            direction: direction as u8,
+                            shift: lines.shift(-offset) as u8,
+                        }),
+                    }
+                }
+            }
+        }
+        Some(PatternShape {
+            table,
+            empty,
+            links,
+            worths: worths(weights),
+        })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A line as text around the square coded ("x", "o", "." free, "#" off the board; the
+    /// square itself as "_"), read as a code for radius 4.
+    fn code(line: &str) -> u32 {
+        let lines = Lines {
+            k: 5,
+            exact: false,
+            radius: 4,
+        };
+        let middle = line.find('_').unwrap() as isize;
+        let mut code = 0;
+        for (index, c) in line.chars().enumerate() {
+            let offset = index as isize - middle;
+            let value = match c {
+                'x' => 1,
+                'o' => 2,
+                '#' => WALL,
+                _ => FREE,
+            };
+            if offset != 0 {
+                code |= value << lines.shift(offset);
+            }
+        }
+        code
+    }
+
+    #[test]
+    fn lines_are_classed_as_gomoku_players_name_them() {
+        let table = PatternTable::for_rules(Rules::new(15, 15, 5).unwrap()).unwrap();
+        let x = |line: &str| table.classes(code(line))[0];
+        let o = |line: &str| table.classes(code(line))[1];
+        assert_eq!(x("xx_xx...."), Class::Five);
+        assert_eq!(x("..._xxx.."), Class::Flex4);
+        assert_eq!(x("..o_xxx.."), Class::Block4);
+        assert_eq!(x("..._x.xx."), Class::Block4);
+        assert_eq!(x("..._xx..."), Class::Flex3);
+        assert_eq!(x("...x_.x.."), Class::Flex3);
+        assert_eq!(x("..o_xx..."), Class::Block3);
+        assert_eq!(x("####_xx.."), Class::Block3, "the edge closes a line");
+        assert_eq!(x("...._...."), Class::Flex1);
+        assert_eq!(x("..o_xx.o."), Class::None, "no room for five");
+        assert_eq!(o("..x_oo..."), Class::Block3);
+        assert_eq!(o("xx_xx...."), Class::None);
+    }
+
+    #[test]
+    fn under_exactly_five_an_overline_is_no_five() {
+        let rules = Rules::new(15, 15, 5).unwrap().with_win_rule(WinRule::Exact);
+        let table = PatternTable::for_rules(rules).unwrap();
+        let lines = Lines {
+            k: 5,
+            exact: true,
+            radius: 5,
+        };
+        let at = |text: &str| {
+            let middle = text.find('_').unwrap() as isize;
+            let mut code = 0;
+            for (index, c) in text.chars().enumerate() {
+                let offset = index as isize - middle;
+                if offset != 0 && c == 'x' {
+                    code |= 1 << lines.shift(offset);
+                }
+            }
+            table.classes(code)[0]
+        };
+        assert_eq!(at("...xx_xx..."), Class::Five);
+        assert_eq!(at("..xxx_xx..."), Class::None, "six is no five");
+        assert_eq!(at(".x.xx_x...."), Class::Block4, "not the six on the left");
+    }
+}
