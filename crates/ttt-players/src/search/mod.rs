@@ -277,8 +277,9 @@ impl Search {
         }
         thought.nodes = searcher.nodes;
         thought.threat_nodes = self.threats.nodes() - counted;
-        // Time the alpha-beta could not use goes to a longer look for a win by threats:
-        // a proof, so better than any move the alpha-beta judged by its horizon.
+        // Time the alpha-beta could not use goes to a longer look for a win by threats
+        // (a proof, so better than any move the alpha-beta judged by its horizon); what
+        // that leaves, to making sure the move chosen allows the opponent none.
         if start.elapsed() < budget.mul_f64(0.9) {
             let threats = &mut self.threats;
             threats.start(THREAT_BUDGET, Some(deadline));
@@ -287,9 +288,40 @@ impl Search {
             if let Some(square) = win {
                 return Ok((Square::new(square), thought));
             }
+            threats.start(THREAT_BUDGET, Some(deadline));
+            best = safe_choice(&mut board, best, &moves, threats);
+            thought.threat_nodes = threats.nodes() - counted;
         }
         Ok((Square::new(best), thought))
     }
+}
+
+/// `best`, unless the opponent has a forced win by threats after it: then the first of
+/// `moves` after which it has none, if one is proved so within the search's bounds.
+fn safe_choice(
+    board: &mut SearchBoard,
+    best: usize,
+    moves: &[usize],
+    theirs: &mut Threats,
+) -> usize {
+    // Whether the opponent wins after `square`: `None` when the search was cut short.
+    let mut loses = |square: usize| {
+        board.play(square);
+        let lost = !board.won && theirs.find(board, Reach::Threes).is_some();
+        board.undo();
+        (lost || !theirs.stopped()).then_some(lost)
+    };
+    if loses(best) != Some(true) {
+        return best;
+    }
+    for &square in moves.iter().filter(|&&square| square != best) {
+        match loses(square) {
+            Some(false) => return square,
+            Some(true) => {}
+            None => break,
+        }
+    }
+    best
 }
 
 /// The root moves after which the opponent, to move, has no forced win by threats: the
@@ -675,5 +707,38 @@ impl Player for Search {
         let (square, thought) = self.best_square(position, rng)?;
         self.last = Some(thought);
         Ok(square)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    #![allow(clippy::unwrap_used, reason = "a test fails by panicking")]
+
+    use super::*;
+
+    #[test]
+    fn a_chosen_move_that_allows_a_win_by_threats_gives_way_to_one_that_does_not() {
+        let rules = Rules::new(15, 15, 5).unwrap();
+        // O to move; X's open three on row 8 (g8, h8, i8) becomes an open four next move.
+        let mut rows = vec![".".repeat(15); 15];
+        rows[7] = "......xxx......".to_owned();
+        rows[0] = "o.o............".to_owned();
+        let position = Position::parse(&rows.join("/"), rules, Mark::X).unwrap();
+        assert_eq!(position.to_move(), Mark::O);
+        let mut board = board_of(&position);
+        let (corner, f8, j8) = (14 * 15 + 14, 7 * 15 + 5, 7 * 15 + 9);
+        let moves = [corner, f8, j8];
+        let mut threats = Threats::new(100_000, None);
+        assert_eq!(safe_choice(&mut board, corner, &moves, &mut threats), f8);
+        // A move that blocks is kept; the board is as it was.
+        let mut threats = Threats::new(100_000, None);
+        assert_eq!(safe_choice(&mut board, j8, &moves, &mut threats), j8);
+        assert_eq!(board.played.len(), 5);
+        // With no budget, nothing is proved: the choice stands.
+        let mut threats = Threats::new(0, None);
+        assert_eq!(
+            safe_choice(&mut board, corner, &moves, &mut threats),
+            corner
+        );
     }
 }
