@@ -27,24 +27,22 @@ use ttt_players::{
 /// side to move (1 won, 0.5 drawn, 0 lost).
 type Sample = ([u32; FEATURES], [u32; FEATURES], f64);
 
-/// The place of the five among the features.
-const FIVE: usize = 8;
-
 /// Evaluation units per unit of the logistic's argument: a weight of `SCALE` moves the
 /// foretold odds of winning by a factor of e.
 const SCALE: f64 = 400.0;
 
 fn main() -> Result<(), Box<dyn std::error::Error>> {
     let args: Vec<String> = std::env::args().skip(1).collect();
-    let number = |at: usize, default: f64| -> Result<f64, String> {
+    let number = |at: usize, name: &str, default: f64| -> Result<f64, String> {
         args.get(at).map_or(Ok(default), |text| {
             text.parse::<f64>()
-                .map_err(|_| format!("expected a number, got {text:?}"))
+                .map_err(|_| format!("{name}: expected a number, got {text:?}"))
         })
     };
-    let games = number(0, 400.0)? as usize;
-    let think = Duration::try_from_secs_f64(number(1, 0.02)?)?;
-    let rounds = number(2, 2.0)? as usize;
+    let games = number(0, "GAMES", 400.0)? as usize;
+    let think = Duration::try_from_secs_f64(number(1, "SECONDS", 0.02)?)
+        .map_err(|why| format!("SECONDS: {why}"))?;
+    let rounds = number(2, "ROUNDS", 2.0)? as usize;
     let mut weights = PatternWeights::default();
     for round in 1..=rounds {
         let samples = play(games, think, weights, round as u64)?;
@@ -52,6 +50,9 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
             "round {round}: {} positions from {games} games",
             samples.len()
         );
+        if samples.is_empty() {
+            return Err("no positions to fit the weights to: play some games".into());
+        }
         weights = fit(&samples, weights);
         print_weights(&weights);
     }
@@ -80,7 +81,9 @@ fn play(
                 return Ok(samples);
             }
             let mut rng = StdRng::seed_from_u64(seed * 1_000_003 + game as u64);
-            samples.extend(self_play(&mut search, &mut rng)?);
+            let kept = self_play(&mut search, &mut rng)
+                .map_err(|why| format!("game {game} of round {seed}: {why}"))?;
+            samples.extend(kept);
         }
     };
     thread::scope(|scope| {
@@ -108,11 +111,15 @@ fn self_play(search: &mut Search, rng: &mut StdRng) -> Result<Vec<Sample>, Strin
             position = next;
         }
     }
+    let five = FEATURE_NAMES
+        .iter()
+        .position(|&name| name == "five")
+        .ok_or("no five among the features")?;
     let mut kept: Vec<(Mark, [[u32; FEATURES]; 2])> = Vec::new();
     while !position.is_over() {
         // A square to win on is no evaluation's business: the search takes the win.
         if let Some(features) = pattern_features(&position)
-            && features.iter().all(|side| side[FIVE] == 0)
+            && features.iter().all(|side| side[five] == 0)
         {
             kept.push((position.to_move(), features));
         }
@@ -203,7 +210,7 @@ fn fit(samples: &[Sample], start: PatternWeights) -> PatternWeights {
     let mut fitted = start;
     for i in 0..FEATURES {
         // A five on the board is a win, not an evaluation: kept as it was.
-        if i == FIVE {
+        if FEATURE_NAMES[i] == "five" {
             continue;
         }
         fitted.own[i] = weight(theta[i]);

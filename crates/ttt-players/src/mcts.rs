@@ -162,10 +162,14 @@ fn iterate(tree: &mut Vec<Node>, limit: usize, board: &mut SearchBoard, rng: &mu
         path.push(child);
     }
     let depth = board.played.len();
-    let winner = playout(board, rng);
-    while board.played.len() > depth {
-        board.undo();
-    }
+    // A quick game never evaluates: its moves leave the pattern codes alone.
+    let winner = board.without_patterns(|board| {
+        let winner = playout(board, rng);
+        while board.played.len() > depth {
+            board.undo();
+        }
+        winner
+    });
     // Walk back up: each node scores for the side that moved into it.
     for &node in path.iter().rev() {
         let mover = !board.to_move;

@@ -12,7 +12,7 @@ use std::sync::Arc;
 use ttt_core::{Mark, Position, Rules, Square, WinRule, windows};
 
 use super::WIN;
-use super::patterns::{Class, PLACE, PatternShape, PatternWeights, combination};
+use super::patterns::{Class, DIRECTIONS, PLACE, PatternShape, PatternWeights, combination};
 
 /// The shape of a board, shared by all boards of the same rules.
 #[derive(Debug)]
@@ -29,9 +29,9 @@ pub(crate) struct Shape {
     keys: Vec<[u64; 2]>,
     /// The value of a live window holding this many marks of one side.
     weights: Vec<i64>,
-    /// Pattern codes, where the rules' lines fit a table (k from 4 to 6; the evaluation
-    /// counts windows beyond).
-    patterns: Option<PatternShape>,
+    /// Pattern codes, on gomoku's lines (k = 5, either win rule; the evaluation counts
+    /// windows on the others).
+    pub(crate) patterns: Option<PatternShape>,
     /// What the pattern evaluation weighs each feature at.
     pub(crate) pattern_weights: PatternWeights,
 }
@@ -135,7 +135,8 @@ impl ShapeCache {
                 (Arc::clone(shape), false)
             }
             before => {
-                let replaced = before.as_ref().is_some_and(|shape| shape.rules != rules);
+                // Scores under other weights are no more use than another board's.
+                let replaced = before.is_some();
                 let shape = Arc::new(Shape::weighed(rules, weights));
                 self.0 = Some(Arc::clone(&shape));
                 (shape, replaced)
@@ -165,7 +166,7 @@ pub(crate) struct SearchBoard {
     /// Each free square's classes, as combination numbers for X and for O.
     combinations: Vec<[u16; 2]>,
     /// Each free square's worth: to X as its own and as the other's, then to O so.
-    square_worth: Vec<[i32; 4]>,
+    square_worth: Vec<[i64; 4]>,
     /// The sums of `square_worth` over the free squares.
     pattern_sums: [i64; 4],
     /// Set while moves leave the pattern codes as they are (see
@@ -338,7 +339,7 @@ impl SearchBoard {
         let new = [x[0], x[1], o[0], o[1]];
         let old = std::mem::replace(&mut self.square_worth[square], new);
         for ((sum, new), old) in self.pattern_sums.iter_mut().zip(new).zip(old) {
-            *sum += i64::from(new) - i64::from(old);
+            *sum += new - old;
         }
     }
 
@@ -356,7 +357,7 @@ impl SearchBoard {
     fn unscore(&mut self, square: usize) {
         if let Some(old) = self.square_worth.get_mut(square) {
             for (sum, old) in self.pattern_sums.iter_mut().zip(std::mem::take(old)) {
-                *sum -= i64::from(old);
+                *sum -= old;
             }
         }
     }
@@ -634,16 +635,16 @@ impl SearchBoard {
 
     /// How much playing `square` gains the side to move, for ordering moves. With pattern
     /// codes: the square's worth to it, and to the opponent (whose lines it spoils), each
-    /// as its own. Without: its own windows grown, and the opponent's windows spoiled.
+    /// as its own. Without them, or while moves leave them alone (a tree search's quick
+    /// games): its own windows grown, and the opponent's windows spoiled.
     pub(crate) fn move_value(&self, square: usize) -> i64 {
         let (me, other) = (side(self.to_move), 1 - side(self.to_move));
         if let Some(patterns) = &self.shape.patterns
             && self.cells[square] == 0
             && !self.patterns_paused
         {
-            let worth = |side: usize| {
-                i64::from(patterns.worths[usize::from(self.combinations[square][side])][0])
-            };
+            let worth =
+                |side: usize| patterns.worths[usize::from(self.combinations[square][side])][0];
             return worth(me) + worth(other);
         }
         let weights = &self.shape.weights;
@@ -674,7 +675,7 @@ impl SearchBoard {
         let at = Square::new(square);
         let (column, row) = (rules.column(at) as isize, rules.row(at) as isize);
         let reach = rules.k() as isize;
-        for (dc, dr) in [(1, 0), (0, 1), (1, 1), (1, -1)] {
+        for (dc, dr) in DIRECTIONS {
             for step in -reach..=reach {
                 if let Some(near) = rules.square_signed(column + dc * step, row + dr * step) {
                     let near = near.index();

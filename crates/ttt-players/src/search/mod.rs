@@ -443,8 +443,7 @@ pub fn wins_by_threats(position: &Position, mark: Mark, budget: u64) -> bool {
 
 /// The pattern features of `position` for the side to move and for the other side, in
 /// that order (see [`FEATURES`]): what the evaluation weighs, for tuning its weights.
-/// `None` on boards without pattern codes (k below 4 or above 6, or above 5 under exactly
-/// k).
+/// `None` on boards without pattern codes (k other than 5).
 ///
 /// ```
 /// use ttt_core::{Mark, Position, Rules};
@@ -460,11 +459,14 @@ pub fn wins_by_threats(position: &Position, mark: Mark, budget: u64) -> bool {
 /// // X's open three: two squares make a flex four, two more a block four.
 /// let flex4 = FEATURE_NAMES.iter().position(|&name| name == "flex4").unwrap();
 /// assert_eq!(x[flex4], 2);
+/// // Other lines than five have no pattern codes.
+/// assert_eq!(pattern_features(&"x../.o./...".parse()?), None);
 /// # Ok::<(), Box<dyn std::error::Error>>(())
 /// ```
 #[must_use]
 pub fn pattern_features(position: &Position) -> Option<[[u32; FEATURES]; 2]> {
     let board = board_of(position);
+    board.shape.patterns.as_ref()?;
     let me = usize::from(position.to_move() == Mark::O);
     let mut counts = [[0; FEATURES]; 2];
     for square in position.board().empty_squares() {

@@ -13,10 +13,6 @@ use ttt_core::{Rules, WinRule};
 /// The four line directions, as steps of (column, row).
 pub(crate) const DIRECTIONS: [(isize, isize); 4] = [(1, 0), (0, 1), (1, 1), (1, -1)];
 
-/// The most squares on each side of a square a code covers: a table of 4^(2 × 5) codes
-/// (a million) is as large as one is made.
-const MAX_RADIUS: usize = 5;
-
 /// What playing a square makes along one line, for one side, named for gomoku (k = 5):
 /// a five wins; a four wins with one more mark (a flex four on two squares, so the other
 /// side cannot stop it; a block four on one); a three makes a four with one more (a flex
@@ -24,7 +20,7 @@ const MAX_RADIUS: usize = 5;
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
 #[repr(u8)]
 pub(crate) enum Class {
-    /// No line of k can be made here through this square.
+    /// No line of k can be made through this square.
     None,
     Block1,
     Flex1,
@@ -68,9 +64,9 @@ impl Class {
 }
 
 /// The features the evaluation counts for one side, over the free squares: how many of
-/// its (square, direction) pairs make each class from [`Class::Block1`] to
-/// [`Class::Five`], then how many squares make two fours, a four and a flex three, and two
-/// flex threes (the forks that win).
+/// its (square, direction) pairs make each class from a block one to a five, then how
+/// many squares make two fours (or fives) at once, a four and a flex three, and two flex
+/// threes (the forks that win).
 pub const FEATURES: usize = 12;
 
 /// Names of the [`FEATURES`], in order: for tables and tuning output.
@@ -116,9 +112,12 @@ pub(crate) fn add_features(classes: [Class; 4], counts: &mut [u32; FEATURES]) {
     }
 }
 
-/// A square's worth, for one side, by the weights `weights`.
-fn worth(classes: [Class; 4], weights: &[i32; FEATURES]) -> i32 {
-    features(classes).map(|feature| weights[feature]).sum()
+/// A square's worth, for one side, by the weights `weights` (in `i64`: no weights a
+/// caller gives can overflow it).
+fn worth(classes: [Class; 4], weights: &[i32; FEATURES]) -> i64 {
+    features(classes)
+        .map(|feature| i64::from(weights[feature]))
+        .sum()
 }
 
 /// The features (by their place in [`FEATURES`]) a square's four classes show, for one
@@ -129,7 +128,7 @@ fn features(classes: [Class; 4]) -> impl Iterator<Item = usize> {
     let fork = match (fours, threes) {
         (2.., _) => Some(FOUR_FOUR),
         (1, 1..) => Some(FOUR_THREE),
-        (0, 2..) => Some(FOUR_THREE + 1),
+        (0, 2..) => Some(THREE_THREE),
         _ => None,
     };
     classes
@@ -139,9 +138,10 @@ fn features(classes: [Class; 4]) -> impl Iterator<Item = usize> {
         .chain(fork)
 }
 
-/// The places of the forks among the [`FEATURES`] (the one for two flex threes follows).
+/// The places of the forks among the [`FEATURES`].
 const FOUR_FOUR: usize = 9;
 const FOUR_THREE: usize = 10;
+const THREE_THREE: usize = 11;
 
 /// Combinations of four classes (one a direction) are numbered `c0 + 10 c1 + 100 c2 +
 /// 1000 c3`; this is each direction's place value.
@@ -158,7 +158,7 @@ pub(crate) fn combination(classes: [Class; 4]) -> u16 {
 
 /// A square's worth for each combination of its four classes (see [`combination`]), to
 /// the side the classes are for as its own and as the other's.
-fn worths(weights: &PatternWeights) -> Vec<[i32; 2]> {
+fn worths(weights: &PatternWeights) -> Vec<[i64; 2]> {
     (0..10_000u16)
         .map(|number| {
             let classes = PLACE.map(|place| Class::ALL[usize::from(number / place % 10)]);
@@ -177,9 +177,12 @@ pub(crate) struct PatternTable {
 }
 
 impl PatternTable {
-    /// The table for `rules`, if the lines it needs fit one: a code covers k - 1 squares
-    /// each way (under exactly k, one more: the squares that would make an overline).
-    /// Built once per k and win rule, and shared.
+    /// The table for `rules`, on gomoku's lines (k = 5, under either win rule): where
+    /// the weights were tuned (other k keep the window evaluation; the classes are named
+    /// by the distance to a five, so they would mean other things there). A code covers
+    /// k - 1 squares each way (under exactly k, one more: the squares that would make an
+    /// overline), so a table holds 4^8 codes, or 4^10. Built once per win rule, and
+    /// shared.
     pub(crate) fn for_rules(rules: Rules) -> Option<Arc<PatternTable>> {
         static BUILT: Mutex<Vec<(usize, WinRule, Arc<PatternTable>)>> = Mutex::new(Vec::new());
         let (k, rule) = (rules.k(), rules.win_rule());
@@ -187,7 +190,7 @@ impl PatternTable {
             WinRule::Freestyle => k - 1,
             WinRule::Exact => k,
         };
-        if k < 4 || radius > MAX_RADIUS {
+        if k != 5 {
             return None;
         }
         let mut built = BUILT.lock().unwrap_or_else(PoisonError::into_inner);
@@ -341,7 +344,7 @@ pub(crate) struct PatternShape {
     pub(crate) empty: Vec<[u32; 4]>,
     pub(crate) links: Vec<Vec<Link>>,
     /// By [`combination`]: the worth to a side as its own and as the other's.
-    pub(crate) worths: Vec<[i32; 2]>,
+    pub(crate) worths: Vec<[i64; 2]>,
 }
 
 impl PatternShape {
@@ -386,12 +389,12 @@ mod tests {
     use super::*;
 
     /// A line as text around the square coded ("x", "o", "." free, "#" off the board; the
-    /// square itself as "_"), read as a code for radius 4.
-    fn code(line: &str) -> u32 {
+    /// square itself as "_"), read as a code covering `radius` squares each way.
+    fn code(line: &str, radius: usize) -> u32 {
         let lines = Lines {
             k: 5,
-            exact: false,
-            radius: 4,
+            exact: radius == 5,
+            radius,
         };
         let middle = line.find('_').unwrap() as isize;
         let mut code = 0;
@@ -413,8 +416,8 @@ mod tests {
     #[test]
     fn lines_are_classed_as_gomoku_players_name_them() {
         let table = PatternTable::for_rules(Rules::new(15, 15, 5).unwrap()).unwrap();
-        let x = |line: &str| table.classes(code(line))[0];
-        let o = |line: &str| table.classes(code(line))[1];
+        let x = |line: &str| table.classes(code(line, 4))[0];
+        let o = |line: &str| table.classes(code(line, 4))[1];
         assert_eq!(x("xx_xx...."), Class::Five);
         assert_eq!(x("..._xxx.."), Class::Flex4);
         assert_eq!(x("..o_xxx.."), Class::Block4);
@@ -433,22 +436,7 @@ mod tests {
     fn under_exactly_five_an_overline_is_no_five() {
         let rules = Rules::new(15, 15, 5).unwrap().with_win_rule(WinRule::Exact);
         let table = PatternTable::for_rules(rules).unwrap();
-        let lines = Lines {
-            k: 5,
-            exact: true,
-            radius: 5,
-        };
-        let at = |text: &str| {
-            let middle = text.find('_').unwrap() as isize;
-            let mut code = 0;
-            for (index, c) in text.chars().enumerate() {
-                let offset = index as isize - middle;
-                if offset != 0 && c == 'x' {
-                    code |= 1 << lines.shift(offset);
-                }
-            }
-            table.classes(code)[0]
-        };
+        let at = |line: &str| table.classes(code(line, 5))[0];
         assert_eq!(at("...xx_xx..."), Class::Five);
         assert_eq!(at("..xxx_xx..."), Class::None, "six is no five");
         assert_eq!(at(".x.xx_x...."), Class::Block4, "not the six on the left");
