@@ -56,7 +56,9 @@ const MOVE_CHECK_BUDGET: u64 = 30_000;
 /// quiet ones a ply less deep, again in full only when they beat the best. It
 /// knows threats: it takes a win when it has one, answers a line one short of winning
 /// (which must be blocked), and sees that two such lines at once cannot both be blocked.
-/// It stops in time: never later than the bound it is given. Its tables are allocated
+/// On five-in-a-row lines it judges positions by pattern codes, as gomoku engines do
+/// (weighed by [`PatternWeights`]); on others, by the lines of k each side can still
+/// fill. It stops in time: never later than the bound it is given. Its tables are allocated
 /// within the memory bound and never grow; they are made anew only for another bound or
 /// another board (see [`set_limits`](Search::set_limits), [`prepare`](Search::prepare)).
 #[derive(Debug)]
