@@ -33,7 +33,8 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
     let seconds: f64 = args.next().map_or(Ok(1.0), |text| text.parse())?;
     let think = Duration::from_secs_f64(seconds);
     let rules = Rules::new(15, 15, 5)?;
-    let text = std::fs::read_to_string(&path)?;
+    let text =
+        std::fs::read_to_string(&path).map_err(|why| format!("cannot read {path}: {why}"))?;
     let (mut passed, mut total, mut proved, mut slowest): (usize, u32, usize, Duration) =
         (0, 0, 0, Duration::ZERO);
     let mut spent = Duration::ZERO;

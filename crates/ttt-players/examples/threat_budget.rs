@@ -20,7 +20,8 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
     let budget: u64 = args.next().map_or(Ok(30_000_000), |text| text.parse())?;
     let only: Option<usize> = args.next().map(|text| text.parse()).transpose()?;
     let rules = Rules::new(15, 15, 5)?;
-    let text = std::fs::read_to_string(&path)?;
+    let text =
+        std::fs::read_to_string(&path).map_err(|why| format!("cannot read {path}: {why}"))?;
     for (index, line) in text.lines().enumerate() {
         if only.is_some_and(|only| only != index) || line.trim().is_empty() {
             continue;
