@@ -220,6 +220,12 @@ impl Brain {
             board.set(Square::new(index), mark);
         }
         let (own, opponent) = (board.count(Mark::X), board.count(Mark::O));
+        if own != opponent && own + 1 != opponent {
+            return Err(format!(
+                "impossible counts: {own} own stones and {opponent} of the opponent's; to \
+                 move, the brain has as many stones as the opponent or one fewer"
+            ));
+        }
         let first = if own == opponent { Mark::X } else { Mark::O };
         let position = Position::from_board(board, first).map_err(|why| why.to_string())?;
         if position.to_move() != Mark::X || position.is_over() {
@@ -517,7 +523,13 @@ mod tests {
         brain.handle("BOARD");
         brain.handle("1,1,2");
         brain.handle("2,2,2");
-        assert!(said(brain.handle("DONE")).starts_with("ERROR"));
+        let refused = said(brain.handle("DONE"));
+        assert!(refused.starts_with("ERROR impossible counts"), "{refused}");
+        // In the protocol's words: stones are the brain's own and the opponent's.
+        assert!(
+            refused.contains("0 own stones and 2 of the opponent's"),
+            "{refused}"
+        );
     }
 
     #[test]
