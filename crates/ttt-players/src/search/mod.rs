@@ -237,7 +237,7 @@ impl Search {
         threats.start(THREAT_BUDGET, Some(start + think.mul_f64(DEFENCE_SHARE)));
         if threats.threatened_by(&mut board, !me, Reach::Threes) {
             threats.allow(THREAT_BUDGET);
-            moves = safe_moves(&mut board, moves, threats);
+            moves = safe_moves(&mut board, moves, threats, MOVE_CHECK_BUDGET);
         }
         thought.threat_nodes = threats.nodes() - counted;
         let mut best = moves[0];
@@ -328,9 +328,15 @@ fn safe_choice(
 
 /// The root moves after which the opponent, to move, has no forced win by threats: the
 /// moves that answer its threats and make fours of one's own first, then the rest in
-/// order, as long as the search's bounds allow. The moves proved safe, if any; else those
-/// not judged in time; moves proved lost only when every move is.
-fn safe_moves(board: &mut SearchBoard, moves: Vec<usize>, theirs: &mut Threats) -> Vec<usize> {
+/// order, each with `per_move` nodes, until the clock runs out or a check is cut short
+/// (going on after that measured worse: see the README). The moves proved safe, if any;
+/// else those not judged; moves proved lost only when every move is.
+fn safe_moves(
+    board: &mut SearchBoard,
+    moves: Vec<usize>,
+    theirs: &mut Threats,
+    per_move: u64,
+) -> Vec<usize> {
     let me = board.to_move;
     let mut order = board.winning_squares(!me);
     order.extend(board.defences(!me).unwrap_or_default());
@@ -346,11 +352,12 @@ fn safe_moves(board: &mut SearchBoard, moves: Vec<usize>, theirs: &mut Threats) 
     });
     let (mut safe, mut unknown, mut lost) = (Vec::new(), Vec::new(), Vec::new());
     for square in order {
+        // The first check cut short ends them: the rest are left to the alpha-beta.
         if theirs.stopped() {
             unknown.push(square);
             continue;
         }
-        theirs.allow(MOVE_CHECK_BUDGET);
+        theirs.allow(per_move);
         board.play(square);
         let threatened = theirs.find(board, Reach::Threes).is_some();
         board.undo();
@@ -719,6 +726,27 @@ mod tests {
     #![allow(clippy::unwrap_used, reason = "a test fails by panicking")]
 
     use super::*;
+
+    #[test]
+    fn the_root_keeps_the_moves_proved_safe_and_with_no_budget_judges_none() {
+        let rules = Rules::new(15, 15, 5).unwrap();
+        // O to move against X's open three on row 8 (g8, h8, i8): only f8 and j8 hold.
+        let mut rows = vec![".".repeat(15); 15];
+        rows[7] = "......xxx......".to_owned();
+        rows[0] = "o.o............".to_owned();
+        let position = Position::parse(&rows.join("/"), rules, Mark::X).unwrap();
+        let (f8, j8) = (7 * 15 + 5, 7 * 15 + 9);
+        let mut board = board_of(&position);
+        let moves = board.candidates();
+        let mut threats = Threats::new(0, None);
+        let kept = safe_moves(&mut board, moves.clone(), &mut threats, 1_000);
+        assert_eq!(kept, [f8, j8]);
+        // A node a move proves nothing: every move is kept, the alpha-beta's in its order.
+        let mut threats = Threats::new(0, None);
+        let unjudged = safe_moves(&mut board, moves.clone(), &mut threats, 1);
+        assert_eq!(unjudged[..moves.len()], moves);
+        assert_eq!(board.played.len(), 5, "the board is as it was");
+    }
 
     #[test]
     fn a_chosen_move_that_allows_a_win_by_threats_gives_way_to_one_that_does_not() {
