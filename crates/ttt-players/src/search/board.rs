@@ -324,6 +324,20 @@ impl SearchBoard {
         self.reworth(patterns, square);
     }
 
+    /// Puts `value` (0 free, 1 X, 2 O) for the square `square` in the codes of the
+    /// squares on its four lines, and works out anew the classes and worth of the free
+    /// ones among them.
+    fn relink(&mut self, patterns: &PatternShape, square: usize, value: u32) {
+        for link in &patterns.links[square] {
+            let (near, direction) = (usize::from(link.square), usize::from(link.direction));
+            let code = &mut self.codes[near][direction];
+            *code = *code & !(3 << link.shift) | value << link.shift;
+            if self.cells[near] == 0 {
+                self.reclass(patterns, near, direction);
+            }
+        }
+    }
+
     /// The free `square`'s class in `direction` from its code there, and its worth.
     fn reclass(&mut self, patterns: &PatternShape, square: usize, direction: usize) {
         let classes = patterns.table.classes(self.codes[square][direction]);
@@ -331,6 +345,7 @@ impl SearchBoard {
         for (number, class) in self.combinations[square].iter_mut().zip(classes) {
             *number = *number - *number / place % 10 * place + class as u16 * place;
         }
+        self.reworth(patterns, square);
     }
 
     /// The free `square`'s worth from its classes, and the sums with it.
@@ -730,15 +745,7 @@ impl SearchBoard {
         self.cells[square] = me as u8 + 1;
         if let Some(patterns) = shape.patterns.as_ref().filter(|_| !self.patterns_paused) {
             self.unscore(square);
-            for link in &patterns.links[square] {
-                let near = usize::from(link.square);
-                let direction = usize::from(link.direction);
-                self.codes[near][direction] |= (me as u32 + 1) << link.shift;
-                if self.cells[near] == 0 {
-                    self.reclass(patterns, near, direction);
-                    self.reworth(patterns, near);
-                }
-            }
+            self.relink(patterns, square, me as u32 + 1);
         }
         self.hash ^= shape.keys[square][me];
         self.played.push(square as u16);
@@ -781,15 +788,7 @@ impl SearchBoard {
         }
         self.cells[square] = 0;
         if let Some(patterns) = shape.patterns.as_ref().filter(|_| !self.patterns_paused) {
-            for link in &patterns.links[square] {
-                let near = usize::from(link.square);
-                let direction = usize::from(link.direction);
-                self.codes[near][direction] &= !(3 << link.shift);
-                if self.cells[near] == 0 {
-                    self.reclass(patterns, near, direction);
-                    self.reworth(patterns, near);
-                }
-            }
+            self.relink(patterns, square, 0);
             self.rescore(patterns, square);
         }
         self.hash ^= shape.keys[square][me];

@@ -306,24 +306,27 @@ fn safe_choice(
     moves: &[usize],
     theirs: &mut Threats,
 ) -> usize {
-    // Whether the opponent wins after `square`: `None` when the search was cut short.
-    let mut loses = |square: usize| {
-        board.play(square);
-        let lost = !board.won && theirs.find(board, Reach::Threes).is_some();
-        board.undo();
-        (lost || !theirs.stopped()).then_some(lost)
-    };
-    if loses(best) != Some(true) {
+    if loses(board, best, theirs) != Some(true) {
         return best;
     }
     for &square in moves.iter().filter(|&&square| square != best) {
-        match loses(square) {
+        match loses(board, square, theirs) {
             Some(false) => return square,
             Some(true) => {}
             None => break,
         }
     }
     best
+}
+
+/// Whether the opponent has a forced win by threats after the side to move plays
+/// `square`, as far as `theirs` can tell within its bounds: `None` when it was cut short
+/// before a proof.
+fn loses(board: &mut SearchBoard, square: usize, theirs: &mut Threats) -> Option<bool> {
+    board.play(square);
+    let lost = !board.won && theirs.find(board, Reach::Threes).is_some();
+    board.undo();
+    (lost || !theirs.stopped()).then_some(lost)
 }
 
 /// The root moves after which the opponent, to move, has no forced win by threats: the
@@ -358,13 +361,10 @@ fn safe_moves(
             continue;
         }
         theirs.allow(per_move);
-        board.play(square);
-        let threatened = theirs.find(board, Reach::Threes).is_some();
-        board.undo();
-        match (threatened, theirs.stopped()) {
-            (true, _) => lost.push(square),
-            (false, false) => safe.push(square),
-            (false, true) => unknown.push(square),
+        match loses(board, square, theirs) {
+            Some(true) => lost.push(square),
+            Some(false) => safe.push(square),
+            None => unknown.push(square),
         }
     }
     // The alpha-beta orders moves by its own estimate: keep its order within each group.
@@ -727,14 +727,21 @@ mod tests {
 
     use super::*;
 
-    #[test]
-    fn the_root_keeps_the_moves_proved_safe_and_with_no_budget_judges_none() {
+    /// O to move on 15x15 against X's open three on row 8 (g8, h8, i8), which becomes an
+    /// open four next move unless O blocks it at f8 or j8.
+    fn against_an_open_three() -> Position {
         let rules = Rules::new(15, 15, 5).unwrap();
-        // O to move against X's open three on row 8 (g8, h8, i8): only f8 and j8 hold.
         let mut rows = vec![".".repeat(15); 15];
         rows[7] = "......xxx......".to_owned();
         rows[0] = "o.o............".to_owned();
         let position = Position::parse(&rows.join("/"), rules, Mark::X).unwrap();
+        assert_eq!(position.to_move(), Mark::O);
+        position
+    }
+
+    #[test]
+    fn the_root_keeps_the_moves_proved_safe_and_with_no_budget_judges_none() {
+        let position = against_an_open_three();
         let (f8, j8) = (7 * 15 + 5, 7 * 15 + 9);
         let mut board = board_of(&position);
         let moves = board.candidates();
@@ -750,13 +757,7 @@ mod tests {
 
     #[test]
     fn a_chosen_move_that_allows_a_win_by_threats_gives_way_to_one_that_does_not() {
-        let rules = Rules::new(15, 15, 5).unwrap();
-        // O to move; X's open three on row 8 (g8, h8, i8) becomes an open four next move.
-        let mut rows = vec![".".repeat(15); 15];
-        rows[7] = "......xxx......".to_owned();
-        rows[0] = "o.o............".to_owned();
-        let position = Position::parse(&rows.join("/"), rules, Mark::X).unwrap();
-        assert_eq!(position.to_move(), Mark::O);
+        let position = against_an_open_three();
         let mut board = board_of(&position);
         let (corner, f8, j8) = (14 * 15 + 14, 7 * 15 + 5, 7 * 15 + 9);
         let moves = [corner, f8, j8];

@@ -184,21 +184,19 @@ impl PatternTable {
     /// overline), so a table holds 4^8 codes, or 4^10. Built once per win rule, and
     /// shared.
     pub(crate) fn for_rules(rules: Rules) -> Option<Arc<PatternTable>> {
-        static BUILT: Mutex<Vec<(usize, WinRule, Arc<PatternTable>)>> = Mutex::new(Vec::new());
+        static BUILT: Mutex<Vec<(WinRule, Arc<PatternTable>)>> = Mutex::new(Vec::new());
         let (k, rule) = (rules.k(), rules.win_rule());
-        let radius = match rule {
-            WinRule::Freestyle => k - 1,
-            WinRule::Exact => k,
-        };
         if k != 5 {
             return None;
         }
         let mut built = BUILT.lock().unwrap_or_else(PoisonError::into_inner);
-        if let Some((_, _, table)) = built.iter().find(|(k2, r2, _)| (*k2, *r2) == (k, rule)) {
+        if let Some((_, table)) = built.iter().find(|(built_rule, _)| *built_rule == rule) {
             return Some(Arc::clone(table));
         }
-        let table = Arc::new(PatternTable::build(k, rule == WinRule::Exact, radius));
-        built.push((k, rule, Arc::clone(&table)));
+        let exact = rule == WinRule::Exact;
+        let radius = if exact { k } else { k - 1 };
+        let table = Arc::new(PatternTable::build(k, exact, radius));
+        built.push((rule, Arc::clone(&table)));
         Some(table)
     }
 
@@ -233,16 +231,21 @@ struct Lines {
     radius: usize,
 }
 
+/// Where in a code covering `radius` squares each way the two bits of the square `offset`
+/// (not 0) along the line from the square coded sit.
+fn shift(radius: usize, offset: isize) -> u32 {
+    let r = radius as isize;
+    let at = if offset < 0 {
+        offset + r
+    } else {
+        offset + r - 1
+    };
+    2 * at as u32
+}
+
 impl Lines {
-    /// The two bits of the square `offset` (not 0) along the line from the square coded.
     fn shift(&self, offset: isize) -> u32 {
-        let r = self.radius as isize;
-        let at = if offset < 0 {
-            offset + r
-        } else {
-            offset + r - 1
-        };
-        2 * at as u32
+        shift(self.radius, offset)
     }
 
     fn at(&self, code: u32, offset: isize) -> u32 {
@@ -350,12 +353,8 @@ pub(crate) struct PatternShape {
 impl PatternShape {
     pub(crate) fn new(rules: Rules, weights: &PatternWeights) -> Option<PatternShape> {
         let table = PatternTable::for_rules(rules)?;
-        let lines = Lines {
-            k: rules.k(),
-            exact: rules.win_rule() == WinRule::Exact,
-            radius: table.radius,
-        };
-        let r = table.radius as isize;
+        let radius = table.radius;
+        let r = radius as isize;
         let mut empty = vec![[0u32; 4]; rules.square_count()];
         let mut links = vec![Vec::new(); rules.square_count()];
         for square in rules.squares() {
@@ -364,12 +363,12 @@ impl PatternShape {
                 for offset in (-r..=r).filter(|&o| o != 0) {
                     let near = rules.square_signed(column + dc * offset, row + dr * offset);
                     match near {
-                        None => empty[square.index()][direction] |= WALL << lines.shift(offset),
+                        None => empty[square.index()][direction] |= WALL << shift(radius, offset),
                         // This square sits at -offset from `near`.
                         Some(near) => links[square.index()].push(Link {
                             square: near.index() as u16,
                             direction: direction as u8,
-                            shift: lines.shift(-offset) as u8,
+                            shift: shift(radius, -offset) as u8,
                         }),
                     }
                 }
@@ -391,11 +390,6 @@ mod tests {
     /// A line as text around the square coded ("x", "o", "." free, "#" off the board; the
     /// square itself as "_"), read as a code covering `radius` squares each way.
     fn code(line: &str, radius: usize) -> u32 {
-        let lines = Lines {
-            k: 5,
-            exact: radius == 5,
-            radius,
-        };
         let middle = line.find('_').unwrap() as isize;
         let mut code = 0;
         for (index, c) in line.chars().enumerate() {
@@ -407,7 +401,7 @@ mod tests {
                 _ => FREE,
             };
             if offset != 0 {
-                code |= value << lines.shift(offset);
+                code |= value << shift(radius, offset);
             }
         }
         code
