@@ -253,12 +253,18 @@ impl Search {
         for depth in 1..=free {
             let iteration = Instant::now();
             match searcher.root(&mut board, &moves, depth) {
-                Ok((square, score)) => {
+                Ok(mut scored) => {
+                    // The next, deeper iteration tries the moves searched best first by
+                    // this one's scores (a move that failed low scored at most what it
+                    // says; the earlier move first where they tie), then the others.
+                    let searched = scored.len();
+                    scored.sort_by_key(|&(_, score)| std::cmp::Reverse(score));
+                    moves.splice(..searched, scored.iter().map(|&(square, _)| square));
+                    let Some(&(square, score)) = scored.first() else {
+                        break;
+                    };
                     best = square;
                     thought.depth = depth;
-                    // The best move first in the next, deeper iteration.
-                    moves.retain(|&m| m != square);
-                    moves.insert(0, square);
                     if score.abs() >= WIN - 1_000 {
                         break;
                     }
@@ -544,16 +550,18 @@ struct Searcher<'a> {
 }
 
 impl Searcher<'_> {
-    /// The best root move at `depth` and its score. Out of time after the first move (the
-    /// best of the last iteration) was searched, the best of the moves searched so far:
-    /// a move found better than that one at this depth is better by this depth's measure.
+    /// The root moves searched at `depth`, in `moves`' order, each with its score (a move
+    /// after the first that fails low scores at most what it says). Out of time after the
+    /// first move
+    /// (the best of the last iteration) was searched, the moves searched so far: a move
+    /// found better than that one at this depth is better by this depth's measure.
     fn root(
         &mut self,
         board: &mut SearchBoard,
         moves: &[usize],
         depth: u32,
-    ) -> Result<(usize, i64), OutOfTime> {
-        let mut best = (moves[0], -WIN * 2);
+    ) -> Result<Vec<(usize, i64)>, OutOfTime> {
+        let mut scored = Vec::with_capacity(moves.len());
         let mut alpha = -WIN * 2;
         for (index, &square) in moves.iter().enumerate() {
             board.play(square);
@@ -566,15 +574,13 @@ impl Searcher<'_> {
             board.undo();
             let score = match score {
                 Ok(score) => score,
-                Err(OutOfTime) if index > 0 => return Ok(best),
+                Err(OutOfTime) if index > 0 => return Ok(scored),
                 Err(OutOfTime) => return Err(OutOfTime),
             };
-            if score > best.1 {
-                best = (square, score);
-            }
+            scored.push((square, score));
             alpha = alpha.max(score);
         }
-        Ok(best)
+        Ok(scored)
     }
 
     /// The score of the move just played (the opponent now to move), by principal
