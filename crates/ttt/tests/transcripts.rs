@@ -176,6 +176,28 @@ fn a_closed_output_pipe_ends_the_program_quietly() {
 }
 
 #[test]
+fn a_run_that_ends_with_its_game_says_the_score_once_in_the_tally() {
+    for args in [
+        "play --x rules --o random --first x --seed 8",
+        "play --x rules --o random --first x --seed 8 --games 1",
+    ] {
+        let watched = transcript(args, "");
+        assert_eq!(
+            watched.matches("X wins: 1, O wins: 0, draws: 0").count(),
+            1,
+            "{watched}"
+        );
+        assert!(!watched.contains("Score: "), "{watched}");
+    }
+    // Where another game may follow, the score comes with the result.
+    let declined = transcript("play --x human --o human --first x", "1\n4\n2\n5\n3\nno\n");
+    assert!(
+        declined.contains("Score: X wins: 1, O wins: 0, draws: 0\n"),
+        "{declined}"
+    );
+}
+
+#[test]
 fn many_games_against_each_computer_come_out_as_they_should() {
     let tally = |args: &str| {
         let output = ttt().args(args.split_whitespace()).output().unwrap();

@@ -14,7 +14,7 @@ use std::collections::BTreeMap;
 
 use ttt_core::{Mark, Rules, Square, SquareNaming};
 use ttt_players::Strength;
-use ttt_solver::Solver;
+use ttt_solver::{Solver, SolverError};
 
 pub use board_style::{BoardStyle, draw};
 
@@ -196,6 +196,11 @@ pub fn run(
     game.say(&session.score().to_string())?;
     game.output.flush()?;
     Ok(ending)
+}
+
+/// Whether the run is one game between two computers (no `--games`), for a person to watch.
+fn one_game_to_watch(session: &Session) -> bool {
+    !session.has_human() && session.games_left().is_none()
 }
 
 struct LineGame<W> {
@@ -417,8 +422,7 @@ impl<W: Write> LineGame<W> {
     /// Plays games until the run ends; `going_on`: the game on the board (a resumed one)
     /// is played on before any new game.
     fn play_session(&mut self, session: &mut Session, going_on: bool) -> Result<(), Stop> {
-        // Two computers with no --games play one game, for a person to watch.
-        let one_to_watch = !session.has_human() && session.games_left().is_none();
+        let one_to_watch = one_game_to_watch(session);
         let watching = session.has_human() || session.games_left() == Some(1) || one_to_watch;
         let mut taken_back = going_on;
         loop {
@@ -633,7 +637,8 @@ impl<W: Write> LineGame<W> {
                 let (naming, rules) = (self.naming, game.rules());
                 words::review(&mistakes, |square| naming.label(square, rules))
             }
-            Err(error) => vec![format!("No review here: {error}.")],
+            // The review comes by itself: on a board too large for it, it is not missed.
+            Err(SolverError::TooLarge { .. }) => Vec::new(),
         };
         for line in lines {
             self.say(&line)?;
@@ -675,7 +680,11 @@ impl<W: Write> LineGame<W> {
         if self.options.review {
             self.review(session)?;
         }
-        self.say(&format!("Score: {}", session.score()))?;
+        // Where the run ends with this game, the tally that ends it says the score.
+        let run_ends = session.games_left() == Some(0) || one_game_to_watch(session);
+        if !run_ends {
+            self.say(&format!("Score: {}", session.score()))?;
+        }
         Ok(())
     }
 
