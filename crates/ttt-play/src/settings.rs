@@ -273,7 +273,7 @@ impl Seats {
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 pub enum SettingsError {
     /// A computer seat cannot play on the board.
-    #[error(transparent)]
+    #[error("{0} (try the search player instead)")]
     Player(#[from] SolverError),
     /// An outside engine seated on a board that is not five in a row.
     #[error(

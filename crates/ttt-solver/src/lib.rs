@@ -41,7 +41,7 @@ use ttt_core::Rules;
 pub enum SolverError {
     /// The board is too large for exact solving.
     #[error(
-        "perfect play is out of reach on {rules}: the exact solver takes boards of up to {MAX_SOLVED_SQUARES} squares (try the search player instead)"
+        "perfect play is out of reach on {rules}: the exact solver takes boards of up to {MAX_SOLVED_SQUARES} squares"
     )]
     TooLarge {
         /// The rules asked about.

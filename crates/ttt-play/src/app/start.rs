@@ -5,7 +5,7 @@ use ttt_players::Strength;
 
 use super::input::Key;
 use crate::session::Table;
-use crate::settings::{EngineCommand, FirstPolicy, Seat, Seats};
+use crate::settings::{EngineCommand, FirstPolicy, Seat, Seats, SettingsError};
 use crate::words;
 
 /// Who the person plays against, as offered on the start screen.
@@ -332,9 +332,10 @@ impl StartMenu {
     /// Whether the chosen opponent can play the chosen board, in words if not.
     pub fn check(&self) -> Result<(), String> {
         match self.choices.opponent {
-            Opponent::Computer(strength) => strength
-                .check(self.choices.rules)
-                .map_err(|error| format!("{}.", words::capitalised(&error.to_string()))),
+            Opponent::Computer(strength) => strength.check(self.choices.rules).map_err(|error| {
+                let error = SettingsError::from(error);
+                format!("{}.", words::capitalised(&error.to_string()))
+            }),
             Opponent::Engine if !self.opponent_plays() => Err(format!(
                 "An outside engine plays five in a row on boards of 5x5 or more, not {}.",
                 self.choices.rules
