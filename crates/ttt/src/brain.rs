@@ -325,21 +325,27 @@ pub fn run(
     let mut waiting: std::collections::VecDeque<String> = std::collections::VecDeque::new();
     let mut seed = 0_u64;
     loop {
-        if let Some(answer) = thinking
-            .as_ref()
-            .and_then(|thought| thought.try_recv().ok())
-        {
-            thinking = None;
-            let (answer, search) = answer;
-            engine = Some(search);
-            match answer {
-                Some(square) => {
-                    brain.played(square);
-                    writeln!(output, "{}", brain.name(square))?;
+        match thinking.as_ref().map(answer_of) {
+            None | Some(Answer::NotYet) => {}
+            Some(Answer::Chosen(answer, search)) => {
+                thinking = None;
+                engine = Some(*search);
+                match answer {
+                    Some(square) => {
+                        brain.played(square);
+                        writeln!(output, "{}", brain.name(square))?;
+                    }
+                    None => writeln!(output, "ERROR no move could be chosen")?,
                 }
-                None => writeln!(output, "ERROR no move could be chosen")?,
+                output.flush()?;
             }
-            output.flush()?;
+            Some(Answer::Lost) => {
+                // The thinking thread ended without an answer: the engine is gone with
+                // it, and a new one is made for the next turn.
+                thinking = None;
+                writeln!(output, "ERROR the engine stopped without choosing a move")?;
+                output.flush()?;
+            }
         }
         if thinking.is_none() {
             // Between turns, once the last reply is out (a cheap check when nothing
@@ -395,6 +401,25 @@ pub fn run(
             }
         }
         output.flush()?;
+    }
+}
+
+/// What the thinking thread has for the brain so far.
+enum Answer {
+    /// Still thinking.
+    NotYet,
+    /// Its move (none if no move could be chosen), and the engine back.
+    Chosen(Option<Square>, Box<Search>),
+    /// It ended without an answer (it panicked): waiting longer would hang the brain.
+    Lost,
+}
+
+/// The thinking thread's answer, if it has one, without waiting for it.
+fn answer_of(thought: &mpsc::Receiver<(Option<Square>, Search)>) -> Answer {
+    match thought.try_recv() {
+        Ok((square, search)) => Answer::Chosen(square, Box::new(search)),
+        Err(mpsc::TryRecvError::Empty) => Answer::NotYet,
+        Err(mpsc::TryRecvError::Disconnected) => Answer::Lost,
     }
 }
 
@@ -466,6 +491,15 @@ mod tests {
     #![allow(clippy::unwrap_used, reason = "a test fails by panicking")]
 
     use super::*;
+
+    #[test]
+    fn a_thinking_thread_that_ends_without_an_answer_is_lost_not_awaited() {
+        let (sender, thought) = mpsc::channel::<(Option<Square>, Search)>();
+        assert!(matches!(answer_of(&thought), Answer::NotYet));
+        // As a thread that panics drops its sender.
+        std::thread::spawn(move || drop(sender)).join().unwrap();
+        assert!(matches!(answer_of(&thought), Answer::Lost));
+    }
 
     fn said(action: Action) -> String {
         match action {
