@@ -73,10 +73,13 @@ pub fn expected_squares(naming: SquareNaming, rules: Rules) -> String {
     if rules.is_tic_tac_toe() {
         return scheme_phrase(naming, rules);
     }
+    // The corners name the ranges: short enough for one line of a terminal.
+    let last = Square::new(rules.square_count() - 1);
     let mut accepted = format!(
-        "{}, or {}",
-        scheme_phrase(SquareNaming::Letters, rules),
-        scheme_phrase(SquareNaming::Coords, rules)
+        "a1 to {}, or column and row from 1 1 to {} {}",
+        SquareNaming::Letters.label(last, rules),
+        rules.width(),
+        rules.height()
     );
     if rules.width() <= 9 {
         accepted.push_str(&format!(", or a number from 1 to {}", rules.square_count()));
@@ -255,7 +258,10 @@ mod tests {
         let gomoku = Rules::new(15, 15, 5).unwrap_or_default();
         assert_eq!(
             read("z9", numbers, gomoku),
-            Err("z9 is not on the board: type a column letter and a row number, e.g. a1 (columns a-o, rows 1-15), or column and row, e.g. 1 1 (columns 1-15, rows 1-15).".to_owned())
+            Err(
+                "z9 is not on the board: type a1 to o15, or column and row from 1 1 to 15 15."
+                    .to_owned()
+            )
         );
         let seven = Rules::new(7, 6, 4).unwrap_or_default();
         assert!(expected_squares(numbers, seven).ends_with("or a number from 1 to 42"));

@@ -1224,7 +1224,7 @@ fn any_square_name_the_line_mode_reads_can_be_typed_shown_as_typed() {
     assert!(app.status.warning);
     assert_eq!(
         app.status.text,
-        "'z' is not a square: type a column letter and a row number, e.g. a1 (columns a-g, rows 1-6), or column and row, e.g. 1 1 (columns 1-7, rows 1-6), or a number from 1 to 42."
+        "'z' is not a square: type a1 to g6, or column and row from 1 1 to 7 6, or a number from 1 to 42."
     );
     assert_eq!(app.position().history().len(), 2);
 }
