@@ -659,18 +659,61 @@ pub struct Order {
 }
 
 impl Order {
-    /// Chooses the square as the order says, with a player made for it: what a web worker
-    /// runs. The same order always gives the same square.
+    /// Chooses the square as the order says, with a player made for it alone. Where
+    /// orders keep coming (a web worker), a [`KeptPlayer`] carries them out with what its
+    /// player learnt from the ones before.
     ///
     /// # Errors
     /// The player's, when it cannot move.
     pub fn carry_out(&self) -> Result<Square, PlayerError> {
-        let mut player = if self.open_centre {
-            self.strength.player_opening_centre(self.limits)
-        } else {
-            self.strength.player(self.limits)
+        KeptPlayer::default().carry_out(self)
+    }
+
+    /// The player the order asks for, and its limits.
+    fn kind(&self) -> PlayerKind {
+        (self.strength, self.limits, self.open_centre)
+    }
+}
+
+/// A computer player, its limits, and whether it opens in the centre.
+type PlayerKind = (Strength, Limits, bool);
+
+/// A computer player kept from one [`Order`] to the next while they ask for the same one,
+/// so that what it keeps between moves (the perfect player's solved positions, the search
+/// player's threat table) is not thrown away and made again at every move.
+#[derive(Default)]
+pub struct KeptPlayer {
+    kept: Option<(PlayerKind, Box<dyn Player + Send>)>,
+}
+
+impl fmt::Debug for KeptPlayer {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("KeptPlayer")
+            .field("kind", &self.kept.as_ref().map(|(kind, _)| kind))
+            .finish_non_exhaustive()
+    }
+}
+
+impl KeptPlayer {
+    /// Chooses the square as `order` says, with the player kept if it is the one asked
+    /// for, else with a new one (kept from then on).
+    ///
+    /// # Errors
+    /// The player's, when it cannot move.
+    pub fn carry_out(&mut self, order: &Order) -> Result<Square, PlayerError> {
+        let kind = order.kind();
+        let player = match &mut self.kept {
+            Some((kept, player)) if *kept == kind => player,
+            kept => {
+                let player = if order.open_centre {
+                    order.strength.player_opening_centre(order.limits)
+                } else {
+                    order.strength.player(order.limits)
+                };
+                &mut kept.insert((kind, player)).1
+            }
         };
-        player.choose(&self.position, &mut StdRng::seed_from_u64(self.seed))
+        player.choose(&order.position, &mut StdRng::seed_from_u64(order.seed))
     }
 }
 
@@ -725,6 +768,38 @@ mod tests {
     use crate::settings::Seats;
 
     const PERFECT: Seat = Seat::Computer(Strength::Perfect);
+
+    #[test]
+    fn a_kept_player_chooses_as_a_new_one_would_and_changes_with_the_order() {
+        let mut kept = KeptPlayer::default();
+        // Within a game the player is kept; each game asks for another.
+        for (rules, strength, open_centre) in [
+            (Rules::default(), Strength::Perfect, false),
+            (Rules::new(4, 4, 4).unwrap(), Strength::Perfect, true),
+            (Rules::default(), Strength::Random, true),
+            (Rules::new(4, 3, 3).unwrap(), Strength::Perfect, false),
+        ] {
+            let mut position = Position::new(rules, Mark::X);
+            let mut seed = 0;
+            while !position.is_over() {
+                let order = Order {
+                    strength,
+                    limits: Limits::default(),
+                    open_centre,
+                    seed,
+                    position: position.clone(),
+                };
+                let square = kept.carry_out(&order).unwrap();
+                assert_eq!(
+                    Ok(square),
+                    order.carry_out(),
+                    "{rules}, {strength}, move {seed}"
+                );
+                position = position.after(square).unwrap();
+                seed += 1;
+            }
+        }
+    }
 
     fn session(x: Seat, o: Seat, first: FirstPolicy) -> Session {
         let seats = Seats::Fixed {

@@ -15,7 +15,7 @@ use std::time::Duration;
 
 use ttt_core::{Mark, Position, Rules, Square, SquareNaming, WinRule};
 use ttt_play::app::{Answer, Job, Purpose};
-use ttt_play::session::Order;
+use ttt_play::session::{KeptPlayer, Order};
 use ttt_players::{Limits, Strength};
 use ttt_solver::{GameResult, MoveValue, Solver, Value};
 
@@ -162,24 +162,34 @@ impl Request {
         }
     }
 
-    /// Does the work (in the worker: this is where the time goes).
-    pub fn carry_out(self) -> Reply {
+    /// Does the work (in the worker: this is where the time goes), with what the worker
+    /// keeps from one request to the next.
+    pub fn carry_out(self, worker: &mut Worker) -> Reply {
         match self {
-            Request::Move(order) => match order.carry_out() {
+            Request::Move(order) => match worker.player.carry_out(&order) {
                 Ok(square) => Reply::Move(square),
                 Err(error) => Reply::Error(error.to_string()),
             },
             Request::Job(purpose, naming, position) => {
-                match Job::new(purpose, position, naming, Solver::new())
-                    .run()
-                    .answer
-                {
+                let solver = std::mem::take(&mut worker.solver);
+                let done = Job::new(purpose, position, naming, solver).run();
+                worker.solver = done.solver;
+                match done.answer {
                     Ok(answer) => Reply::Answer(answer),
                     Err(message) => Reply::Error(message),
                 }
             }
         }
     }
+}
+
+/// What a worker keeps from one request to the next: the computer player of the last move
+/// (with its tables: a new one at every move would make them again and forget what they
+/// learnt) and the solver of hints and reviews.
+#[derive(Debug, Default)]
+pub struct Worker {
+    player: KeptPlayer,
+    solver: Solver,
 }
 
 fn result_letter(result: GameResult) -> char {
@@ -259,10 +269,15 @@ impl Reply {
     }
 }
 
+std::thread_local! {
+    /// The worker's own: one worker runs one request at a time on its one thread.
+    static WORKER: std::cell::RefCell<Worker> = std::cell::RefCell::default();
+}
+
 /// The worker's whole job: a request line in, a reply line out.
 pub fn answer(request: &str) -> String {
     match Request::decode(request) {
-        Ok(request) => request.carry_out().encode(),
+        Ok(request) => WORKER.with(|worker| request.carry_out(&mut worker.borrow_mut()).encode()),
         Err(message) => Reply::Error(message).encode(),
     }
 }
