@@ -163,9 +163,16 @@ impl Brain {
             "1" => Stone::Own,
             // 3 marks a stone of a continuous game's winning line: a square no one can use.
             "2" | "3" => Stone::Opponent,
-            _ => return error(format!("a BOARD field is 1, 2 or 3, not '{field}'")),
+            _ => {
+                return error(format!(
+                    "a BOARD line is x,y,field with field 1, 2 or 3, not '{line}'"
+                ));
+            }
         };
         match self.square(&format!("{x},{y}")) {
+            Ok(square) if self.stones[square.index()].is_some() => {
+                error(format!("BOARD {line}: {x},{y} was given already"))
+            }
             Ok(square) => {
                 self.stones[square.index()] = Some(stone);
                 Action::Nothing
@@ -548,7 +555,15 @@ mod tests {
         assert_eq!(brain.handle("8,8,1"), Action::Nothing);
         assert_eq!(brain.handle("9,9,2"), Action::Nothing);
         assert!(said(brain.handle("9,9")).starts_with("ERROR"));
-        assert!(said(brain.handle("1,1,7")).starts_with("ERROR"));
+        assert_eq!(
+            said(brain.handle("1,1,7")),
+            "ERROR a BOARD line is x,y,field with field 1, 2 or 3, not '1,1,7'"
+        );
+        // A square given twice keeps its first stone.
+        assert_eq!(
+            said(brain.handle("8,8,2")),
+            "ERROR BOARD 8,8,2: 8,8 was given already"
+        );
         let Action::Think(position, _) = brain.handle("DONE") else {
             panic!("DONE asks for a move")
         };
