@@ -27,6 +27,8 @@ pub const GRACE: Duration = Duration::from_secs(1);
 /// How long an engine may take to answer `START` at the least, whatever its time a move:
 /// loading its tables is not part of a turn.
 pub const STARTUP: Duration = Duration::from_secs(5);
+/// How long an engine told `END` has to exit by itself before it is ended.
+const END_GRACE: Duration = Duration::from_millis(200);
 
 /// The process ids of the engines running now (each also its process group's id).
 static RUNNING: Mutex<Vec<u32>> = Mutex::new(Vec::new());
@@ -94,12 +96,14 @@ pub enum EngineError {
         answer: String,
     },
     /// A move on a square that is taken or off the board.
-    #[error("the engine '{command}' played {answer}, which is not a free square")]
+    #[error("the engine '{command}' played {answer}, which is {why}")]
     Illegal {
         /// The command as given.
         command: String,
         /// The move it answered.
         answer: String,
+        /// What is wrong with it: "taken", or "off the 15x15, k=5 board".
+        why: String,
     },
 }
 
@@ -279,9 +283,10 @@ impl Engine {
         }
         self.say("DONE")?;
         let answer = self.answer("BOARD", self.limits.think + GRACE)?;
-        let illegal = || EngineError::Illegal {
+        let illegal = |why: String| EngineError::Illegal {
             command: self.command.clone(),
             answer: ttt_core::Shown(&answer).to_string(),
+            why,
         };
         let (x, y) = answer
             .split_once(',')
@@ -291,10 +296,14 @@ impl Engine {
                 asked: "BOARD".to_owned(),
                 answer: ttt_core::Shown(&answer).to_string(),
             })?;
-        rules
+        let square = rules
             .square_signed(x, y)
-            .filter(|&square| position.is_legal(square))
-            .ok_or_else(illegal)
+            .ok_or_else(|| illegal(format!("off the {rules} board")))?;
+        if position.is_legal(square) {
+            Ok(square)
+        } else {
+            Err(illegal("taken".to_owned()))
+        }
     }
 }
 
@@ -310,7 +319,14 @@ impl Player for Engine {
 
 impl Drop for Engine {
     fn drop(&mut self) {
-        let _ = self.say("END");
+        // The protocol's goodbye, and a moment to take it (an engine may save what it
+        // learnt); then its whole process group is ended, whatever it did.
+        if self.say("END").is_ok() {
+            let asked = Instant::now();
+            while matches!(self.child.try_wait(), Ok(None)) && asked.elapsed() < END_GRACE {
+                std::thread::sleep(Duration::from_millis(5));
+            }
+        }
         let id = self.child.id();
         RUNNING
             .lock()

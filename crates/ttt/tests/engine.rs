@@ -139,14 +139,11 @@ done"#,
         error,
         EngineError::Illegal {
             command: command.clone(),
-            answer: "7,7".to_owned()
+            answer: "7,7".to_owned(),
+            why: "taken".to_owned(),
         }
     );
-    assert!(
-        error
-            .to_string()
-            .ends_with("played 7,7, which is not a free square")
-    );
+    assert!(error.to_string().ends_with("played 7,7, which is taken"));
     // A new board is told of with START; the answer there is no move at all.
     let small = Position::new(Rules::new(7, 7, 5).unwrap(), Mark::X);
     let error = engine.play(&small).unwrap_err();
@@ -222,7 +219,7 @@ fn an_engine_that_crashes_stalls_or_plays_no_free_square_loses_each_game_and_pla
         (
             "offboard",
             "while read line; do case \"$line\" in START*) echo OK ;; DONE) echo 30,2 ;; esac; done",
-            "played 30,2, which is not a free square",
+            "played 30,2, which is off the 15x15, k=5 board",
         ),
     ];
     for (name, body, reason) in engines {
@@ -390,4 +387,23 @@ fn an_unknown_answer_to_start_is_reported_as_what_it_said() {
             answer: "UNKNOWN no rectangles".to_owned(),
         }
     );
+}
+
+#[test]
+fn an_engine_is_told_to_end_and_given_a_moment_to_do_so() {
+    let log = script("ending-log", "").with_extension("log");
+    let _ = std::fs::remove_file(&log);
+    let polite = script(
+        "polite",
+        &format!(
+            "while read line; do echo \"$line\" >> {}; case \"$line\" in START*) echo OK ;; DONE) echo 7,7 ;; END) exit 0 ;; esac; done",
+            log.display()
+        ),
+    );
+    let mut engine = Engine::start(&polite.display().to_string(), QUICK).unwrap();
+    let empty = Position::new(Rules::new(15, 15, 5).unwrap(), Mark::X);
+    assert_eq!(engine.play(&empty).unwrap().index(), 7 * 15 + 7);
+    drop(engine);
+    let said = std::fs::read_to_string(&log).unwrap();
+    assert!(said.lines().any(|line| line == "END"), "{said}");
 }
