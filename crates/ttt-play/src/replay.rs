@@ -28,6 +28,8 @@ use ttt_core::{Position, SquareNaming};
 use ttt_solver::{GameResult, Solver};
 
 use crate::records::{GameRecord, RecordError};
+use crate::session::threat_review;
+use crate::words;
 
 /// Where to go in the game.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -41,9 +43,6 @@ pub enum Step {
     /// After the last move.
     Last,
 }
-
-/// Nodes the threat search may take for each position of a big board's game.
-const THREAT_BUDGET: u64 = 20_000;
 
 /// A game being stepped through.
 #[derive(Debug, Clone)]
@@ -164,43 +163,14 @@ impl Replay {
     pub fn with_threats(mut self) -> Replay {
         let rules = self.record.rules;
         let name = |square| SquareNaming::Letters.label(square, rules);
-        let wins: Vec<bool> = self
-            .positions
-            .iter()
-            .map(|position| {
-                !position.is_over()
-                    && ttt_players::wins_by_threats(position, position.to_move(), THREAT_BUDGET)
-            })
-            .collect();
-        let mut let_go = 0;
-        for (index, &square) in self.record.moves.iter().enumerate() {
-            let mover = self.positions[index].to_move();
-            let after = &self.positions[index + 1];
-            let note = if wins[index]
-                && !after.is_over()
-                && !ttt_players::wins_by_threats(after, mover, THREAT_BUDGET)
-            {
-                let_go += 1;
-                Some(format!(
-                    "{mover} {}: lets a forced win by threats go",
-                    name(square)
-                ))
-            } else if wins[index + 1] {
-                Some(format!(
-                    "{mover} {}: now {} to move has a forced win by threats",
-                    name(square),
-                    after.to_move()
-                ))
-            } else {
-                None
-            };
-            self.notes[index] = note;
+        let Some(game) = self.positions.last() else {
+            return self;
+        };
+        let notes = threat_review(game);
+        for note in &notes {
+            self.notes[note.number - 1] = Some(words::threat_note(note, name));
         }
-        self.summary = vec![match let_go {
-            0 => "No forced win by threats was let go (as far as a quick search sees).".to_owned(),
-            1 => "One forced win by threats was let go.".to_owned(),
-            n => format!("{n} forced wins by threats were let go."),
-        }];
+        self.summary = vec![words::threat_summary(&notes)];
         self
     }
 

@@ -3,7 +3,7 @@
 use ttt_core::{Outcome, Rules, Square, SquareError, SquareNaming, column_letter};
 use ttt_solver::{GameResult, Mistake, MoveValue, Value};
 
-use crate::session::{Refusal, Session};
+use crate::session::{Refusal, Session, ThreatNote};
 
 /// Why the session refused, as a clause without its full stop (`label` names squares):
 /// "square 5 is taken by X".
@@ -162,6 +162,53 @@ pub fn review(mistakes: &[Mistake], label: impl Fn(Square) -> String) -> Vec<Str
     lines
 }
 
+/// One move as the threat search reviews it: `X h8: lets a forced win by threats go`, or
+/// `X h8: now O to move has a forced win by threats`.
+pub fn threat_note(note: &ThreatNote, label: impl Fn(Square) -> String) -> String {
+    let (mover, square) = (note.mover, label(note.square));
+    if note.let_go {
+        format!("{mover} {square}: lets a forced win by threats go")
+    } else {
+        format!(
+            "{mover} {square}: now {} to move has a forced win by threats",
+            !mover
+        )
+    }
+}
+
+/// How many forced wins by threats a game let go, as a sentence.
+pub fn threat_summary(notes: &[ThreatNote]) -> String {
+    match notes.iter().filter(|note| note.let_go).count() {
+        0 => "No forced win by threats was let go (as far as a quick search sees).".to_owned(),
+        1 => "One forced win by threats was let go.".to_owned(),
+        n => format!("{n} forced wins by threats were let go."),
+    }
+}
+
+/// A game's review by the threat search, where perfect play is out of reach: a line for
+/// each forced win let go, and for each move that gave the other side one (not for the
+/// moves after it while the win held: once a side has a forced win, each of the other's
+/// moves leaves it one), then the summary.
+pub fn threat_review(notes: &[ThreatNote], label: impl Fn(Square) -> String) -> Vec<String> {
+    let mut lines = vec![
+        "Review by the threat search (perfect play is out of reach on this board):".to_owned(),
+    ];
+    let held_on = |note: &ThreatNote| {
+        !note.let_go
+            && notes.iter().any(|before| {
+                before.number + 2 == note.number && before.mover == note.mover && !before.let_go
+            })
+    };
+    lines.extend(
+        notes
+            .iter()
+            .filter(|note| !held_on(note))
+            .map(|note| format!("  move {}, {}", note.number, threat_note(note, &label))),
+    );
+    lines.push(threat_summary(notes));
+    lines
+}
+
 /// The moves grouped by value, best first: `win in 5: 3, 7; draw: 5, 6, 8; loss in 6: 2, 4.`
 pub fn hint_summary(moves: &[MoveValue], label: impl Fn(Square) -> String) -> String {
     let mut groups: Vec<(Value, Vec<String>)> = Vec::new();
@@ -229,6 +276,8 @@ fn or_list(items: &[String]) -> String {
 
 #[cfg(test)]
 mod tests {
+    use ttt_core::Mark;
+
     use super::*;
 
     #[test]
@@ -265,6 +314,35 @@ mod tests {
         );
         let seven = Rules::new(7, 6, 4).unwrap_or_default();
         assert!(expected_squares(numbers, seven).ends_with("or a number from 1 to 42"));
+    }
+
+    #[test]
+    fn a_threat_review_names_where_a_win_arose_not_each_move_while_it_held() {
+        let note = |number: usize, mover: Mark, let_go: bool| ThreatNote {
+            number,
+            mover,
+            square: Square::new(number),
+            let_go,
+        };
+        // O gave X a win at move 6 and at 8 again; X let it go at 9; O gave it back at 12.
+        let notes = [
+            note(6, Mark::O, false),
+            note(8, Mark::O, false),
+            note(9, Mark::X, true),
+            note(12, Mark::O, false),
+            note(14, Mark::O, false),
+        ];
+        let lines = threat_review(&notes, |square| square.index().to_string());
+        assert_eq!(
+            lines,
+            [
+                "Review by the threat search (perfect play is out of reach on this board):",
+                "  move 6, O 6: now X to move has a forced win by threats",
+                "  move 9, X 9: lets a forced win by threats go",
+                "  move 12, O 12: now X to move has a forced win by threats",
+                "One forced win by threats was let go.",
+            ]
+        );
     }
 
     #[test]

@@ -86,6 +86,8 @@ transcripts! {
     hint_on_the_board_and_as_a_list: "play --x human --o human --first x", "1\n5\nhint\nquit\n";
     review_names_the_mistakes: "play --x human --o human --first x", "5\n2\n8\n1\n9\n4\n6\n3\n7\n";
     review_of_a_perfect_game: "play --x human --o human --first x", "1\n5\n9\n2\n8\n7\n3\n6\n4\n";
+    review_by_threats_where_perfect_play_is_out_of_reach: "play --gomoku --x human --o human --first x",
+        "h8\na1\ni8\na2\nj8\na3\nk8\na4\nl8\nno\n";
     no_review: "play --x human --o human --first x --no-review", "1\n4\n2\n5\n3\n";
     analyze_text: "analyze x.o/.x./..o", "";
     analyze_moves_with_o_first: "analyze --moves 5,1,9 --first o", "";

@@ -4,8 +4,6 @@
 use ttt_core::{Position, SquareNaming};
 use ttt_solver::{MoveValue, Solver};
 
-use crate::words;
-
 /// What the work is for.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Purpose {
@@ -88,13 +86,11 @@ impl Job {
                 .move_values(&self.position)
                 .map(Answer::Hint)
                 .map_err(|error| format!("No hint here: {error}.")),
-            Purpose::Review => crate::session::review(&mut self.solver, &self.position)
-                .map(|mistakes| {
-                    Answer::Review(words::review(&mistakes, |square| {
-                        naming.label(square, rules)
-                    }))
-                })
-                .map_err(|error| format!("No review here: {error}.")),
+            Purpose::Review => Ok(Answer::Review(crate::session::review_lines(
+                &mut self.solver,
+                &self.position,
+                |square| naming.label(square, rules),
+            ))),
         };
         Done {
             position: self.position,

@@ -14,7 +14,7 @@ use std::collections::BTreeMap;
 
 use ttt_core::{Mark, Rules, Square, SquareNaming};
 use ttt_players::Strength;
-use ttt_solver::{Solver, SolverError};
+use ttt_solver::Solver;
 
 pub use board_style::{BoardStyle, draw};
 
@@ -632,14 +632,9 @@ impl<W: Write> LineGame<W> {
         let Ok(game) = session.finished_game() else {
             return Ok(());
         };
-        let lines = match session::review(&mut self.solver, game) {
-            Ok(mistakes) => {
-                let (naming, rules) = (self.naming, game.rules());
-                words::review(&mistakes, |square| naming.label(square, rules))
-            }
-            // The review comes by itself: on a board too large for it, it is not missed.
-            Err(SolverError::TooLarge { .. }) => Vec::new(),
-        };
+        let (naming, rules) = (self.naming, game.rules());
+        let lines =
+            session::review_lines(&mut self.solver, game, |square| naming.label(square, rules));
         for line in lines {
             self.say(&line)?;
         }
