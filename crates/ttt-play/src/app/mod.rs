@@ -781,17 +781,14 @@ impl App {
         }
     }
 
-    /// What is said when a game has ended: the verdict and what can be done next (the
-    /// review only where the exact solver reaches).
+    /// What is said when a game has ended: the verdict and what can be done next.
     fn end_message(&self) -> String {
         let session = &self.session;
         let verdict = words::verdict(session);
-        let review = ui::reviewable(self.rules());
-        let next = match (session.games_left() == Some(0), review) {
-            (true, true) => "That was the last game: r for its review, q to quit.",
-            (true, false) => "That was the last game: q to quit.",
-            (false, true) => "n: new game · r: review · u: undo.",
-            (false, false) => "n: new game · u: undo.",
+        let next = if session.games_left() == Some(0) {
+            "That was the last game: r for its review, q to quit."
+        } else {
+            "n: new game · r: review · u: undo."
         };
         format!("{verdict} {next}")
     }

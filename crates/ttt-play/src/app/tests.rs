@@ -349,7 +349,7 @@ fn starting_over_after_quitting_keeps_the_choices_and_the_score() {
 }
 
 #[test]
-fn the_end_of_a_game_offers_a_review_only_where_there_is_one() {
+fn the_end_of_a_game_offers_a_review_by_perfect_play_or_by_threats() {
     let mut app = two_people();
     for digit in ['1', '4', '2', '5', '3'] {
         key(&mut app, Key::Char(digit));
@@ -366,7 +366,7 @@ fn the_end_of_a_game_offers_a_review_only_where_there_is_one() {
         "{}",
         app.status.text
     );
-    // On gomoku there is no review to offer.
+    // On gomoku the review is the threat search's.
     let mut gomoku = start_app(
         launch_on(
             Rules::new(15, 15, 5).unwrap(),
@@ -386,9 +386,22 @@ fn the_end_of_a_game_offers_a_review_only_where_there_is_one() {
     }
     assert!(gomoku.position().is_over(), "{}", gomoku.status.text);
     assert!(
-        !gomoku.status.text.contains("review"),
+        gomoku.status.text.contains("r: review"),
         "{}",
         gomoku.status.text
+    );
+    key(&mut gomoku, Key::Char('r'));
+    work(&mut gomoku);
+    let Some(Overlay::Review(lines)) = &gomoku.overlay else {
+        panic!("a review: {:?}", gomoku.overlay);
+    };
+    assert!(
+        lines[0].starts_with("Review by the threat search"),
+        "{lines:?}"
+    );
+    assert!(
+        lines.contains(&"  move 8, O d2: now X to move has a forced win by threats".to_owned()),
+        "{lines:?}"
     );
 }
 
@@ -1130,8 +1143,9 @@ fn big_boards_list_moves_in_columns_and_offer_no_hint_in_the_footer() {
     assert_eq!(moves.len(), 2, "{screen}");
     let column_of_o = |line: &str| line.find(" O ").unwrap();
     assert_eq!(column_of_o(moves[0]), column_of_o(moves[1]), "{moves:?}");
+    // No hint where perfect play is out of reach; the review is the threat search's.
     assert!(
-        !screen.contains("H hint") && !screen.contains("r review"),
+        !screen.contains("H hint") && screen.contains("r review"),
         "{screen}"
     );
     assert!(screen.contains("? help · q quit"));

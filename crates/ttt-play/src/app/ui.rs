@@ -193,29 +193,27 @@ fn game_screen(app: &App, game: &GameScreen, area: Rect, buf: &mut Buffer) {
     }
 }
 
-/// Whether games on a board of `rules` have hints and reviews: where the exact solver
-/// reaches.
-pub(super) fn reviewable(rules: Rules) -> bool {
+/// Whether games on a board of `rules` have hints: where the exact solver reaches (a
+/// review there is by perfect play, elsewhere by the threat search).
+fn hinted(rules: Rules) -> bool {
     rules.square_count() <= ttt_solver::MAX_SOLVED_SQUARES
 }
 
-/// The game screen's key list, each entry with the key a click on it presses: hint and
-/// review only where the exact solver reaches.
+/// The game screen's key list, each entry with the key a click on it presses: the hint
+/// only where the exact solver reaches, the start screen in its room elsewhere.
 pub fn footer_items(rules: Rules) -> Vec<(&'static str, Option<Key>)> {
-    let solved = reviewable(rules);
+    let solved = hinted(rules);
     let mut items = vec![("←↑↓→ Enter", None), ("t type", Some(Key::Char('t')))];
-    if solved {
-        items.push(("H hint", Some(Key::Char('H'))));
-    }
-    items.extend([
-        ("u undo", Some(Key::Char('u'))),
-        ("n new", Some(Key::Char('n'))),
-    ]);
     items.push(if solved {
-        ("r review", Some(Key::Char('r')))
+        ("H hint", Some(Key::Char('H')))
     } else {
         ("m menu", Some(Key::Char('m')))
     });
+    items.extend([
+        ("u undo", Some(Key::Char('u'))),
+        ("n new", Some(Key::Char('n'))),
+        ("r review", Some(Key::Char('r'))),
+    ]);
     items.extend([
         ("? help", Some(Key::Char('?'))),
         ("q quit", Some(Key::Char('q'))),
@@ -785,7 +783,7 @@ fn help_lines() -> Vec<String> {
             "type a square's name (5, 3 2, h8); Esc cancels",
         ),
         ("mouse click", "place on that square"),
-        ("H", "hint: each free square's value"),
+        ("H", "hint: each free square's value (up to 16 squares)"),
         ("u", "undo"),
         ("n", "new game"),
         ("r", "review of the finished game"),
