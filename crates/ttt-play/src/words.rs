@@ -193,16 +193,23 @@ pub fn threat_review(notes: &[ThreatNote], label: impl Fn(Square) -> String) -> 
     let mut lines = vec![
         "Review by the threat search (perfect play is out of reach on this board):".to_owned(),
     ];
-    let held_on = |note: &ThreatNote| {
-        !note.let_go
-            && notes.iter().any(|before| {
-                before.number + 2 == note.number && before.mover == note.mover && !before.let_go
+    // Held on: the note just before is the same side's, a move of its own earlier, and
+    // no forced win was let go in between (that would have a note of its own).
+    let held_on = |at: usize| {
+        let note = &notes[at];
+        at.checked_sub(1)
+            .and_then(|before| notes.get(before))
+            .is_some_and(|before| {
+                !note.let_go
+                    && !before.let_go
+                    && before.mover == note.mover
+                    && before.number + 2 == note.number
             })
     };
     lines.extend(
-        notes
-            .iter()
-            .filter(|note| !held_on(note))
+        (0..notes.len())
+            .filter(|&at| !held_on(at))
+            .map(|at| &notes[at])
             .map(|note| format!("  move {}, {}", note.number, threat_note(note, &label))),
     );
     lines.push(threat_summary(notes));
@@ -324,13 +331,16 @@ mod tests {
             square: Square::new(number),
             let_go,
         };
-        // O gave X a win at move 6 and at 8 again; X let it go at 9; O gave it back at 12.
+        // O gave X a win at move 6 and at 8 again; X let it go at 9; O gave it back at 12;
+        // X let it go at once, and O gave it back at once.
         let notes = [
             note(6, Mark::O, false),
             note(8, Mark::O, false),
             note(9, Mark::X, true),
             note(12, Mark::O, false),
+            note(13, Mark::X, true),
             note(14, Mark::O, false),
+            note(16, Mark::O, false),
         ];
         let lines = threat_review(&notes, |square| square.index().to_string());
         assert_eq!(
@@ -340,7 +350,9 @@ mod tests {
                 "  move 6, O 6: now X to move has a forced win by threats",
                 "  move 9, X 9: lets a forced win by threats go",
                 "  move 12, O 12: now X to move has a forced win by threats",
-                "One forced win by threats was let go.",
+                "  move 13, X 13: lets a forced win by threats go",
+                "  move 14, O 14: now X to move has a forced win by threats",
+                "2 forced wins by threats were let go.",
             ]
         );
     }

@@ -775,6 +775,11 @@ fn overlay_box(app: &App, overlay: &Overlay, area: Rect, buf: &mut Buffer) {
 }
 
 fn help_lines() -> Vec<String> {
+    // Hints come from the exact solver: on its boards only.
+    let hint = format!(
+        "hint: each free square's value (up to {} squares)",
+        ttt_solver::MAX_SOLVED_SQUARES
+    );
     [
         ("arrows, hjkl, wasd", "move the cursor"),
         ("Enter, Space", "place your mark"),
@@ -783,7 +788,7 @@ fn help_lines() -> Vec<String> {
             "type a square's name (5, 3 2, h8); Esc cancels",
         ),
         ("mouse click", "place on that square"),
-        ("H", "hint: each free square's value (up to 16 squares)"),
+        ("H", hint.as_str()),
         ("u", "undo"),
         ("n", "new game"),
         ("r", "review of the finished game"),

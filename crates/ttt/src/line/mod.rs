@@ -627,7 +627,8 @@ impl<W: Write> LineGame<W> {
         Ok(())
     }
 
-    /// Names the moves of the finished game that changed its value, or says there were none.
+    /// Names the moves of the finished game that changed its value, or says there were none;
+    /// on a board too big for perfect play, what the threat search says of them.
     fn review(&mut self, session: &Session) -> Result<(), Stop> {
         let Ok(game) = session.finished_game() else {
             return Ok(());
