@@ -757,12 +757,15 @@ type PlayerKind = (Strength, Limits, bool);
 #[derive(Default)]
 pub struct KeptPlayer {
     kept: Option<(PlayerKind, Box<dyn Player + Send>)>,
+    /// How many players it has made.
+    made: usize,
 }
 
 impl fmt::Debug for KeptPlayer {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.debug_struct("KeptPlayer")
             .field("kind", &self.kept.as_ref().map(|(kind, _)| kind))
+            .field("made", &self.made)
             .finish_non_exhaustive()
     }
 }
@@ -778,11 +781,15 @@ impl KeptPlayer {
         let player = match &mut self.kept {
             Some((kept, player)) if *kept == kind => player,
             kept => {
+                // The old player's tables go before the new one's are made, so that the
+                // two never take the memory bound twice over.
+                *kept = None;
                 let player = if order.open_centre {
                     order.strength.player_opening_centre(order.limits)
                 } else {
                     order.strength.player(order.limits)
                 };
+                self.made += 1;
                 &mut kept.insert((kind, player)).1
             }
         };
@@ -872,6 +879,7 @@ mod tests {
                 seed += 1;
             }
         }
+        assert_eq!(kept.made, 4, "one player a game");
     }
 
     fn session(x: Seat, o: Seat, first: FirstPolicy) -> Session {
