@@ -17,7 +17,7 @@ use std::time::Duration;
 use rand::SeedableRng;
 use rand::rngs::StdRng;
 use ttt_core::{Board, Mark, Position, Rules, Square, WinRule};
-use ttt_players::{Limits, Player, Search};
+use ttt_players::{Limits, Player, Search, Strength};
 
 use crate::line::input::{Input, Interruption, Line};
 use crate::signals::Interrupts;
@@ -296,6 +296,16 @@ impl Brain {
         }
     }
 
+    /// A quick move by simple rules (a win, a block, else near the marks), for a turn the
+    /// engine lost; none where there is no move to make.
+    pub fn fallback_move(&self) -> Option<Square> {
+        let position = self.position().ok()?;
+        Strength::Rules
+            .player(Limits::default())
+            .choose(&position, &mut StdRng::seed_from_u64(0))
+            .ok()
+    }
+
     /// `x,y` for a square.
     pub fn name(&self, square: Square) -> String {
         let rules = self.rules.unwrap_or_default();
@@ -348,9 +358,20 @@ pub fn run(
             }
             Some(Answer::Lost) => {
                 // The thinking thread ended without an answer: the engine is gone with
-                // it, and a new one is made for the next turn.
+                // it (a new one is made for the next turn), and a quick move keeps the
+                // game going rather than leave the manager waiting.
                 thinking = None;
-                writeln!(output, "ERROR the engine stopped without choosing a move")?;
+                match brain.fallback_move() {
+                    Some(square) => {
+                        brain.played(square);
+                        writeln!(
+                            output,
+                            "MESSAGE the engine stopped without choosing a move: a move by simple rules instead"
+                        )?;
+                        writeln!(output, "{}", brain.name(square))?;
+                    }
+                    None => writeln!(output, "ERROR the engine stopped without choosing a move")?,
+                }
                 output.flush()?;
             }
         }
@@ -506,6 +527,19 @@ mod tests {
         // As a thread that panics drops its sender.
         std::thread::spawn(move || drop(sender)).join().unwrap();
         assert!(matches!(answer_of(&thought), Answer::Lost));
+        // The turn is still played: a win where there is one.
+        let mut brain = Brain::new(Limits::DEFAULT_MEMORY);
+        brain.handle("START 15");
+        brain.handle("BOARD");
+        for line in [
+            "0,0,1", "0,5,2", "1,0,1", "1,5,2", "2,0,1", "2,5,2", "3,0,1", "3,5,2", "DONE",
+        ] {
+            brain.handle(line);
+        }
+        assert_eq!(
+            brain.fallback_move().map(|square| brain.name(square)),
+            Some("4,0".to_owned())
+        );
     }
 
     fn said(action: Action) -> String {
