@@ -107,7 +107,9 @@ pub enum EngineError {
     },
 }
 
-/// A Piskvork engine as a player: its process, and the board it was told of.
+/// A Piskvork engine as a player: its process, and the board it was told of. Dropping it
+/// sends `END` and waits up to 0.2 s for the engine to exit before ending its process
+/// group.
 #[derive(Debug)]
 pub struct Engine {
     command: String,
@@ -320,11 +322,17 @@ impl Player for Engine {
 impl Drop for Engine {
     fn drop(&mut self) {
         // The protocol's goodbye, and a moment to take it (an engine may save what it
-        // learnt); then its whole process group is ended, whatever it did.
+        // learnt): until its output ends, which it does as it exits. The process is not
+        // reaped before its group is ended, so the group's id cannot have gone to another.
         if self.say("END").is_ok() {
-            let asked = Instant::now();
-            while matches!(self.child.try_wait(), Ok(None)) && asked.elapsed() < END_GRACE {
-                std::thread::sleep(Duration::from_millis(5));
+            let until = Instant::now() + END_GRACE;
+            while let Ok(_) | Err(RecvTimeoutError::Timeout) = self
+                .lines
+                .recv_timeout(until.saturating_duration_since(Instant::now()))
+            {
+                if Instant::now() >= until {
+                    break;
+                }
             }
         }
         let id = self.child.id();
