@@ -640,7 +640,13 @@ impl SearchBoard {
 
     /// The free squares of the windows open to `mark` that hold at least `marks` of its
     /// marks: where its lines can still grow, those in the most such windows first.
+    /// `marks` is at least k - 3 (0 or 1 where k is 4 or less): emptier windows are not
+    /// listed.
     pub(crate) fn growth_squares(&self, mark: Mark, marks: u8) -> Vec<usize> {
+        debug_assert!(
+            usize::from(marks).max(1) >= self.live[side(mark)].fewest,
+            "windows of {marks} marks are not listed"
+        );
         let me = side(mark);
         let mut found: Vec<(u32, usize)> = Vec::new();
         let listed = (usize::from(marks).max(1)..self.rules().k())
@@ -1084,6 +1090,10 @@ mod tests {
                     }
                     let (counted, kept) = live_lists(&board);
                     assert_eq!(counted, kept, "{rules}, step {step}");
+                    // Below the fewest marks listed, nothing is.
+                    for live in &board.live {
+                        assert!(live.by_count[..live.fewest].iter().all(Vec::is_empty));
+                    }
                 }
             }
         }

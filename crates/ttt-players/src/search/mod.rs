@@ -552,9 +552,9 @@ struct Searcher<'a> {
 impl Searcher<'_> {
     /// The root moves searched at `depth`, in `moves`' order, each with its score (a move
     /// after the first that fails low scores at most what it says). Out of time after the
-    /// first move
-    /// (the best of the last iteration) was searched, the moves searched so far: a move
-    /// found better than that one at this depth is better by this depth's measure.
+    /// first move (the best of the last iteration) was searched, the moves searched so
+    /// far: a move found better than that one at this depth is better by this depth's
+    /// measure.
     fn root(
         &mut self,
         board: &mut SearchBoard,
