@@ -447,7 +447,17 @@ fn progress_line(elapsed: Duration, figures: &Progress, earlier: &AtomicU64) -> 
 
 /// `line` cut to leave the terminal's last columns free.
 fn fit_to_terminal(line: &str) -> String {
-    let width = ratatui::crossterm::terminal::size().map_or(80, |(columns, _)| columns);
+    let columns = ratatui::crossterm::terminal::size()
+        .ok()
+        .map(|(columns, _)| columns);
+    fit_to(line, columns)
+}
+
+/// `line` cut to leave the last columns of a terminal `columns` wide free; 80 wide where
+/// the width is not known, or said to be none (a terminal with no size set, as `script`
+/// makes).
+fn fit_to(line: &str, columns: Option<u16>) -> String {
+    let width = columns.filter(|&columns| columns > 0).unwrap_or(80);
     let room = usize::from(width).saturating_sub(4);
     line.chars().take(room).collect()
 }
@@ -455,6 +465,14 @@ fn fit_to_terminal(line: &str) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn the_progress_line_fits_the_terminal_and_a_terminal_of_no_width_is_taken_as_80() {
+        let line = "x".repeat(200);
+        assert_eq!(fit_to(&line, Some(40)).len(), 36);
+        assert_eq!(fit_to(&line, Some(0)).len(), 76);
+        assert_eq!(fit_to(&line, None).len(), 76);
+    }
 
     #[test]
     fn the_progress_line_says_what_was_searched_proved_left_open_and_held() {
