@@ -40,7 +40,7 @@ mod square;
 mod win_rule;
 
 pub use board::Board;
-pub use line::{Line, windows};
+pub use line::{DIRECTIONS, Line, windows};
 pub use mark::{Mark, ParseMarkError};
 pub use naming::{ParseNamingError, SquareError, SquareNaming, column_letter};
 pub use outcome::Outcome;

@@ -2,8 +2,9 @@
 
 use crate::{Rules, Square};
 
-/// The four directions a line can run in: across, down, and the two diagonals.
-pub(crate) const DIRECTIONS: [(isize, isize); 4] = [(1, 0), (0, 1), (1, 1), (1, -1)];
+/// The four directions a line can run in: across, down, and the two diagonals, as steps of
+/// (column, row).
+pub const DIRECTIONS: [(isize, isize); 4] = [(1, 0), (0, 1), (1, 1), (1, -1)];
 
 /// A straight run of squares, such as a winning line of marks.
 ///

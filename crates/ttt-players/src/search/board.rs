@@ -9,10 +9,10 @@
 
 use std::sync::Arc;
 
-use ttt_core::{Mark, Position, Rules, Square, WinRule, windows};
+use ttt_core::{DIRECTIONS, Mark, Position, Rules, Square, WinRule, windows};
 
 use super::WIN;
-use super::patterns::{Class, DIRECTIONS, PLACE, PatternShape, PatternWeights, combination};
+use super::patterns::{Class, PLACE, PatternShape, PatternWeights, combination};
 
 /// The shape of a board, shared by all boards of the same rules.
 #[derive(Debug)]
@@ -43,6 +43,16 @@ impl Shape {
 
     /// The shape of `rules`, with the pattern evaluation weighed by `pattern_weights`.
     pub(crate) fn weighed(rules: Rules, pattern_weights: PatternWeights) -> Shape {
+        Shape {
+            patterns: PatternShape::new(rules, &pattern_weights),
+            pattern_weights,
+            ..Shape::unweighed(rules)
+        }
+    }
+
+    /// The shape of `rules` for a search that never evaluates (a one-off threat search):
+    /// without pattern codes, whose set-up would take as long as such a search.
+    pub(crate) fn unweighed(rules: Rules) -> Shape {
         let lines = windows(rules);
         let windows: Vec<Vec<u16>> = lines
             .iter()
@@ -81,8 +91,8 @@ impl Shape {
             beyond,
             keys,
             weights,
-            patterns: PatternShape::new(rules, &pattern_weights),
-            pattern_weights,
+            patterns: None,
+            pattern_weights: PatternWeights::default(),
         }
     }
 }

@@ -480,7 +480,7 @@ pub fn wins_by_threats(position: &Position, mark: Mark, budget: u64) -> bool {
 /// ```
 #[must_use]
 pub fn pattern_features(position: &Position) -> Option<[[u32; FEATURES]; 2]> {
-    let board = board_of(position);
+    let board = SearchBoard::new(Arc::new(Shape::new(position.rules())), position);
     board.shape.patterns.as_ref()?;
     let me = usize::from(position.to_move() == Mark::O);
     let mut counts = [[0; FEATURES]; 2];
@@ -492,9 +492,10 @@ pub fn pattern_features(position: &Position) -> Option<[[u32; FEATURES]; 2]> {
     Some(counts)
 }
 
-/// A search board of `position`, with a shape of its own: for the one-off searches.
+/// A search board of `position`, with a shape of its own and no pattern codes: for the
+/// one-off threat searches, which never evaluate.
 fn board_of(position: &Position) -> SearchBoard {
-    SearchBoard::new(Arc::new(Shape::new(position.rules())), position)
+    SearchBoard::new(Arc::new(Shape::unweighed(position.rules())), position)
 }
 
 /// Threat knowledge before any search: a win now, else the block of a line one short of
@@ -745,11 +746,16 @@ mod tests {
         position
     }
 
+    /// A board of `position` as the root's is, with pattern codes.
+    fn root_board(position: &Position) -> SearchBoard {
+        SearchBoard::new(Arc::new(Shape::new(position.rules())), position)
+    }
+
     #[test]
     fn the_root_keeps_the_moves_proved_safe_and_with_no_budget_judges_none() {
         let position = against_an_open_three();
         let (f8, j8) = (7 * 15 + 5, 7 * 15 + 9);
-        let mut board = board_of(&position);
+        let mut board = root_board(&position);
         let moves = board.candidates();
         let mut threats = Threats::new(0, None);
         let kept = safe_moves(&mut board, moves.clone(), &mut threats, 1_000);
@@ -764,7 +770,7 @@ mod tests {
     #[test]
     fn a_chosen_move_that_allows_a_win_by_threats_gives_way_to_one_that_does_not() {
         let position = against_an_open_three();
-        let mut board = board_of(&position);
+        let mut board = root_board(&position);
         let (corner, f8, j8) = (14 * 15 + 14, 7 * 15 + 5, 7 * 15 + 9);
         let moves = [corner, f8, j8];
         let mut threats = Threats::new(100_000, None);

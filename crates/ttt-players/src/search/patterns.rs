@@ -8,10 +8,7 @@
 
 use std::sync::{Arc, Mutex, PoisonError};
 
-use ttt_core::{Rules, WinRule};
-
-/// The four line directions, as steps of (column, row).
-pub(crate) const DIRECTIONS: [(isize, isize); 4] = [(1, 0), (0, 1), (1, 1), (1, -1)];
+use ttt_core::{DIRECTIONS, Rules, WinRule};
 
 /// What playing a square makes along one line, for one side, named for gomoku (k = 5):
 /// a five wins; a four wins with one more mark (a flex four on two squares, so the other
