@@ -195,22 +195,18 @@ pub fn threat_review(notes: &[ThreatNote], label: impl Fn(Square) -> String) -> 
     ];
     // Held on: the note just before is the same side's, a move of its own earlier, and
     // no forced win was let go in between (that would have a note of its own).
-    let held_on = |at: usize| {
-        let note = &notes[at];
-        at.checked_sub(1)
-            .and_then(|before| notes.get(before))
-            .is_some_and(|before| {
-                !note.let_go
-                    && !before.let_go
-                    && before.mover == note.mover
-                    && before.number + 2 == note.number
-            })
+    let held_on = |before: &ThreatNote, note: &ThreatNote| {
+        !note.let_go
+            && !before.let_go
+            && before.mover == note.mover
+            && before.number + 2 == note.number
     };
+    let befores = std::iter::once(None).chain(notes.iter().map(Some));
     lines.extend(
-        (0..notes.len())
-            .filter(|&at| !held_on(at))
-            .map(|at| &notes[at])
-            .map(|note| format!("  move {}, {}", note.number, threat_note(note, &label))),
+        befores
+            .zip(notes)
+            .filter(|(before, note)| !before.is_some_and(|before| held_on(before, note)))
+            .map(|(_, note)| format!("  move {}, {}", note.number, threat_note(note, &label))),
     );
     lines.push(threat_summary(notes));
     lines

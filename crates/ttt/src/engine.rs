@@ -326,11 +326,11 @@ impl Drop for Engine {
         // reaped before its group is ended, so the group's id cannot have gone to another.
         if self.say("END").is_ok() {
             let until = Instant::now() + END_GRACE;
-            while let Ok(_) | Err(RecvTimeoutError::Timeout) = self
-                .lines
-                .recv_timeout(until.saturating_duration_since(Instant::now()))
-            {
-                if Instant::now() >= until {
+            loop {
+                // Lines it still writes pass by; the end of its output, or of the time,
+                // ends the wait.
+                let left = until.saturating_duration_since(Instant::now());
+                if left.is_zero() || self.lines.recv_timeout(left).is_err() {
                     break;
                 }
             }
