@@ -90,6 +90,13 @@ fn augment(
     false
 }
 
+/// A zone of every square: nothing known beyond the result itself.
+pub(crate) const ALL: Bits = Bits::MAX;
+
+/// Replies tried for a refutation zone (see [`Geometry::refutation_zone`]), the most
+/// promising first by the move order.
+const REFUTATIONS_TRIED: usize = 16;
+
 /// How [`Geometry::ordered_moves`] weighs a window by the marks in it.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum MoveOrder {
@@ -125,6 +132,13 @@ impl MoveOrder {
 }
 
 /// One symmetry of the board as a lookup table: the image of each byte of a bitboard.
+/// A position's images under the board's symmetries (at most 8), in their order.
+#[derive(Debug, Clone, Copy)]
+pub(crate) struct Images {
+    pairs: [(Bits, Bits); 8],
+    count: usize,
+}
+
 #[derive(Debug, Clone)]
 struct Symmetry {
     bytes: Vec<[Bits; 256]>,
@@ -254,6 +268,33 @@ impl Geometry {
             .unwrap_or(((x, o), 0))
     }
 
+    /// The images of the pair (`x`, `o`) under each of the board's symmetries, from which
+    /// [`canonical_adding`](Geometry::canonical_adding) keys the positions one mark on
+    /// at the cost of one square's image a symmetry.
+    pub(crate) fn images(&self, x: Bits, o: Bits) -> Images {
+        let mut pairs = [(0, 0); 8];
+        for (pair, symmetry) in pairs.iter_mut().zip(&self.symmetries) {
+            *pair = (symmetry.apply(x), symmetry.apply(o));
+        }
+        Images {
+            pairs,
+            count: self.symmetries.len(),
+        }
+    }
+
+    /// [`canonical_with`](Geometry::canonical_with) of the pair `images` were taken of,
+    /// with `square` added to its second side.
+    pub(crate) fn canonical_adding(&self, images: &Images, square: usize) -> ((Bits, Bits), usize) {
+        let (chunk, bit) = (square / 8, square % 8);
+        images.pairs[..images.count]
+            .iter()
+            .zip(&self.symmetries)
+            .enumerate()
+            .map(|(index, (&(x, o), symmetry))| ((x, o | symmetry.bytes[chunk][1 << bit]), index))
+            .min()
+            .unwrap_or(((0, 0), 0))
+    }
+
     /// `squares` of a position, as the same squares of its key under `symmetry` (an index
     /// [`canonical_with`](Geometry::canonical_with) gave).
     #[must_use]
@@ -323,6 +364,68 @@ impl Geometry {
             zone |= open;
         }
         Some(zone)
+    }
+
+    /// Where `attacker` can no longer win against `defender` (whatever the order of play),
+    /// the squares that claim rests on (its *zone*, see `Zoned` in the prover): none when
+    /// no window is `live` for it, the windows' squares when the Erdős–Selfridge weight
+    /// holds ([`outweighed`](Geometry::outweighed)), a pairing's squares when the defender
+    /// has one. `None` when none of these shows it.
+    pub(crate) fn cannot_win(
+        &self,
+        live: bool,
+        attacker: Bits,
+        defender: Bits,
+        attacker_to_move: bool,
+    ) -> Option<Bits> {
+        if !live {
+            return Some(0);
+        }
+        if let Some(zone) = self.outweighed(attacker, defender, attacker_to_move) {
+            return Some(zone);
+        }
+        self.pairing_squares(attacker, defender)
+    }
+
+    /// `zone`, or [`ALL`] under exactly k, where another mark may make an overline of a
+    /// winning line: there the other side's marks off a zone are not harmless.
+    pub(crate) fn zone_or_all(&self, zone: Bits) -> Bits {
+        match self.rules.win_rule() {
+            WinRule::Freestyle => zone,
+            WinRule::Exact => ALL,
+        }
+    }
+
+    /// The squares outside which no move of `mine` (to move) can win: a reply of the
+    /// other side's after which it has a pairing against `mine` even had `mine` passed,
+    /// with the squares of that pairing and the reply (the smallest such zone of those
+    /// [`pairing_replies`](Geometry::pairing_replies) gives). After any move of `mine` off
+    /// those squares, that reply leaves the same pairing: a window open to `mine` after
+    /// the move was open before it (another mark of `mine`'s opens no window; under
+    /// exactly k it may close one), so it holds a pair, and every pair is still free.
+    pub(crate) fn refutation_zone(&self, mine: Bits, theirs: Bits, free: Bits) -> Option<Bits> {
+        self.pairing_replies(mine, theirs, free)
+            .map(|(_, zone)| zone)
+            .min_by_key(|zone| zone.count_ones())
+    }
+
+    /// The other side's replies, of its few most promising by the move order, after which
+    /// it has a pairing against `mine`: each with the squares of the pairing and the
+    /// reply.
+    pub(crate) fn pairing_replies(
+        &self,
+        mine: Bits,
+        theirs: Bits,
+        free: Bits,
+    ) -> impl Iterator<Item = (u8, Bits)> + '_ {
+        let replies = self.ordered_moves(theirs, mine, free, MoveOrder::Defence);
+        replies
+            .into_iter()
+            .take(REFUTATIONS_TRIED)
+            .filter_map(move |reply| {
+                let squares = self.pairing_squares(mine, theirs | 1 << reply)?;
+                Some((reply, squares | 1 << reply))
+            })
     }
 
     /// For `mine` against `theirs`: the free squares that would make a winning line for

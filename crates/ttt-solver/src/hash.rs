@@ -1,7 +1,10 @@
-//! A fast hasher for bitboard keys, which need no protection against chosen collisions.
+//! The provers' tables: maps keyed by bitboards with a fast hasher (the keys need no
+//! protection against chosen collisions), kept within a bound on their memory.
 
 use std::collections::HashMap;
 use std::hash::{BuildHasherDefault, Hasher};
+
+use crate::geometry::MAX_SQUARES;
 
 /// Multiply-rotate hashing of whole words: a few cycles per key.
 #[derive(Debug, Default, Clone, Copy)]
@@ -27,3 +30,41 @@ impl Hasher for WordHasher {
 
 /// A map keyed by bitboards.
 pub(crate) type BitsMap<K, V> = HashMap<K, V, BuildHasherDefault<WordHasher>>;
+
+/// Whether `table` may take one more entry of `entry_bytes` within `bound` bytes. A full
+/// map doubles its slots when it grows, holding the old and the new ones at once (three
+/// times the old) until the move is done: it grows only while that peak fits, and stays at
+/// its size after. Growing as needed keeps small proofs small (and their memory compact,
+/// which is faster than one large table touched all over).
+pub(crate) fn has_room<K, V>(table: &BitsMap<K, V>, entry_bytes: usize, bound: usize) -> bool {
+    let capacity = table.capacity();
+    if table.len() < capacity {
+        return true;
+    }
+    // The map keeps its slots at most 7/8 full, in a power-of-two number of them.
+    let slots = (capacity / 7 * 8).max(4).next_power_of_two();
+    slots.saturating_mul(3).saturating_mul(entry_bytes) <= bound
+}
+
+/// Makes room in a full table by forgetting about half of it: the entries of the highest
+/// `rank` (at most [`MAX_SQUARES`]), but never all of those of the lowest. A sweep over
+/// the table, once per half a table of new entries. Whether there is room now.
+pub(crate) fn forget_half<K, V>(table: &mut BitsMap<K, V>, rank: impl Fn(&K, &V) -> usize) -> bool {
+    let mut by_rank = [0_usize; MAX_SQUARES + 1];
+    for (key, value) in table.iter() {
+        by_rank[rank(key, value).min(MAX_SQUARES)] += 1;
+    }
+    // The lowest rank forgotten: half the table from the highest down.
+    let half = table.len() / 2;
+    let mut counted = 0;
+    let mut highest_kept = MAX_SQUARES;
+    while highest_kept > 0 && counted < half {
+        counted += by_rank[highest_kept];
+        highest_kept -= 1;
+    }
+    if counted == table.len() {
+        highest_kept += 1;
+    }
+    table.retain(|key, value| rank(key, value).min(MAX_SQUARES) <= highest_kept);
+    table.len() < table.capacity()
+}

@@ -20,6 +20,7 @@
 mod count;
 mod geometry;
 mod hash;
+mod pn;
 mod prover;
 mod review;
 mod solver;
@@ -27,8 +28,10 @@ mod value;
 
 pub use count::{OutcomeCounts, Statistics, TreeCounts, count, walk_tree};
 pub use geometry::{Bits, Geometry, MAX_SQUARES, MoveOrder};
+pub use pn::prove_by_numbers;
 pub use prover::{
-    Claim, Progress, Proof, ProofError, ProofLimits, ProofTable, prove, prove_with, write_proof,
+    Claim, Progress, Proof, ProofError, ProofLimits, ProofSearch, ProofTable, UnknownSearch, prove,
+    prove_with, write_proof,
 };
 pub use review::{Mistake, review};
 pub use solver::{MAX_SOLVED_SQUARES, MoveValue, Solver};

@@ -8,8 +8,8 @@ use web_time::Instant;
 
 use ttt_core::{Position, Square};
 
-use crate::geometry::{Bits, Geometry, MAX_SQUARES, MoveOrder};
-use crate::hash::BitsMap;
+use crate::geometry::{ALL, Bits, Geometry, MoveOrder};
+use crate::hash::{BitsMap, forget_half, has_room};
 use crate::{GameResult, SolverError};
 
 /// What a proof found.
@@ -69,9 +69,6 @@ impl Bounds {
     }
 }
 
-/// A zone of every square: nothing known beyond the result itself.
-const ALL: Bits = Bits::MAX;
-
 /// A value with its zone: squares outside which the other side's extra marks change
 /// nothing about the claim the value makes, that one side (the *attacker*) cannot win.
 /// With `S` any set of free squares off the zone, the attacker holding `S` too (the same
@@ -109,27 +106,8 @@ impl Zoned {
     }
 }
 
-/// Replies tried for a refutation zone (see `Prover::refutation_zone`), the most promising
-/// first by the move order.
-const REFUTATIONS_TRIED: usize = 16;
-
 /// The bytes one slot of the table takes: the key, the bounds, and the map's control byte.
 const ENTRY_BYTES: usize = std::mem::size_of::<((Bits, Bits), Bounds)>() + 1;
-
-/// Whether `table` may take one more entry within `bound` bytes. A full map doubles its
-/// slots when it grows, holding the old and the new ones at once (three times the old)
-/// until the move is done: it grows only while that peak fits, and stays at its size
-/// after. Growing as needed keeps small proofs small (and their memory compact, which
-/// is faster than one large table touched all over).
-fn has_room(table: &BitsMap<(Bits, Bits), Bounds>, bound: usize) -> bool {
-    let capacity = table.capacity();
-    if table.len() < capacity {
-        return true;
-    }
-    // The map keeps its slots at most 7/8 full, in a power-of-two number of them.
-    let slots = (capacity / 7 * 8).max(4).next_power_of_two();
-    slots.saturating_mul(3).saturating_mul(ENTRY_BYTES) <= bound
-}
 
 /// A prover's table of what it proved about positions (bounds on their values, by their
 /// symmetric images), to keep between runs: a long proof checkpoints it and resumes from
@@ -294,6 +272,71 @@ pub struct Progress {
     pub table_bytes: AtomicU64,
 }
 
+/// Which search proves a result. Both ask the same two questions (whether the side to
+/// move wins, then whether the other side does) with the same knowledge: pairings, the
+/// Erdős–Selfridge weight, relevance zones, the board's symmetries.
+///
+/// ```
+/// use ttt_solver::ProofSearch;
+///
+/// assert_eq!("df-pn".parse::<ProofSearch>()?, ProofSearch::ProofNumber);
+/// assert_eq!(ProofSearch::default().to_string(), "alpha-beta");
+/// assert!("minimax".parse::<ProofSearch>().is_err());
+/// # Ok::<(), ttt_solver::UnknownSearch>(())
+/// ```
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum ProofSearch {
+    /// Null-window alpha-beta ([`prove`]): the fastest on most boards, and the one whose
+    /// table a long run keeps as a checkpoint ([`prove_with`]).
+    #[default]
+    AlphaBeta,
+    /// Depth-first proof-number search ([`prove_by_numbers`](crate::prove_by_numbers)):
+    /// it works where the proof is cheapest, which pays on the largest boards.
+    ProofNumber,
+}
+
+impl ProofSearch {
+    /// Every search, the default first.
+    pub const ALL: [ProofSearch; 2] = [ProofSearch::AlphaBeta, ProofSearch::ProofNumber];
+
+    /// Proves `position` with this search (see [`prove`]).
+    ///
+    /// # Errors
+    /// As [`prove`].
+    pub fn prove(self, position: &Position, limits: ProofLimits<'_>) -> Result<Proof, ProofError> {
+        match self {
+            ProofSearch::AlphaBeta => prove(position, limits),
+            ProofSearch::ProofNumber => crate::pn::prove_by_numbers(position, limits),
+        }
+    }
+}
+
+impl std::fmt::Display for ProofSearch {
+    /// `alpha-beta` or `df-pn`, as `ttt solve --search` takes them.
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(match self {
+            ProofSearch::AlphaBeta => "alpha-beta",
+            ProofSearch::ProofNumber => "df-pn",
+        })
+    }
+}
+
+/// A name that is no [`ProofSearch`].
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[error("'{0}' is not a search: alpha-beta or df-pn")]
+pub struct UnknownSearch(pub String);
+
+impl std::str::FromStr for ProofSearch {
+    type Err = UnknownSearch;
+
+    fn from_str(text: &str) -> Result<ProofSearch, UnknownSearch> {
+        ProofSearch::ALL
+            .into_iter()
+            .find(|search| search.to_string().eq_ignore_ascii_case(text.trim()))
+            .ok_or_else(|| UnknownSearch(text.to_owned()))
+    }
+}
+
 /// Proves the result of `position` with perfect play from both sides, within `limits`:
 /// the table stays within its bytes, and the proof stops early (with
 /// [`ProofError::Stopped`]) once `limits.stop` is set.
@@ -423,30 +466,13 @@ impl<'a> Prover<'a> {
     /// them: those of the most marks, whose proofs were the smallest and are the quickest
     /// to find again. Long proofs stalled on a full table, keeping nothing new; now the
     /// table turns over, and the positions near the root, whose proofs took longest, stay.
-    /// A sweep over the table, once per half a table of new positions. Whether there is
-    /// room now.
+    /// Whether there is room now.
     fn forget_deepest(&mut self) -> bool {
-        let marks = |key: &(Bits, Bits)| (key.0 | key.1).count_ones() as usize;
-        let mut by_marks = [0_usize; MAX_SQUARES + 1];
-        for key in self.table.keys() {
-            by_marks[marks(key)] += 1;
-        }
-        // The fewest marks a forgotten position has: half the table from the deepest up,
-        // but never the shallowest positions of all.
-        let half = self.table.len() / 2;
-        let mut counted = 0;
-        let mut deepest_kept = MAX_SQUARES;
-        while deepest_kept > 0 && counted < half {
-            counted += by_marks[deepest_kept];
-            deepest_kept -= 1;
-        }
-        if counted == self.table.len() {
-            deepest_kept += 1;
-        }
-        self.table.retain(|key, _| marks(key) <= deepest_kept);
+        let marks = |key: &(Bits, Bits), _: &Bounds| (key.0 | key.1).count_ones() as usize;
+        let room = forget_half(self.table, marks);
         self.settled = self.table.values().filter(|b| b.is_settled()).count() as u64;
         self.open = self.table.len() as u64 - self.settled;
-        self.table.len() < self.table.capacity()
+        room
     }
 
     /// Counts an entry of the table that changes from `old` (none: a new entry) to `new`.
@@ -513,25 +539,16 @@ impl Prover<'_> {
         // A side with no line left open can no longer win; nor can one whose open lines
         // the other side covers with a pairing (it answers each move in its pair): the
         // pairing's squares are the zone.
-        let cannot_win = |live: bool, attacker: Bits, defender: Bits| -> Option<Bits> {
-            if !live {
-                return Some(0);
-            }
-            if let Some(zone) = geometry.outweighed(attacker, defender, attacker == mine) {
-                return Some(zone);
-            }
-            geometry.pairing_squares(attacker, defender)
-        };
         // In a null window only one of them can decide: the other bound is already met.
         let lowest_zone = if upper_claim {
             None
         } else {
-            cannot_win(their_live, theirs, mine)
+            geometry.cannot_win(their_live, theirs, mine, false)
         };
         let highest_zone = if lower_claim {
             None
         } else {
-            cannot_win(my_live, mine, theirs)
+            geometry.cannot_win(my_live, mine, theirs, true)
         };
         let lowest = if lowest_zone.is_some() { 0 } else { -1 };
         let highest = if highest_zone.is_some() { 0 } else { 1 };
@@ -594,7 +611,7 @@ impl Prover<'_> {
             if alpha >= 0 && !forced && best > i8::MIN {
                 if !refuted {
                     refuted = true;
-                    if let Some(refutation) = self.refutation_zone(mine, theirs, free) {
+                    if let Some(refutation) = geometry.refutation_zone(mine, theirs, free) {
                         allowed &= refutation;
                         zone |= refutation;
                     }
@@ -643,7 +660,7 @@ impl Prover<'_> {
         let (mut lower, mut upper) = stored.map_or((-1, 1), |b| (b.lower, b.upper));
         let (mut lower_zone, mut upper_zone) =
             stored.map_or((ALL, ALL), |b| (b.lower_zone, b.upper_zone));
-        let keyed = geometry.to_key(symmetry, self.zone_or_all(zone));
+        let keyed = geometry.to_key(symmetry, self.geometry.zone_or_all(zone));
         if best <= alpha_in {
             upper = best;
             upper_zone = if upper_claim { keyed } else { ALL };
@@ -666,7 +683,9 @@ impl Prover<'_> {
         if let Some(slot) = self.table.get_mut(&key) {
             let old = std::mem::replace(slot, bounds);
             self.recount(Some(old), bounds);
-        } else if has_room(self.table, self.limits.table_bytes) || self.forget_deepest() {
+        } else if has_room(self.table, ENTRY_BYTES, self.limits.table_bytes)
+            || self.forget_deepest()
+        {
             self.table.insert(key, bounds);
             self.recount(None, bounds);
         }
@@ -692,50 +711,7 @@ impl Prover<'_> {
 
     /// `value` with `zone`, where zones may be used at all.
     fn zoned(&self, value: i8, zone: Bits) -> Zoned {
-        Zoned::new(value, self.zone_or_all(zone))
-    }
-
-    /// `zone`, or [`ALL`] under exactly k, where another mark may make an overline of a
-    /// winning line: there the other side's marks off a zone are not harmless.
-    fn zone_or_all(&self, zone: Bits) -> Bits {
-        match self.geometry.rules().win_rule() {
-            ttt_core::WinRule::Freestyle => zone,
-            ttt_core::WinRule::Exact => ALL,
-        }
-    }
-
-    /// The squares outside which no move of `mine` (to move) can win: a reply of the
-    /// other side's after which it has a pairing against `mine` even had `mine` passed,
-    /// with the squares of that pairing and the reply (the smallest such zone of those
-    /// `pairing_replies` gives). After any move of `mine` off those squares, that reply
-    /// leaves the same pairing: a window open to `mine` after the move was open before it
-    /// (another mark of `mine`'s opens no window; under exactly k it may close one), so it
-    /// holds a pair, and every pair is still free.
-    fn refutation_zone(&self, mine: Bits, theirs: Bits, free: Bits) -> Option<Bits> {
-        self.pairing_replies(mine, theirs, free)
-            .map(|(_, zone)| zone)
-            .min_by_key(|zone| zone.count_ones())
-    }
-
-    /// The other side's replies, of its few most promising by the move order, after which
-    /// it has a pairing against `mine`: each with the squares of the pairing and the
-    /// reply.
-    fn pairing_replies(
-        &self,
-        mine: Bits,
-        theirs: Bits,
-        free: Bits,
-    ) -> impl Iterator<Item = (u8, Bits)> + '_ {
-        let replies = self
-            .geometry
-            .ordered_moves(theirs, mine, free, MoveOrder::Defence);
-        replies
-            .into_iter()
-            .take(REFUTATIONS_TRIED)
-            .filter_map(move |reply| {
-                let squares = self.geometry.pairing_squares(mine, theirs | 1 << reply)?;
-                Some((reply, squares | 1 << reply))
-            })
+        Zoned::new(value, self.geometry.zone_or_all(zone))
     }
 
     /// A move that keeps `value`, found by trying each: the proof's first move.
@@ -928,7 +904,7 @@ impl ProofWriter<'_> {
         // A reply after which a pairing holds the attacker is a leaf at once: most moves
         // of the attacker's are answered so (every one outside the search's refutation
         // zones is).
-        if !wins && let Some((square, _)) = self.prover.pairing_replies(theirs, mine, free).next() {
+        if !wins && let Some((square, _)) = geometry.pairing_replies(theirs, mine, free).next() {
             return Some(Square::new(usize::from(square)));
         }
         geometry

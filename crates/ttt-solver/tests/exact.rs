@@ -12,7 +12,7 @@ use rand::rngs::StdRng;
 use rand::{RngExt, SeedableRng};
 use ttt_core::{Mark, Position, Rules, WinRule};
 use ttt_reference::{Minimax, random_position, reachable};
-use ttt_solver::{Progress, ProofLimits, Solver, count, prove};
+use ttt_solver::{Progress, ProofLimits, ProofSearch, Solver, count};
 
 fn exact(width: usize, height: usize, k: usize) -> Rules {
     Rules::new(width, height, k)
@@ -105,8 +105,8 @@ fn proofs_from_the_middle_of_the_game_agree_with_the_reference() {
     }
 }
 
-/// Proves `positions` random positions of `rules` with a number of marks in `stones`: each
-/// result, and the position after each best move, as the reference minimax values them.
+/// Proves `positions` random positions of `rules` with a number of marks in `stones`, by
+/// each search: each result, and the position after each best move, as the reference minimax values them.
 fn assert_proved_as_the_reference_values(
     rules: Rules,
     stones: std::ops::RangeInclusive<usize>,
@@ -127,21 +127,23 @@ fn assert_proved_as_the_reference_values(
         let Some(position) = random_position(rules, rng.random_range(stones.clone()), rng) else {
             continue;
         };
-        let proof = prove(&position, limits).unwrap();
         let (score, _) = minimax.value(&position);
-        assert_eq!(
-            proof.result,
-            common::as_value((score, 0)).result,
-            "{position}"
-        );
-        results[score as usize] += 1;
-        if let Some(square) = proof.best_move {
-            let (after, _) = minimax.move_value(&position, square);
+        for search in ProofSearch::ALL {
+            let proof = search.prove(&position, limits).unwrap();
             assert_eq!(
-                after, score,
-                "{position}: the proof's move keeps the result"
+                proof.result,
+                common::as_value((score, 0)).result,
+                "{position} by {search}"
             );
+            if let Some(square) = proof.best_move {
+                let (after, _) = minimax.move_value(&position, square);
+                assert_eq!(
+                    after, score,
+                    "{position} by {search}: the proof's move keeps the result"
+                );
+            }
         }
+        results[score as usize] += 1;
         checked += 1;
     }
     // Not vacuous: wins and losses as well as draws.

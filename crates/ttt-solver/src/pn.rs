@@ -1,0 +1,629 @@
+//! Depth-first proof-number search (df-pn: Nagai 2002, after Allis's proof-number search,
+//! 1994) over the same questions, leaves and zones as the [`prover`](crate::prover)'s
+//! alpha-beta: whether one side (the *attacker*) can force a win.
+//!
+//! The question is an AND/OR tree: where the attacker is to move one move must win (an OR
+//! node), where the defender is to move every reply must lose (an AND node). Each node
+//! carries a proof number (how many more leaves must be proved wins to prove it) and a
+//! disproof number (to disprove it); the search always works on the most proving node,
+//! the one whose settling costs least, within thresholds that bring it back up only when
+//! another branch has become cheaper.
+//!
+//! The leaves are the prover's: a win on the board, two squares to win on, no line left
+//! open to the attacker, an Erdős–Selfridge weight or a pairing of the defender's. So are
+//! the relevance zones of a disproof (see `Zoned` in the prover): at an OR node, once one
+//! move is disproved, every move off its zone is disproved with it.
+
+use std::sync::atomic::Ordering;
+
+use web_time::Instant;
+
+use ttt_core::{Position, Square};
+
+use crate::GameResult;
+use crate::geometry::{ALL, Bits, Geometry, MoveOrder};
+use crate::hash::{BitsMap, forget_half, has_room};
+use crate::prover::{Proof, ProofError, ProofLimits};
+
+/// A number too large to reach: the node is settled the other way.
+const INFINITY: u32 = u32::MAX;
+
+/// Moves of the order that start with the same numbers (see `first_numbers`).
+const RANKS_A_STEP: usize = 4;
+
+/// How much work a node still needs.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+struct Numbers {
+    proof: u32,
+    disproof: u32,
+}
+
+impl Numbers {
+    const PROVED: Numbers = Numbers {
+        proof: 0,
+        disproof: INFINITY,
+    };
+    const DISPROVED: Numbers = Numbers {
+        proof: INFINITY,
+        disproof: 0,
+    };
+
+    const fn is_settled(self) -> bool {
+        self.proof == 0 || self.disproof == 0
+    }
+}
+
+/// What the table keeps of a node: its numbers, and a set of squares. For a disproved
+/// node, the zone of the disproof; for an OR node still open, the moves that may still
+/// win (those inside the zone of every move disproved so far and the refutation zone).
+/// Both in the frame of the table's key.
+#[derive(Debug, Clone, Copy)]
+struct Entry {
+    numbers: Numbers,
+    squares: Bits,
+    /// Positions searched for it so far, up to `u32::MAX`.
+    work: u32,
+}
+
+/// A table key: the position folded by its symmetries (side to move first), and whether
+/// the attacker is to move.
+type Key = ((Bits, Bits), bool);
+
+/// The bytes one slot of the table takes, with the map's control byte.
+const ENTRY_BYTES: usize = std::mem::size_of::<(Key, Entry)>() + 1;
+
+/// Proves the result of `position` as [`prove`](crate::prove) does, by proof-number
+/// search: whether the side to move wins, then whether the other side does.
+///
+/// ```
+/// use ttt_core::{Mark, Position, Rules};
+/// use ttt_solver::{GameResult, ProofLimits, Progress, prove_by_numbers};
+/// use std::sync::atomic::AtomicBool;
+///
+/// let (stop, progress) = (AtomicBool::new(false), Progress::default());
+/// let limits = ProofLimits { table_bytes: 64 << 20, stop: &stop, progress: &progress, max_nodes: None };
+/// let proof = prove_by_numbers(&Position::new(Rules::new(6, 5, 4)?, Mark::X), limits)?;
+/// assert_eq!(proof.result, GameResult::Win);
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
+///
+/// # Errors
+/// [`ProofError::Board`] above 64 squares, [`ProofError::Stopped`] when stopped.
+pub fn prove_by_numbers(position: &Position, limits: ProofLimits<'_>) -> Result<Proof, ProofError> {
+    let start = Instant::now();
+    let geometry = Geometry::new(position.rules())?;
+    let mut search = Search {
+        geometry: &geometry,
+        table: BitsMap::default(),
+        nodes: 0,
+        limits,
+        stopped: false,
+    };
+    let (mine, theirs) = geometry.sides(position);
+    let stopped = |search: &Search<'_>, result| {
+        search.publish();
+        ProofError::Stopped {
+            result,
+            nodes: search.nodes,
+            seconds: start.elapsed().as_secs_f64(),
+        }
+    };
+    let (result, best_move) = if position.is_over() {
+        let result = match position.outcome() {
+            Some(ttt_core::Outcome::Draw) => GameResult::Draw,
+            _ => GameResult::Loss,
+        };
+        (result, None)
+    } else {
+        // Two questions of one side each: whether the side to move wins, then whether
+        // the other side does.
+        let result = if search.wins(mine, theirs, true) {
+            GameResult::Win
+        } else if !search.stopped && search.wins(mine, theirs, false) {
+            GameResult::Loss
+        } else {
+            GameResult::Draw
+        };
+        if search.stopped {
+            return Err(stopped(&search, None));
+        }
+        let best = search.keeping_move(mine, theirs, result);
+        // A stop while trying moves leaves the result proved, but no move that keeps it.
+        if search.stopped {
+            return Err(stopped(&search, Some(result)));
+        }
+        (result, best)
+    };
+    search.publish();
+    Ok(Proof {
+        result,
+        best_move: best_move.map(|square| Square::new(usize::from(square))),
+        nodes: search.nodes,
+        elapsed: start.elapsed(),
+        table_entries: search.table.len(),
+        table_bytes: search.table.len() * ENTRY_BYTES,
+    })
+}
+
+struct Search<'a> {
+    geometry: &'a Geometry,
+    table: BitsMap<Key, Entry>,
+    nodes: u64,
+    limits: ProofLimits<'a>,
+    stopped: bool,
+}
+
+/// A move of a node being searched, with what is known of the position after it: its
+/// numbers, and the zone of its disproof ([`ALL`] when none is known).
+#[derive(Debug, Clone, Copy)]
+struct Child {
+    square: u8,
+    numbers: Numbers,
+    zone: Bits,
+}
+
+/// A node being searched (one that is no leaf): the side to move's marks and the other's,
+/// and its moves.
+struct Node {
+    mine: Bits,
+    theirs: Bits,
+    attacker_moves: bool,
+    /// Whether the side to move must block the other's one square to win on.
+    forced: bool,
+    /// Where the attacker is to move, the squares outside which no move of its can win
+    /// (see [`Geometry::refutation_zone`]), once worked out; [`ALL`] where none is known.
+    refutation: Option<Bits>,
+    children: Vec<Child>,
+}
+
+impl Node {
+    /// The moves still in play, and the union of the zones of the moves disproved so far.
+    /// Where the attacker is to move, once one of its moves is disproved, a move off that
+    /// disproof's zone does not win either (see `Zoned` in the prover): only the moves in
+    /// the refutation zone and in every such zone are in play.
+    fn in_play(&self) -> (Bits, Bits) {
+        let mut allowed = self.refutation.unwrap_or(ALL);
+        let mut disproved_zones = 0;
+        if self.attacker_moves {
+            for child in self.children.iter().filter(|c| c.numbers.disproof == 0) {
+                disproved_zones |= child.zone;
+                if !self.forced && child.zone != ALL {
+                    allowed &= child.zone | 1 << child.square;
+                }
+            }
+        }
+        (allowed, disproved_zones)
+    }
+
+    /// The zone of this node's disproof, from its children's (see `Zoned` in the prover).
+    fn disproof_zone(&self, geometry: &Geometry, disproved_zones: Bits) -> Bits {
+        if !self.attacker_moves {
+            // The defender's reply that holds, and its zone.
+            return self
+                .children
+                .iter()
+                .find(|child| child.numbers.disproof == 0)
+                .map_or(ALL, |child| {
+                    if child.zone == ALL {
+                        ALL
+                    } else {
+                        child.zone | 1 << child.square
+                    }
+                });
+        }
+        let mut zone = disproved_zones;
+        if let Some(refutation) = self.refutation
+            && refutation != ALL
+        {
+            zone |= refutation;
+        }
+        if zone == ALL {
+            return ALL;
+        }
+        if self.forced {
+            // Any other move loses to the defender's win, unless it wins at once: the
+            // squares it would need are guarded.
+            let free = geometry.full() & !(self.mine | self.theirs);
+            let their_wins = geometry.threats(self.theirs, self.mine).0 & free;
+            zone = geometry.guard(self.mine, self.theirs, zone | their_wins);
+        }
+        geometry.zone_or_all(zone)
+    }
+}
+
+impl Search<'_> {
+    fn publish(&self) {
+        let progress = self.limits.progress;
+        progress.nodes.store(self.nodes, Ordering::Relaxed);
+        let settled = self
+            .table
+            .values()
+            .filter(|e| e.numbers.is_settled())
+            .count() as u64;
+        progress.settled.store(settled, Ordering::Relaxed);
+        progress
+            .open
+            .store(self.table.len() as u64 - settled, Ordering::Relaxed);
+        let bytes = self.table.len() * ENTRY_BYTES;
+        progress.table_bytes.store(bytes as u64, Ordering::Relaxed);
+    }
+
+    /// Whether the attacker wins from the position with `mine` to move: the side to move
+    /// when `attacker_moves`, else the other.
+    fn wins(&mut self, mine: Bits, theirs: Bits, attacker_moves: bool) -> bool {
+        let (numbers, _) = self.search(mine, theirs, attacker_moves, INFINITY, INFINITY);
+        !self.stopped && numbers.proof == 0
+    }
+
+    /// A move that keeps `result`, the proved result of the side holding `mine`, to move:
+    /// the first of its move order whose position is proved a loss for the other side
+    /// (for a win), or disproved a win for it (for a draw); for a loss, the first.
+    fn keeping_move(&mut self, mine: Bits, theirs: Bits, result: GameResult) -> Option<u8> {
+        let free = self.geometry.full() & !(mine | theirs);
+        let win = result == GameResult::Win;
+        let order = MoveOrder::seeking_a_win(win);
+        let moves = self.geometry.ordered_moves(mine, theirs, free, order);
+        if result == GameResult::Loss {
+            return moves.first().copied();
+        }
+        moves.into_iter().find(|&square| {
+            if self.stopped {
+                return false;
+            }
+            let after = mine | 1 << square;
+            if self.geometry.wins_at(after, usize::from(square)) {
+                return win;
+            }
+            if after | theirs == self.geometry.full() {
+                return !win;
+            }
+            // After a winning move the other side, to move, is the defender and loses;
+            // after a drawing one, it is the attacker and does not win.
+            let (child, _) = self.search(theirs, after, !win, INFINITY, INFINITY);
+            if win {
+                child.proof == 0
+            } else {
+                child.disproof == 0
+            }
+        })
+    }
+
+    /// The leaf value of a node seen for the first time, with its zone when disproved:
+    /// `None` when it is not a leaf.
+    fn leaf(&self, mine: Bits, theirs: Bits, attacker_moves: bool) -> Option<Entry> {
+        let geometry = self.geometry;
+        let free = geometry.full() & !(mine | theirs);
+        let disproved = |zone: Bits| Entry {
+            numbers: Numbers::DISPROVED,
+            squares: self.geometry.zone_or_all(zone),
+            work: 1,
+        };
+        let proved = Entry {
+            numbers: Numbers::PROVED,
+            squares: ALL,
+            work: 1,
+        };
+        if free == 0 {
+            return Some(disproved(0));
+        }
+        let (my_wins, my_live) = geometry.threats(mine, theirs);
+        if my_wins & free != 0 {
+            if attacker_moves {
+                return Some(proved);
+            }
+            let win = my_wins & free & (my_wins & free).wrapping_neg();
+            return Some(disproved(geometry.guard(theirs, mine, win)));
+        }
+        let (their_wins, their_live) = geometry.threats(theirs, mine);
+        let their_wins = their_wins & free;
+        if their_wins.count_ones() > 1 {
+            if attacker_moves {
+                return Some(disproved(geometry.guard(mine, theirs, their_wins)));
+            }
+            return Some(proved);
+        }
+        let cannot_win = if attacker_moves {
+            geometry.cannot_win(my_live, mine, theirs, true)
+        } else {
+            geometry.cannot_win(their_live, theirs, mine, false)
+        };
+        cannot_win.map(disproved)
+    }
+
+    /// A node that is no leaf, with its moves (most promising first, those outside its
+    /// refutation zone left out), each with what the table knows of it: a move not in the
+    /// table yet starts from numbers that follow the move order. `stored` is what the
+    /// table holds of the node: where the attacker is to move and it is open, its
+    /// refutation zone (0: not worked out yet).
+    fn node(&self, mine: Bits, theirs: Bits, attacker_moves: bool, stored: Option<Bits>) -> Node {
+        let geometry = self.geometry;
+        let free = geometry.full() & !(mine | theirs);
+        let their_wins = geometry.threats(theirs, mine).0 & free;
+        let forced = their_wins != 0;
+        let squares = if forced {
+            vec![their_wins.trailing_zeros() as u8]
+        } else {
+            let order = MoveOrder::seeking_a_win(attacker_moves);
+            geometry.ordered_moves(mine, theirs, free, order)
+        };
+        let refutation = match stored {
+            _ if !attacker_moves || forced => Some(ALL),
+            Some(0) | None => None,
+            Some(zone) => Some(zone),
+        };
+        let images = geometry.images(theirs, mine);
+        let first = refutation.unwrap_or(ALL);
+        let children = squares
+            .into_iter()
+            .enumerate()
+            .filter(|&(_, square)| first >> square & 1 == 1)
+            .map(|(rank, square)| {
+                let (key, symmetry) = geometry.canonical_adding(&images, usize::from(square));
+                let Some(entry) = self.table.get(&(key, !attacker_moves)) else {
+                    return Child {
+                        square,
+                        numbers: first_numbers(rank, attacker_moves),
+                        zone: ALL,
+                    };
+                };
+                let zone = if entry.numbers.disproof == 0 {
+                    from_key(geometry, symmetry, entry.squares)
+                } else {
+                    ALL
+                };
+                Child {
+                    square,
+                    numbers: entry.numbers,
+                    zone,
+                }
+            })
+            .collect();
+        Node {
+            mine,
+            theirs,
+            attacker_moves,
+            forced,
+            refutation,
+            children,
+        }
+    }
+
+    fn store(&mut self, key: Key, entry: Entry) {
+        if let Some(slot) = self.table.get_mut(&key) {
+            *slot = entry;
+            return;
+        }
+        // A full table forgets the half that took the least work to settle or to get
+        // where they are (the highest ranks): df-pn comes back to the costly ones again
+        // and again.
+        let rank = |_: &Key, entry: &Entry| (32 - entry.work.leading_zeros()) as usize;
+        let least_work = |key: &Key, entry: &Entry| 32 - rank(key, entry);
+        if has_room(&self.table, ENTRY_BYTES, self.limits.table_bytes)
+            || forget_half(&mut self.table, least_work)
+        {
+            self.table.insert(key, entry);
+        }
+    }
+
+    /// Searches the node with `mine` to move until its numbers reach a threshold (or it
+    /// is settled): the multiple iterative deepening of df-pn. Its numbers, and the zone
+    /// of its disproof ([`ALL`] when it is not disproved or has none).
+    fn search(
+        &mut self,
+        mine: Bits,
+        theirs: Bits,
+        attacker_moves: bool,
+        proof_threshold: u32,
+        disproof_threshold: u32,
+    ) -> (Numbers, Bits) {
+        let first_node = self.nodes;
+        self.count_node();
+        let geometry = self.geometry;
+        let (folded, symmetry) = geometry.canonical_with(mine, theirs);
+        let key = (folded, attacker_moves);
+        let stored = self.table.get(&key).copied();
+        if let Some(entry) = stored
+            && entry.numbers.is_settled()
+        {
+            return (entry.numbers, from_key(geometry, symmetry, entry.squares));
+        }
+        if stored.is_none()
+            && let Some(entry) = self.leaf(mine, theirs, attacker_moves)
+        {
+            let squares = to_key(geometry, symmetry, entry.squares);
+            self.store(key, Entry { squares, ..entry });
+            return (entry.numbers, entry.squares);
+        }
+        let refutation = stored.map(|entry| from_key(geometry, symmetry, entry.squares));
+        let mut node = self.node(mine, theirs, attacker_moves, refutation);
+        loop {
+            if node.refutation.is_none()
+                && node
+                    .children
+                    .iter()
+                    .any(|child| child.numbers.disproof == 0)
+            {
+                let free = geometry.full() & !(mine | theirs);
+                let zone = geometry.refutation_zone(mine, theirs, free);
+                node.refutation = Some(zone.unwrap_or(ALL));
+            }
+            let (allowed, disproved_zones) = node.in_play();
+            let numbers = combine(&node.children, allowed, attacker_moves);
+            if numbers.is_settled()
+                || numbers.proof >= proof_threshold
+                || numbers.disproof >= disproof_threshold
+                || self.stopped
+            {
+                let zone = if numbers.disproof == 0 {
+                    node.disproof_zone(geometry, disproved_zones)
+                } else {
+                    ALL
+                };
+                if !self.stopped {
+                    // An open node keeps its refutation zone (0: not worked out yet).
+                    let kept = if numbers.disproof == 0 {
+                        zone
+                    } else {
+                        node.refutation.unwrap_or(0)
+                    };
+                    let searched = u32::try_from(self.nodes - first_node).unwrap_or(u32::MAX);
+                    let entry = Entry {
+                        numbers,
+                        squares: to_key(geometry, symmetry, kept),
+                        work: stored.map_or(0, |e| e.work).saturating_add(searched),
+                    };
+                    self.store(key, entry);
+                }
+                return (numbers, zone);
+            }
+            // The most proving child, and the thresholds that bring the search back here
+            // once another child is cheaper.
+            let (best, second) = most_proving(&node.children, allowed, attacker_moves);
+            let child = node.children[best];
+            let (child_proof, child_disproof) = if attacker_moves {
+                (
+                    proof_threshold.min(widen(second)),
+                    grow(disproof_threshold, numbers.disproof, child.numbers.disproof),
+                )
+            } else {
+                (
+                    grow(proof_threshold, numbers.proof, child.numbers.proof),
+                    disproof_threshold.min(widen(second)),
+                )
+            };
+            let after = mine | 1 << child.square;
+            let (numbers, zone) =
+                self.search(theirs, after, !attacker_moves, child_proof, child_disproof);
+            node.children[best] = Child {
+                numbers,
+                zone,
+                ..child
+            };
+        }
+    }
+
+    /// Counts a position searched, and looks at the limits now and then.
+    fn count_node(&mut self) {
+        self.nodes += 1;
+        if self.limits.max_nodes.is_some_and(|most| self.nodes > most) {
+            self.stopped = true;
+        }
+        if self.nodes.is_multiple_of(65_536) {
+            self.publish();
+            if self.limits.stop.load(Ordering::Relaxed) {
+                self.stopped = true;
+            }
+        }
+    }
+}
+
+/// `squares` of a position as the same squares of its key (see [`Geometry::to_key`]),
+/// with [`ALL`] and 0 kept as they are.
+fn to_key(geometry: &Geometry, symmetry: usize, squares: Bits) -> Bits {
+    if squares == ALL {
+        ALL
+    } else {
+        geometry.to_key(symmetry, squares)
+    }
+}
+
+/// The inverse of [`to_key`].
+fn from_key(geometry: &Geometry, symmetry: usize, squares: Bits) -> Bits {
+    if squares == ALL {
+        ALL
+    } else {
+        geometry.from_key(symmetry, squares)
+    }
+}
+
+/// A node's numbers from its children's: at an OR node the cheapest proof and every
+/// disproof, at an AND node every proof and the cheapest disproof.
+fn combine(children: &[Child], allowed: Bits, or_node: bool) -> Numbers {
+    let in_play = || {
+        children
+            .iter()
+            .filter(move |child| allowed >> child.square & 1 == 1)
+            .map(|child| child.numbers)
+    };
+    let cheapest = |pick: fn(Numbers) -> u32| in_play().map(pick).min().unwrap_or(INFINITY);
+    let every = |pick: fn(Numbers) -> u32| {
+        in_play().map(pick).fold(0_u32, |sum, n| {
+            if n == INFINITY || sum == INFINITY {
+                INFINITY
+            } else {
+                sum.saturating_add(n).min(INFINITY - 1)
+            }
+        })
+    };
+    if or_node {
+        Numbers {
+            proof: cheapest(|n| n.proof),
+            disproof: every(|n| n.disproof),
+        }
+    } else {
+        Numbers {
+            proof: every(|n| n.proof),
+            disproof: cheapest(|n| n.disproof),
+        }
+    }
+}
+
+/// The index of the child to search (the smallest proof number at an OR node, disproof
+/// number at an AND node) and the second smallest such number.
+fn most_proving(children: &[Child], allowed: Bits, or_node: bool) -> (usize, u32) {
+    let number = |n: Numbers| if or_node { n.proof } else { n.disproof };
+    let mut best: Option<(usize, u32)> = None;
+    let mut second = INFINITY;
+    for (index, child) in children.iter().enumerate() {
+        if allowed >> child.square & 1 == 0 {
+            continue;
+        }
+        let value = number(child.numbers);
+        match best {
+            Some((_, least)) if value >= least => second = second.min(value),
+            Some((_, least)) => {
+                second = least;
+                best = Some((index, value));
+            }
+            None => best = Some((index, value)),
+        }
+    }
+    (best.map_or(0, |(index, _)| index), second)
+}
+
+/// The numbers a move not searched yet starts from: the first few moves of the order as
+/// one leaf, later ones as more, so that the search tries the order's favourites first.
+fn first_numbers(rank: usize, or_node: bool) -> Numbers {
+    let cost = 1 + u32::try_from(rank / RANKS_A_STEP).unwrap_or(INFINITY - 2);
+    if or_node {
+        Numbers {
+            proof: cost,
+            disproof: 1,
+        }
+    } else {
+        Numbers {
+            proof: 1,
+            disproof: cost,
+        }
+    }
+}
+
+/// A child's threshold on the number its parent takes the least of: a little past the
+/// second least (the 1 + ε trick of Pawlewicz and Lew, 2007, with ε a quarter), so that
+/// the search does not come back up at every change of which child is cheapest.
+fn widen(second: u32) -> u32 {
+    second.saturating_mul(EPSILON_PART).saturating_add(1)
+}
+
+/// ε's denominator (see `widen`).
+const EPSILON_PART: u32 = 2;
+
+/// A child's threshold on the sum its parent adds up: the parent's threshold less what
+/// the other children take.
+fn grow(threshold: u32, sum: u32, child: u32) -> u32 {
+    if threshold == INFINITY {
+        INFINITY
+    } else {
+        threshold - sum + child
+    }
+}
