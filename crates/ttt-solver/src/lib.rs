@@ -24,17 +24,18 @@ mod pn;
 mod prover;
 mod review;
 mod solver;
+mod table;
 mod value;
 
 pub use count::{OutcomeCounts, Statistics, TreeCounts, count, walk_tree};
 pub use geometry::{Bits, Geometry, MAX_SQUARES, MoveOrder};
-pub use pn::prove_by_numbers;
 pub use prover::{
-    Claim, Progress, Proof, ProofError, ProofLimits, ProofSearch, ProofTable, UnknownSearch, prove,
-    prove_with, write_proof,
+    Claim, Progress, Proof, ProofError, ProofLimits, ProofSearch, UnknownSearch, prove, prove_with,
+    write_proof,
 };
 pub use review::{Mistake, review};
 pub use solver::{MAX_SOLVED_SQUARES, MoveValue, Solver};
+pub use table::ProofTable;
 pub use value::{GameResult, Value};
 
 use ttt_core::Rules;

@@ -24,6 +24,7 @@ use crate::GameResult;
 use crate::geometry::{ALL, Bits, Geometry, MoveOrder};
 use crate::hash::{BitsMap, forget_half, has_room};
 use crate::prover::{Proof, ProofError, ProofLimits};
+use crate::table::ProofTable;
 
 /// A number too large to reach: the node is settled the other way.
 const INFINITY: u32 = u32::MAX;
@@ -33,9 +34,9 @@ const RANKS_A_STEP: usize = 4;
 
 /// How much work a node still needs.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-struct Numbers {
-    proof: u32,
-    disproof: u32,
+pub(crate) struct Numbers {
+    pub(crate) proof: u32,
+    pub(crate) disproof: u32,
 }
 
 impl Numbers {
@@ -58,43 +59,37 @@ impl Numbers {
 /// win (those inside the zone of every move disproved so far and the refutation zone).
 /// Both in the frame of the table's key.
 #[derive(Debug, Clone, Copy)]
-struct Entry {
-    numbers: Numbers,
-    squares: Bits,
+pub(crate) struct Entry {
+    pub(crate) numbers: Numbers,
+    pub(crate) squares: Bits,
     /// Positions searched for it so far, up to `u32::MAX`.
-    work: u32,
+    pub(crate) work: u32,
 }
 
 /// A table key: the position folded by its symmetries (side to move first), and whether
 /// the attacker is to move.
-type Key = ((Bits, Bits), bool);
+pub(crate) type Key = ((Bits, Bits), bool);
 
 /// The bytes one slot of the table takes, with the map's control byte.
 const ENTRY_BYTES: usize = std::mem::size_of::<(Key, Entry)>() + 1;
 
-/// Proves the result of `position` as [`prove`](crate::prove) does, by proof-number
-/// search: whether the side to move wins, then whether the other side does.
-///
-/// ```
-/// use ttt_core::{Mark, Position, Rules};
-/// use ttt_solver::{GameResult, ProofLimits, Progress, prove_by_numbers};
-/// use std::sync::atomic::AtomicBool;
-///
-/// let (stop, progress) = (AtomicBool::new(false), Progress::default());
-/// let limits = ProofLimits { table_bytes: 64 << 20, stop: &stop, progress: &progress, max_nodes: None };
-/// let proof = prove_by_numbers(&Position::new(Rules::new(6, 5, 4)?, Mark::X), limits)?;
-/// assert_eq!(proof.result, GameResult::Win);
-/// # Ok::<(), Box<dyn std::error::Error>>(())
-/// ```
-///
-/// # Errors
-/// [`ProofError::Board`] above 64 squares, [`ProofError::Stopped`] when stopped.
-pub fn prove_by_numbers(position: &Position, limits: ProofLimits<'_>) -> Result<Proof, ProofError> {
+/// Proves the result of `position` as [`prove_with`](crate::prove_with) does, by
+/// proof-number search (whether the side to move wins, then whether the other side does),
+/// going on from `table` and leaving in it what this proof learnt.
+pub(crate) fn prove_with(
+    position: &Position,
+    limits: ProofLimits<'_>,
+    table: &mut ProofTable,
+) -> Result<Proof, ProofError> {
     let start = Instant::now();
     let geometry = Geometry::new(position.rules())?;
+    let table = table.numbers(position.rules())?;
+    let settled = table.values().filter(|e| e.numbers.is_settled()).count() as u64;
     let mut search = Search {
         geometry: &geometry,
-        table: BitsMap::default(),
+        open: table.len() as u64 - settled,
+        settled,
+        table,
         nodes: 0,
         limits,
         stopped: false,
@@ -147,10 +142,13 @@ pub fn prove_by_numbers(position: &Position, limits: ProofLimits<'_>) -> Result<
 
 struct Search<'a> {
     geometry: &'a Geometry,
-    table: BitsMap<Key, Entry>,
+    table: &'a mut BitsMap<Key, Entry>,
     nodes: u64,
     limits: ProofLimits<'a>,
     stopped: bool,
+    /// Entries of the table that are settled (proved or disproved), and the others.
+    settled: u64,
+    open: u64,
 }
 
 /// A move of a node being searched, with what is known of the position after it: its
@@ -235,15 +233,8 @@ impl Search<'_> {
     fn publish(&self) {
         let progress = self.limits.progress;
         progress.nodes.store(self.nodes, Ordering::Relaxed);
-        let settled = self
-            .table
-            .values()
-            .filter(|e| e.numbers.is_settled())
-            .count() as u64;
-        progress.settled.store(settled, Ordering::Relaxed);
-        progress
-            .open
-            .store(self.table.len() as u64 - settled, Ordering::Relaxed);
+        progress.settled.store(self.settled, Ordering::Relaxed);
+        progress.open.store(self.open, Ordering::Relaxed);
         let bytes = self.table.len() * ENTRY_BYTES;
         progress.table_bytes.store(bytes as u64, Ordering::Relaxed);
     }
@@ -389,19 +380,42 @@ impl Search<'_> {
     }
 
     fn store(&mut self, key: Key, entry: Entry) {
+        let settled = entry.numbers.is_settled();
         if let Some(slot) = self.table.get_mut(&key) {
+            let was_settled = slot.numbers.is_settled();
             *slot = entry;
+            if settled != was_settled {
+                let (gained, lost) = if settled {
+                    (&mut self.settled, &mut self.open)
+                } else {
+                    (&mut self.open, &mut self.settled)
+                };
+                *gained += 1;
+                *lost -= 1;
+            }
             return;
         }
         // A full table forgets the half that took the least work to settle or to get
         // where they are (the highest ranks): df-pn comes back to the costly ones again
         // and again.
-        let rank = |_: &Key, entry: &Entry| (32 - entry.work.leading_zeros()) as usize;
-        let least_work = |key: &Key, entry: &Entry| 32 - rank(key, entry);
-        if has_room(&self.table, ENTRY_BYTES, self.limits.table_bytes)
-            || forget_half(&mut self.table, least_work)
-        {
+        let least_work = |_: &Key, entry: &Entry| entry.work.leading_zeros() as usize;
+        let room = has_room(self.table, ENTRY_BYTES, self.limits.table_bytes) || {
+            let room = forget_half(self.table, least_work);
+            self.settled = self
+                .table
+                .values()
+                .filter(|e| e.numbers.is_settled())
+                .count() as u64;
+            self.open = self.table.len() as u64 - self.settled;
+            room
+        };
+        if room {
             self.table.insert(key, entry);
+            if settled {
+                self.settled += 1;
+            } else {
+                self.open += 1;
+            }
         }
     }
 

@@ -10,6 +10,7 @@ use ttt_core::{Position, Square};
 
 use crate::geometry::{ALL, Bits, Geometry, MoveOrder};
 use crate::hash::{BitsMap, forget_half, has_room};
+use crate::table::ProofTable;
 use crate::{GameResult, SolverError};
 
 /// What a proof found.
@@ -47,24 +48,38 @@ pub enum ProofError {
         /// Seconds spent.
         seconds: f64,
     },
+    /// The table given holds another board's positions, or another search's.
+    #[error("the table is not for this proof: {0}")]
+    Table(String),
 }
 
 /// Bounds on a position's value for the side to move, -1 loss, 0 draw, 1 win.
 #[derive(Debug, Clone, Copy)]
-struct Bounds {
-    lower: i8,
-    upper: i8,
-    best: u8,
+pub(crate) struct Bounds {
+    pub(crate) lower: i8,
+    pub(crate) upper: i8,
+    pub(crate) best: u8,
     /// While `lower` is at least a draw, squares (of the key) outside which the other
     /// side's extra marks still leave it unable to win: see [`Zoned`].
-    lower_zone: Bits,
+    pub(crate) lower_zone: Bits,
     /// While `upper` is at most a draw, the same for the side to move not winning.
-    upper_zone: Bits,
+    pub(crate) upper_zone: Bits,
 }
 
 impl Bounds {
+    /// Bounds read back from a kept table, which keeps no zones.
+    pub(crate) const fn kept(lower: i8, upper: i8, best: u8) -> Bounds {
+        Bounds {
+            lower,
+            upper,
+            best,
+            lower_zone: ALL,
+            upper_zone: ALL,
+        }
+    }
+
     /// Whether the value is known: the bounds meet.
-    const fn is_settled(self) -> bool {
+    pub(crate) const fn is_settled(self) -> bool {
         self.lower == self.upper
     }
 }
@@ -107,126 +122,7 @@ impl Zoned {
 }
 
 /// The bytes one slot of the table takes: the key, the bounds, and the map's control byte.
-const ENTRY_BYTES: usize = std::mem::size_of::<((Bits, Bits), Bounds)>() + 1;
-
-/// A prover's table of what it proved about positions (bounds on their values, by their
-/// symmetric images), to keep between runs: a long proof checkpoints it and resumes from
-/// it. Its bytes start with a line naming the format and the board.
-///
-/// ```
-/// use std::sync::atomic::AtomicBool;
-/// use ttt_core::{Mark, Position, Rules};
-/// use ttt_solver::{ProofLimits, ProofTable, Progress, prove_with};
-///
-/// let (stop, progress) = (AtomicBool::new(false), Progress::default());
-/// let limits = ProofLimits { table_bytes: 64 << 20, stop: &stop, progress: &progress, max_nodes: None };
-/// let empty = Position::new(Rules::new(5, 4, 4)?, Mark::X);
-/// let mut table = ProofTable::default();
-/// let first = prove_with(&empty, limits, &mut table)?;
-/// // Kept and read back, the table answers the same question at once.
-/// let mut again = ProofTable::from_bytes(&table.to_bytes())?;
-/// let second = prove_with(&empty, limits, &mut again)?;
-/// assert_eq!(second.result, first.result);
-/// assert!(second.nodes < first.nodes);
-/// # Ok::<(), Box<dyn std::error::Error>>(())
-/// ```
-#[derive(Debug, Clone, Default)]
-pub struct ProofTable {
-    /// The board its positions are on, once it has any.
-    rules: Option<ttt_core::Rules>,
-    entries: BitsMap<(Bits, Bits), Bounds>,
-}
-
-/// The first line of a kept table.
-const TABLE_HEADER: &str = "ttt proof table 1";
-
-impl ProofTable {
-    /// Positions in it.
-    #[must_use]
-    pub fn len(&self) -> usize {
-        self.entries.len()
-    }
-
-    /// Whether it holds nothing.
-    #[must_use]
-    pub fn is_empty(&self) -> bool {
-        self.entries.is_empty()
-    }
-
-    /// The board its positions are on, if it has any.
-    #[must_use]
-    pub fn rules(&self) -> Option<ttt_core::Rules> {
-        self.rules
-    }
-
-    /// The table as bytes: `ttt proof table 1`, the board (`6x6, k=5`), each on a line,
-    /// then 19 bytes a position (the two bitboards and the bounds, little-endian).
-    #[must_use]
-    pub fn to_bytes(&self) -> Vec<u8> {
-        let rules = self
-            .rules
-            .map(|rules| rules.to_string())
-            .unwrap_or_default();
-        let mut bytes = format!("{TABLE_HEADER}\n{rules}\n").into_bytes();
-        for (&(a, b), bounds) in &self.entries {
-            bytes.extend_from_slice(&a.to_le_bytes());
-            bytes.extend_from_slice(&b.to_le_bytes());
-            bytes.extend_from_slice(&[bounds.lower as u8, bounds.upper as u8, bounds.best]);
-        }
-        bytes
-    }
-
-    /// Reads what [`to_bytes`](ProofTable::to_bytes) writes, checking every entry.
-    ///
-    /// # Errors
-    /// One line saying what is wrong: not a table, another format, a board it does not
-    /// name, a length that is no whole number of entries, or bounds out of range.
-    pub fn from_bytes(bytes: &[u8]) -> Result<ProofTable, String> {
-        let mut lines = bytes.splitn(3, |&byte| byte == b'\n');
-        let header = lines.next().unwrap_or_default();
-        if header != TABLE_HEADER.as_bytes() {
-            return Err("not a proof table of this ttt (its first line)".to_owned());
-        }
-        let rules = std::str::from_utf8(lines.next().unwrap_or_default())
-            .map_err(|_| "the board line is not text".to_owned())?;
-        let rules = if rules.is_empty() {
-            None
-        } else {
-            Some(
-                rules
-                    .parse::<ttt_core::Rules>()
-                    .map_err(|error| format!("bad board '{rules}': {error}"))?,
-            )
-        };
-        let body = lines.next().unwrap_or_default();
-        if body.len() % 19 != 0 {
-            return Err("cut short: its length is no whole number of positions".to_owned());
-        }
-        let mut entries = BitsMap::default();
-        for chunk in body.chunks_exact(19) {
-            let word = |range: std::ops::Range<usize>| {
-                let mut bytes = [0; 8];
-                bytes.copy_from_slice(&chunk[range]);
-                u64::from_le_bytes(bytes)
-            };
-            let (lower, upper) = (chunk[16] as i8, chunk[17] as i8);
-            if !(-1..=1).contains(&lower) || !(-1..=1).contains(&upper) || lower > upper {
-                return Err("bounds out of range: not a table ttt wrote".to_owned());
-            }
-            entries.insert(
-                (word(0..8), word(8..16)),
-                Bounds {
-                    lower,
-                    upper,
-                    best: chunk[18],
-                    lower_zone: ALL,
-                    upper_zone: ALL,
-                },
-            );
-        }
-        Ok(ProofTable { rules, entries })
-    }
-}
+pub(crate) const ENTRY_BYTES: usize = std::mem::size_of::<((Bits, Bits), Bounds)>() + 1;
 
 /// How a proof may run, and how it reports while it does.
 #[derive(Debug, Clone, Copy)]
@@ -290,8 +186,8 @@ pub enum ProofSearch {
     /// table a long run keeps as a checkpoint ([`prove_with`]).
     #[default]
     AlphaBeta,
-    /// Depth-first proof-number search ([`prove_by_numbers`](crate::prove_by_numbers)):
-    /// it works where the proof is cheapest, which pays on the largest boards.
+    /// Depth-first proof-number search (see [`ProofSearch::prove`]): it works where the
+    /// proof is cheapest, which pays on the largest boards.
     ProofNumber,
 }
 
@@ -304,9 +200,23 @@ impl ProofSearch {
     /// # Errors
     /// As [`prove`].
     pub fn prove(self, position: &Position, limits: ProofLimits<'_>) -> Result<Proof, ProofError> {
+        self.prove_with(position, limits, &mut ProofTable::new(self))
+    }
+
+    /// Proves `position` with this search, going on from `table` (see [`prove_with`]).
+    ///
+    /// # Errors
+    /// As [`prove_with`]: [`ProofError::Table`] when the table is of another board, or
+    /// kept by the other search.
+    pub fn prove_with(
+        self,
+        position: &Position,
+        limits: ProofLimits<'_>,
+        table: &mut ProofTable,
+    ) -> Result<Proof, ProofError> {
         match self {
-            ProofSearch::AlphaBeta => prove(position, limits),
-            ProofSearch::ProofNumber => crate::pn::prove_by_numbers(position, limits),
+            ProofSearch::AlphaBeta => prove_with(position, limits, table),
+            ProofSearch::ProofNumber => crate::pn::prove_with(position, limits, table),
         }
     }
 }
@@ -365,7 +275,8 @@ pub fn prove(position: &Position, limits: ProofLimits<'_>) -> Result<Proof, Proo
 /// stopped.
 ///
 /// # Errors
-/// As [`prove`]; [`ProofError::Board`] too when the table is of another board.
+/// As [`prove`]; [`ProofError::Table`] too when the table is of another board, or kept by
+/// [`ProofSearch::ProofNumber`].
 pub fn prove_with(
     position: &Position,
     limits: ProofLimits<'_>,
@@ -373,13 +284,8 @@ pub fn prove_with(
 ) -> Result<Proof, ProofError> {
     let start = Instant::now();
     let geometry = Geometry::new(position.rules())?;
-    if table.rules.is_some_and(|rules| rules != position.rules()) {
-        return Err(ProofError::Board(SolverError::TooLarge {
-            rules: position.rules(),
-        }));
-    }
-    table.rules = Some(position.rules());
-    let mut prover = Prover::new(&geometry, &mut table.entries, limits);
+    let entries = table.bounds(position.rules())?;
+    let mut prover = Prover::new(&geometry, entries, limits);
     let (mine, theirs) = geometry.sides(position);
     let (result, best_move) = if position.is_over() {
         let result = match position.outcome() {

@@ -7,7 +7,8 @@ use ttt_core::{Outcome, Position, Rules, Square};
 
 use crate::geometry::{Bits, Geometry};
 use crate::hash::BitsMap;
-use crate::prover::{Progress, ProofLimits, ProofTable, prove_with};
+use crate::prover::{Progress, ProofLimits, prove_with};
+use crate::table::ProofTable;
 use crate::value::{Score, WIN_NOW, decode, one_ply_earlier};
 use crate::{GameResult, SolverError, Value};
 

@@ -189,11 +189,28 @@ fn a_proof_file_that_exists_already_is_refused_before_the_proof_is_searched() {
 
 #[test]
 fn a_checkpoint_is_kept_and_a_resumed_proof_goes_on_from_it() {
+    for (search, other) in [("alpha-beta", "df-pn"), ("df-pn", "alpha-beta")] {
+        checkpoint_kept_and_resumed(search, other);
+    }
+}
+
+/// The checkpoint of `search` kept, taken up by it, and refused by `other`.
+fn checkpoint_kept_and_resumed(search: &str, other: &str) {
     let folder = common::home();
     std::fs::create_dir_all(&folder).unwrap();
     let checkpoint = folder.join("8x5.checkpoint");
     let path = checkpoint.to_str().unwrap();
-    let solve = ["solve", "--size", "8x5", "--k", "5", "--checkpoint", path];
+    let solve = [
+        "solve",
+        "--size",
+        "8x5",
+        "--k",
+        "5",
+        "--checkpoint",
+        path,
+        "--search",
+        search,
+    ];
     let (first, code) = ttt(&solve);
     assert_eq!(code, Some(0), "{first}");
     assert!(first.contains("Result: draw"), "{first}");
@@ -221,7 +238,14 @@ fn a_checkpoint_is_kept_and_a_resumed_proof_goes_on_from_it() {
         searched(&again) * 100 < searched(&first),
         "{first}\n{again}"
     );
-    // Another board's checkpoint, or a broken one, is refused with the reason.
+    // Another search's checkpoint, another board's, or a broken one, is refused with the
+    // reason.
+    let mut by_other = solve;
+    by_other[8] = other;
+    let (said, code) = ttt(&[&by_other[..], &["--resume"]].concat());
+    assert_eq!(code, Some(2));
+    let expected = format!("was kept by {search}: add --search {search} to go on from it");
+    assert!(said.contains(&expected), "{said}");
     let (said, code) = ttt(&[
         "solve",
         "--size",

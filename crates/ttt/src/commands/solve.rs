@@ -11,7 +11,7 @@ use clap::Args;
 use serde::Serialize;
 use ttt_core::{Outcome, Position, Rules, SquareNaming};
 use ttt_solver::{
-    Claim, GameResult, Progress, Proof, ProofError, ProofLimits, ProofTable, prove_with,
+    Claim, GameResult, Progress, Proof, ProofError, ProofLimits, ProofSearch, ProofTable,
     write_proof,
 };
 
@@ -29,6 +29,10 @@ pub struct SolveArgs {
     /// Print one JSON object instead of text.
     #[arg(long)]
     pub json: bool,
+
+    /// The search that proves it: alpha-beta (the fastest on most boards) or df-pn (proof-number search, ahead on the largest).
+    #[arg(long, value_name = "SEARCH", default_value_t = ProofSearch::AlphaBeta)]
+    pub search: ProofSearch,
 
     /// The most memory the transposition table may take, in megabytes: 1 up to the machine's memory.
     #[arg(long, value_name = "MB", default_value_t = 256, value_parser = parse_megabytes)]
@@ -142,7 +146,7 @@ pub fn run(args: &SolveArgs, rules: Rules, out: &mut impl Write) -> anyhow::Resu
     }
     let started = Instant::now();
     let proof = loop {
-        let proof = prove_with(&position, limits, &mut table);
+        let proof = args.search.prove_with(&position, limits, &mut table);
         let checkpoint_due = due.swap(false, Ordering::Relaxed);
         if let (Some(path), Err(ProofError::Stopped { nodes, .. })) = (&args.checkpoint, &proof)
             && checkpoint_due
@@ -184,6 +188,10 @@ pub fn run(args: &SolveArgs, rules: Rules, out: &mut impl Write) -> anyhow::Resu
                 rules.square_count()
             );
             return Err(BadInput(message).into());
+        }
+        // The checkpoint was read and checked against the board and search above.
+        Err(ProofError::Table(reason)) => {
+            return Err(BadInput(format!("the checkpoint cannot be taken up: {reason}")).into());
         }
         Err(ProofError::Stopped {
             result,
@@ -250,7 +258,7 @@ pub fn run(args: &SolveArgs, rules: Rules, out: &mut impl Write) -> anyhow::Resu
 /// `--resume`. A checkpoint file is never written over without `--resume`.
 fn checkpoint_table(args: &SolveArgs, rules: Rules) -> Result<ProofTable, BadInput> {
     let Some(path) = &args.checkpoint else {
-        return Ok(ProofTable::default());
+        return Ok(ProofTable::new(args.search));
     };
     if !args.resume {
         if path.exists() {
@@ -259,7 +267,7 @@ fn checkpoint_table(args: &SolveArgs, rules: Rules) -> Result<ProofTable, BadInp
                 path.display()
             )));
         }
-        return Ok(ProofTable::default());
+        return Ok(ProofTable::new(args.search));
     }
     let bytes = std::fs::read(path)
         .map_err(|error| BadInput(format!("cannot read {}: {error}", path.display())))?;
@@ -273,6 +281,13 @@ fn checkpoint_table(args: &SolveArgs, rules: Rules) -> Result<ProofTable, BadInp
                 .rules()
                 .map(|kept| kept.to_string())
                 .unwrap_or_default()
+        )));
+    }
+    if !table.is_empty() && table.search() != args.search {
+        return Err(BadInput(format!(
+            "{} was kept by {search}: add --search {search} to go on from it",
+            path.display(),
+            search = table.search()
         )));
     }
     Ok(table)
