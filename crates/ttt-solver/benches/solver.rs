@@ -16,7 +16,7 @@ use std::sync::atomic::AtomicBool;
 
 use criterion::{Criterion, criterion_group, criterion_main};
 use ttt_core::{Mark, Position, Rules};
-use ttt_solver::{GameResult, Progress, ProofLimits, Solver, count, prove, walk_tree};
+use ttt_solver::{GameResult, Progress, ProofLimits, ProofSearch, Solver, count, walk_tree};
 
 fn reachable() -> Vec<Position> {
     ttt_reference::reachable(&Position::default())
@@ -67,7 +67,7 @@ fn benches(c: &mut Criterion) {
     });
 }
 
-/// `ttt solve` from the empty board: the published m,n,k results, timed.
+/// `ttt solve` from the empty board: the published m,n,k results, timed, by each search.
 fn proofs(c: &mut Criterion) {
     let mut group = c.benchmark_group("solve");
     group.sample_size(10);
@@ -86,17 +86,20 @@ fn proofs(c: &mut Criterion) {
     ] {
         let rules = Rules::new(width, height, k).unwrap();
         let empty = Position::new(rules, Mark::X);
-        group.bench_function(format!("{width}x{height} k={k}"), |b| {
-            b.iter(|| {
-                let limits = ProofLimits {
-                    table_bytes: 256 << 20,
-                    stop: &stop,
-                    progress: &progress,
-                    max_nodes: None,
-                };
-                assert_eq!(prove(black_box(&empty), limits).unwrap().result, expected);
+        for search in ProofSearch::ALL {
+            group.bench_function(format!("{search} {width}x{height} k={k}"), |b| {
+                b.iter(|| {
+                    let limits = ProofLimits {
+                        table_bytes: 256 << 20,
+                        stop: &stop,
+                        progress: &progress,
+                        max_nodes: None,
+                    };
+                    let proof = search.prove(black_box(&empty), limits).unwrap();
+                    assert_eq!(proof.result, expected);
+                });
             });
-        });
+        }
     }
     group.finish();
 }

@@ -448,6 +448,63 @@ impl Geometry {
         (wins, live)
     }
 
+    /// Whether `attacker`, to move, wins by continuous fours: moves that each leave it one
+    /// square to win on, which `defender` must take (its only reply that does not lose at
+    /// once, as long as it has no square to win on itself), until the attacker has two
+    /// squares to win on, or one it can take. Where the defender has a square to win on,
+    /// the attacker must take it first, and goes on only if that move is a four as well.
+    /// At most `budget` moves of the attacker's are tried (fewer left after): a search cut
+    /// short finds nothing. A win found is a proof: every reply of the defender's that
+    /// does not lose at once was followed.
+    pub(crate) fn wins_by_fours(&self, attacker: Bits, defender: Bits, budget: &mut u32) -> bool {
+        let free = self.full & !(attacker | defender);
+        if self.threats(attacker, defender).0 & free != 0 {
+            return true;
+        }
+        let their_wins = self.threats(defender, attacker).0 & free;
+        if their_wins.count_ones() > 1 {
+            return false;
+        }
+        let mut candidates = if their_wins == 0 {
+            self.four_squares(attacker, defender) & free
+        } else {
+            their_wins
+        };
+        while candidates != 0 {
+            if *budget == 0 {
+                return false;
+            }
+            *budget -= 1;
+            let square = candidates & candidates.wrapping_neg();
+            candidates &= candidates - 1;
+            let after = attacker | square;
+            let wins = self.threats(after, defender).0 & free & !square;
+            match wins.count_ones() {
+                0 => {}
+                1 => {
+                    if self.wins_by_fours(after, defender | wins, budget) {
+                        return true;
+                    }
+                }
+                _ => return true,
+            }
+        }
+        false
+    }
+
+    /// The free squares that would leave `mine` one square short of a winning line: those
+    /// of the windows open to it that hold all but two of their squares.
+    fn four_squares(&self, mine: Bits, theirs: Bits) -> Bits {
+        let k = self.rules.k() as u32;
+        let mut squares = 0;
+        for &window in &self.distinct {
+            if window.open_for(mine, theirs) && (window.squares & mine).count_ones() + 2 == k {
+                squares |= window.squares & !mine;
+            }
+        }
+        squares
+    }
+
     /// A pairing strategy for `defender` against `attacker`: pairs of free squares, no
     /// square in two pairs, such that every window still open to `attacker` holds both
     /// squares of some pair. Whenever the attacker takes one square of a pair the defender
@@ -642,6 +699,44 @@ fn permutations(rules: Rules) -> Vec<Vec<usize>> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_win_by_fours_is_a_win_and_is_found_where_fours_alone_win() {
+        use rand::SeedableRng;
+        use rand::rngs::StdRng;
+        let mut rng = StdRng::seed_from_u64(21);
+        let mut solver = crate::Solver::new();
+        let mut missed = 0;
+        for rules in [
+            Rules::new(4, 4, 3).unwrap(),
+            Rules::new(4, 4, 3).unwrap().with_win_rule(WinRule::Exact),
+            Rules::new(4, 4, 4).unwrap(),
+            Rules::new(5, 3, 3).unwrap(),
+        ] {
+            let geometry = Geometry::new(rules).unwrap();
+            let mut found = 0;
+            for _ in 0..400 {
+                let stones = rand::RngExt::random_range(&mut rng, 2..=9);
+                let Some(position) = ttt_reference::random_position(rules, stones, &mut rng) else {
+                    continue;
+                };
+                if position.is_over() {
+                    continue;
+                }
+                let (mine, theirs) = geometry.sides(&position);
+                let wins = solver.value(&position).unwrap().result == crate::GameResult::Win;
+                if geometry.wins_by_fours(mine, theirs, &mut 1_000) {
+                    assert!(wins, "{rules}: {position}");
+                    found += 1;
+                } else if wins {
+                    missed += 1;
+                }
+            }
+            assert!(found > 20, "{rules}: {found} found");
+        }
+        // Not vacuous: some wins take more than fours.
+        assert!(missed > 0);
+    }
 
     #[test]
     fn no_board_the_geometry_takes_has_more_windows_than_a_matching_holds() {

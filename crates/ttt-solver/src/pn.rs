@@ -23,7 +23,7 @@ use ttt_core::{Position, Square};
 use crate::GameResult;
 use crate::geometry::{ALL, Bits, Geometry, MoveOrder};
 use crate::hash::{BitsMap, forget_half, has_room};
-use crate::prover::{Proof, ProofError, ProofLimits};
+use crate::prover::{FOURS_BUDGET, Proof, ProofError, ProofLimits};
 use crate::table::ProofTable;
 
 /// A number too large to reach: the node is settled the other way.
@@ -257,6 +257,25 @@ impl Search<'_> {
         if result == GameResult::Loss {
             return moves.first().copied();
         }
+        // The search that settled the root left the move that did it in the table (unless
+        // the table forgot it): searching the moves before it to the end could cost more
+        // than the proof did.
+        let keeps = |numbers: Numbers| {
+            if win {
+                numbers.proof == 0
+            } else {
+                numbers.disproof == 0
+            }
+        };
+        let known = moves.iter().copied().find(|&square| {
+            let (key, _) = self.geometry.canonical_with(theirs, mine | 1 << square);
+            self.table
+                .get(&(key, !win))
+                .is_some_and(|entry| keeps(entry.numbers))
+        });
+        if known.is_some() {
+            return known;
+        }
         moves.into_iter().find(|&square| {
             if self.stopped {
                 return false;
@@ -271,11 +290,7 @@ impl Search<'_> {
             // After a winning move the other side, to move, is the defender and loses;
             // after a drawing one, it is the attacker and does not win.
             let (child, _) = self.search(theirs, after, !win, INFINITY, INFINITY);
-            if win {
-                child.proof == 0
-            } else {
-                child.disproof == 0
-            }
+            keeps(child)
         })
     }
 
@@ -318,6 +333,12 @@ impl Search<'_> {
         } else {
             geometry.cannot_win(their_live, theirs, mine, false)
         };
+        if cannot_win.is_none()
+            && attacker_moves
+            && geometry.wins_by_fours(mine, theirs, &mut { FOURS_BUDGET })
+        {
+            return Some(proved);
+        }
         cannot_win.map(disproved)
     }
 

@@ -121,6 +121,10 @@ impl Zoned {
     }
 }
 
+/// Moves of the attacker's a look for a win by fours may try (see
+/// [`Geometry::wins_by_fours`]).
+pub(crate) const FOURS_BUDGET: u32 = 64;
+
 /// The bytes one slot of the table takes: the key, the bounds, and the map's control byte.
 pub(crate) const ENTRY_BYTES: usize = std::mem::size_of::<((Bits, Bits), Bounds)>() + 1;
 
@@ -485,6 +489,15 @@ impl Prover<'_> {
             }
             alpha = alpha.max(bounds.lower);
             beta = beta.min(bounds.upper);
+        }
+        // A win by fours, where only a win is asked about (a claim about the other side
+        // would need a zone, which such a win does not give).
+        if beta > 0
+            && !lower_claim
+            && stored.is_none()
+            && geometry.wins_by_fours(mine, theirs, &mut { FOURS_BUDGET })
+        {
+            return Zoned::unknown(1);
         }
         let (alpha_in, beta_in) = (alpha, beta);
         let forced = their_wins != 0;

@@ -219,9 +219,10 @@ fn a_proof_stopped_at_any_moment_reports_only_what_it_proved() {
                 Err(error) => panic!("{error}"),
             }
         }
+        // Df-pn reads the move that settled the root from its table, searching nothing.
         assert!(
-            value_without_move > 0,
-            "{rules}: some stops fall while the best move is searched"
+            value_without_move > 0 || search == ProofSearch::ProofNumber,
+            "{rules} by {search}: some stops fall while the best move is searched"
         );
     }
 }
