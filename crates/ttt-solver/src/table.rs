@@ -344,4 +344,30 @@ mod tests {
                 .contains("out of range")
         );
     }
+
+    proptest::proptest! {
+        #[test]
+        fn any_bytes_after_a_header_are_read_or_refused_and_what_is_read_round_trips(
+            df_pn: bool,
+            body in proptest::collection::vec(proptest::num::u8::ANY, 0..200),
+        ) {
+            let header = if df_pn { DF_PN_HEADER } else { ALPHA_BETA_HEADER };
+            let bytes = [format!("{header}\n5x4, k=4\n").as_bytes(), &body].concat();
+            if let Ok(table) = ProofTable::from_bytes(&bytes) {
+                let again = ProofTable::from_bytes(&table.to_bytes()).unwrap();
+                proptest::prop_assert_eq!(again.len(), table.len());
+                proptest::prop_assert_eq!(again.search(), table.search());
+                // The same entries, in whatever order the maps hold them.
+                let entries = |table: &ProofTable| {
+                    let bytes = table.to_bytes();
+                    let size = if df_pn { NUMBERS_BYTES } else { BOUNDS_BYTES };
+                    let body = &bytes[bytes.len() - table.len() * size..];
+                    let mut chunks: Vec<Vec<u8>> = body.chunks(size).map(<[u8]>::to_vec).collect();
+                    chunks.sort();
+                    chunks
+                };
+                proptest::prop_assert_eq!(entries(&again), entries(&table));
+            }
+        }
+    }
 }
