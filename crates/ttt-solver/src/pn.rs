@@ -416,8 +416,13 @@ impl Search<'_> {
         }
         // A full table forgets the half that took the least work to settle or to get
         // where they are (the highest ranks): df-pn comes back to the costly ones again
-        // and again.
-        let least_work = |_: &Key, entry: &Entry| entry.work.leading_zeros() as usize;
+        // and again. Work ranks by its power of two; among equal work the deepest go
+        // first (half a rank a mark), so that no one rank holds most of the table (on
+        // 8x8, a work of 1 is most of it).
+        let least_work = |key: &Key, entry: &Entry| {
+            let marks = ((key.0).0 | (key.0).1).count_ones() as usize;
+            entry.work.leading_zeros() as usize + marks / 2
+        };
         let room = has_room(self.table, ENTRY_BYTES, self.limits.table_bytes) || {
             let room = forget_half(self.table, least_work);
             self.settled = self

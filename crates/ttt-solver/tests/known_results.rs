@@ -98,8 +98,8 @@ fn a_table_far_too_small_turns_over_and_still_proves_in_few_positions() {
         assert!(cramped.table_bytes <= 16 << 10, "{rules} by {search}");
         // A table that kept nothing new once full searched 4 to 10 times more here with
         // alpha-beta. Df-pn comes back to the same positions again and again, and leans on
-        // its table more: with about 100 entries it searches 8 to 10 times more, 15 times
-        // when it forgot its deepest positions rather than its cheapest.
+        // its table more: with about 100 entries it searches 2 to 9 times more (6x6, k=4:
+        // 15 times when it forgot its deepest positions rather than its cheapest).
         let allowed = match search {
             ProofSearch::AlphaBeta => 2,
             ProofSearch::ProofNumber => 12,
