@@ -318,7 +318,11 @@ fn is_plain(id: &str) -> bool {
 /// # Errors
 /// Any step's, naming the file.
 pub fn write_atomically(path: &Path, contents: &[u8]) -> io::Result<()> {
-    let folder = path.parent().unwrap_or(Path::new("."));
+    // A bare file name's parent is the empty path: the current folder.
+    let folder = path
+        .parent()
+        .filter(|folder| !folder.as_os_str().is_empty())
+        .unwrap_or(Path::new("."));
     let name = path
         .file_name()
         .map(|name| name.to_string_lossy().into_owned())

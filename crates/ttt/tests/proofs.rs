@@ -268,3 +268,22 @@ fn checkpoint_kept_and_resumed(search: &str, other: &str) {
     assert!(said.contains("cut short"), "{said}");
     let _ = std::fs::remove_dir_all(&folder);
 }
+
+#[test]
+fn a_checkpoint_named_without_a_folder_is_kept_in_the_current_one() {
+    let folder = common::home().join("bare-name");
+    std::fs::create_dir_all(&folder).unwrap();
+    let output = assert_cmd::Command::new(assert_cmd::cargo::cargo_bin!("ttt"))
+        .env("TTT_HOME", common::home())
+        .current_dir(&folder)
+        .args(["solve", "--size", "5x4", "--k", "4", "--checkpoint", "kept"])
+        .output()
+        .unwrap();
+    let said = String::from_utf8_lossy(&output.stdout).into_owned()
+        + &String::from_utf8_lossy(&output.stderr);
+    assert_eq!(output.status.code(), Some(0), "{said}");
+    assert!(said.contains("Result: draw"), "{said}");
+    let kept = std::fs::read(folder.join("kept")).unwrap();
+    assert!(kept.starts_with(b"ttt proof table 1\n5x4, k=4\n"));
+    let _ = std::fs::remove_dir_all(&folder);
+}
