@@ -131,7 +131,6 @@ impl MoveOrder {
     }
 }
 
-/// One symmetry of the board as a lookup table: the image of each byte of a bitboard.
 /// A position's images under the board's symmetries (at most 8), in their order.
 #[derive(Debug, Clone, Copy)]
 pub(crate) struct Images {
@@ -139,6 +138,7 @@ pub(crate) struct Images {
     count: usize,
 }
 
+/// One symmetry of the board as a lookup table: the image of each byte of a bitboard.
 #[derive(Debug, Clone)]
 struct Symmetry {
     bytes: Vec<[Bits; 256]>,

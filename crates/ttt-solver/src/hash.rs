@@ -4,7 +4,10 @@
 use std::collections::HashMap;
 use std::hash::{BuildHasherDefault, Hasher};
 
+use std::sync::atomic::Ordering;
+
 use crate::geometry::MAX_SQUARES;
+use crate::prover::Progress;
 
 /// Multiply-rotate hashing of whole words: a few cycles per key.
 #[derive(Debug, Default, Clone, Copy)]
@@ -46,10 +49,12 @@ pub(crate) fn has_room<K, V>(table: &BitsMap<K, V>, entry_bytes: usize, bound: u
     slots.saturating_mul(3).saturating_mul(entry_bytes) <= bound
 }
 
-/// Makes room in a full table by forgetting about half of it: the entries of the highest
-/// `rank` (at most [`MAX_SQUARES`]), but never all of those of the lowest, and makes what
-/// it forgot room again. A sweep over the table, once per half a table of new entries.
-/// Whether there is room now.
+/// Makes room in a full table by forgetting more than half of it: the entries of the
+/// highest `rank` (at most [`MAX_SQUARES`]), but never all of those of the lowest (every
+/// other entry, where the lowest holds most of the table), and makes what it forgot room
+/// again. A sweep over the table, once per half a table of new entries. Whether it forgot
+/// any: then one more entry fits within the bound the table was held to (were the smaller
+/// map full, it grows back to the size the table had).
 pub(crate) fn forget_half<K: Eq + std::hash::Hash, V>(
     table: &mut BitsMap<K, V>,
     rank: impl Fn(&K, &V) -> usize,
@@ -68,14 +73,66 @@ pub(crate) fn forget_half<K: Eq + std::hash::Hash, V>(
     if counted == table.len() {
         highest_kept += 1;
     }
+    let before = table.len();
     table.retain(|key, value| rank(key, value).min(MAX_SQUARES) <= highest_kept);
+    if table.len() * 2 >= before {
+        // The ranks did not part the table (most of it is of the lowest): every other
+        // entry goes.
+        let mut keep = false;
+        table.retain(|_, _| {
+            keep = !keep;
+            keep
+        });
+    }
     // The entries forgotten leave tombstones, which the map counts as taken until it
     // rehashes: left so, the table was full again at once and forgot again, shrinking at
     // every turn. Moved into a map of half the slots (which holds what is left), it has
     // no tombstones; that move holds one and a half times the table at its peak, as the
     // last growth did, and the map grows back as it fills.
     table.shrink_to_fit();
-    table.len() < table.capacity()
+    table.len() < before
+}
+
+/// A table's entries, counted as settled (the question each holds is answered) or open,
+/// kept up to date as entries come, change and go.
+#[derive(Debug, Default, Clone, Copy)]
+pub(crate) struct Tally {
+    settled: u64,
+    open: u64,
+}
+
+impl Tally {
+    /// The count of entries, each settled or not.
+    pub(crate) fn of(entries: impl Iterator<Item = bool>) -> Tally {
+        let mut tally = Tally::default();
+        for settled in entries {
+            tally.change(None, settled);
+        }
+        tally
+    }
+
+    /// Counts an entry that was settled or not (`None`: a new entry) and now is `settled`.
+    pub(crate) fn change(&mut self, old: Option<bool>, settled: bool) {
+        match old {
+            Some(true) => self.settled -= 1,
+            Some(false) => self.open -= 1,
+            None => {}
+        }
+        if settled {
+            self.settled += 1;
+        } else {
+            self.open += 1;
+        }
+    }
+
+    /// Shows the running figures of a proof to whoever watches `progress`: the positions
+    /// searched, these counts, and the table's bytes.
+    pub(crate) fn publish(self, progress: &Progress, nodes: u64, bytes: usize) {
+        progress.nodes.store(nodes, Ordering::Relaxed);
+        progress.settled.store(self.settled, Ordering::Relaxed);
+        progress.open.store(self.open, Ordering::Relaxed);
+        progress.table_bytes.store(bytes as u64, Ordering::Relaxed);
+    }
 }
 
 #[cfg(test)]
@@ -108,5 +165,17 @@ mod tests {
             full_at.iter().all(|&len| len == full_at[0]),
             "full at {full_at:?} entries"
         );
+    }
+
+    #[test]
+    fn a_table_of_one_rank_still_turns_over() {
+        let mut table: BitsMap<u64, ()> = (0..1_000).map(|key| (key, ())).collect();
+        table.shrink_to_fit();
+        let full = table.capacity();
+        while table.len() < full {
+            table.insert(table.len() as u64, ());
+        }
+        assert!(forget_half(&mut table, |_, ()| 0));
+        assert!(table.len() <= full / 2, "{} of {full} kept", table.len());
     }
 }

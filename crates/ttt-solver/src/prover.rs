@@ -9,7 +9,7 @@ use web_time::Instant;
 use ttt_core::{Position, Square};
 
 use crate::geometry::{ALL, Bits, Geometry, MoveOrder};
-use crate::hash::{BitsMap, forget_half, has_room};
+use crate::hash::{BitsMap, Tally, forget_half, has_room};
 use crate::table::ProofTable;
 use crate::{GameResult, SolverError};
 
@@ -340,8 +340,7 @@ struct Prover<'a> {
     limits: ProofLimits<'a>,
     stopped: bool,
     /// Entries of the table whose bounds meet, and the others.
-    settled: u64,
-    open: u64,
+    tally: Tally,
 }
 
 impl<'a> Prover<'a> {
@@ -350,27 +349,21 @@ impl<'a> Prover<'a> {
         table: &'a mut BitsMap<(Bits, Bits), Bounds>,
         limits: ProofLimits<'a>,
     ) -> Prover<'a> {
-        let settled = table.values().filter(|bounds| bounds.is_settled()).count() as u64;
-        let open = table.len() as u64 - settled;
+        let tally = Tally::of(table.values().map(|bounds| bounds.is_settled()));
         Prover {
             geometry,
             table,
             nodes: 0,
             limits,
             stopped: false,
-            settled,
-            open,
+            tally,
         }
     }
 
     /// Shows the running figures to whoever watches [`ProofLimits::progress`].
     fn publish(&self) {
-        let progress = self.limits.progress;
-        progress.nodes.store(self.nodes, Ordering::Relaxed);
-        progress.settled.store(self.settled, Ordering::Relaxed);
-        progress.open.store(self.open, Ordering::Relaxed);
         let bytes = self.table.len() * ENTRY_BYTES;
-        progress.table_bytes.store(bytes as u64, Ordering::Relaxed);
+        self.tally.publish(self.limits.progress, self.nodes, bytes);
     }
 
     /// Makes room in a full table by forgetting its deepest positions, about half of
@@ -381,23 +374,8 @@ impl<'a> Prover<'a> {
     fn forget_deepest(&mut self) -> bool {
         let marks = |key: &(Bits, Bits), _: &Bounds| (key.0 | key.1).count_ones() as usize;
         let room = forget_half(self.table, marks);
-        self.settled = self.table.values().filter(|b| b.is_settled()).count() as u64;
-        self.open = self.table.len() as u64 - self.settled;
+        self.tally = Tally::of(self.table.values().map(|bounds| bounds.is_settled()));
         room
-    }
-
-    /// Counts an entry of the table that changes from `old` (none: a new entry) to `new`.
-    fn recount(&mut self, old: Option<Bounds>, new: Bounds) {
-        match old {
-            Some(old) if old.is_settled() => self.settled -= 1,
-            Some(_) => self.open -= 1,
-            None => {}
-        }
-        if new.is_settled() {
-            self.settled += 1;
-        } else {
-            self.open += 1;
-        }
     }
 }
 
@@ -602,12 +580,13 @@ impl Prover<'_> {
         // a full table would double.
         if let Some(slot) = self.table.get_mut(&key) {
             let old = std::mem::replace(slot, bounds);
-            self.recount(Some(old), bounds);
+            self.tally
+                .change(Some(old.is_settled()), bounds.is_settled());
         } else if has_room(self.table, ENTRY_BYTES, self.limits.table_bytes)
             || self.forget_deepest()
         {
             self.table.insert(key, bounds);
-            self.recount(None, bounds);
+            self.tally.change(None, bounds.is_settled());
         }
         let claim_holds = (upper_claim && best <= alpha_in) || (lower_claim && best >= beta_in);
         if claim_holds {
