@@ -755,6 +755,23 @@ mod tests {
     }
 
     #[test]
+    fn a_mark_added_to_the_images_keys_as_the_whole_position_does() {
+        for (width, height) in [(4, 4), (6, 4), (7, 7), (8, 8)] {
+            let geometry = Geometry::new(Rules::new(width, height, 4).unwrap()).unwrap();
+            let (x, o): (Bits, Bits) = (0b1001 << width, 0b110);
+            let images = geometry.images(x, o);
+            for square in (0..width * height).filter(|&s| (x | o) >> s & 1 == 0) {
+                let whole = geometry.canonical_with(x, o | 1 << square);
+                assert_eq!(
+                    geometry.canonical_adding(&images, square),
+                    whole,
+                    "{square}"
+                );
+            }
+        }
+    }
+
+    #[test]
     fn squares_map_onto_the_key_and_back_by_its_symmetry() {
         for (width, height) in [(5, 5), (6, 4), (7, 7)] {
             let geometry = Geometry::new(Rules::new(width, height, 4).unwrap()).unwrap();
