@@ -131,6 +131,27 @@ impl MoveOrder {
     }
 }
 
+/// What [`Geometry::board_says`] finds.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum BoardSays {
+    /// No free square, and no line: a draw.
+    Full,
+    /// The side to move completes a line on this square (the first of them).
+    Wins(Bits),
+    /// The other side has these two or more squares to win on: the side to move loses.
+    Loses(Bits),
+    /// None of those.
+    Open {
+        free: Bits,
+        /// The other side's one square to win on, which the side to move must take; 0
+        /// when it has none.
+        their_win: Bits,
+        /// Whether each side has a window left that it can still complete.
+        my_live: bool,
+        their_live: bool,
+    },
+}
+
 /// A position's images under the board's symmetries (at most 8), in their order.
 #[derive(Debug, Clone, Copy)]
 pub(crate) struct Images {
@@ -364,6 +385,32 @@ impl Geometry {
             zone |= open;
         }
         Some(zone)
+    }
+
+    /// What the board alone says of the position with `mine` to move, before any search:
+    /// a full board, a line `mine` completes at once, two squares the other side wins on
+    /// (which `mine` cannot both take), or none of these.
+    pub(crate) fn board_says(&self, mine: Bits, theirs: Bits) -> BoardSays {
+        let free = self.full & !(mine | theirs);
+        if free == 0 {
+            return BoardSays::Full;
+        }
+        let (my_wins, my_live) = self.threats(mine, theirs);
+        let my_wins = my_wins & free;
+        if my_wins != 0 {
+            return BoardSays::Wins(my_wins & my_wins.wrapping_neg());
+        }
+        let (their_wins, their_live) = self.threats(theirs, mine);
+        let their_wins = their_wins & free;
+        if their_wins.count_ones() > 1 {
+            return BoardSays::Loses(their_wins);
+        }
+        BoardSays::Open {
+            free,
+            their_win: their_wins,
+            my_live,
+            their_live,
+        }
     }
 
     /// Where `attacker` can no longer win against `defender` (whatever the order of play),

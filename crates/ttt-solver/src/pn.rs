@@ -22,7 +22,7 @@ use web_time::Instant;
 use ttt_core::{Position, Square};
 
 use crate::GameResult;
-use crate::geometry::{ALL, Bits, Geometry, MoveOrder};
+use crate::geometry::{ALL, Bits, BoardSays, Geometry, MoveOrder};
 use crate::hash::{BitsMap, Tally, forget_half, has_room};
 use crate::prover::{Proof, ProofError, ProofLimits};
 use crate::table::ProofTable;
@@ -307,7 +307,6 @@ impl Search<'_> {
     /// `None` when it is not a leaf.
     fn leaf(&self, mine: Bits, theirs: Bits, attacker_moves: bool) -> Option<Entry> {
         let geometry = self.geometry;
-        let free = geometry.full() & !(mine | theirs);
         let disproved = |zone: Bits| Entry {
             numbers: Numbers::DISPROVED,
             squares: self.geometry.zone_or_all(zone),
@@ -318,25 +317,18 @@ impl Search<'_> {
             squares: ALL,
             work: 1,
         };
-        if free == 0 {
-            return Some(disproved(0));
-        }
-        let (my_wins, my_live) = geometry.threats(mine, theirs);
-        if my_wins & free != 0 {
-            if attacker_moves {
-                return Some(proved);
-            }
-            let win = my_wins & free & (my_wins & free).wrapping_neg();
-            return Some(disproved(geometry.guard(theirs, mine, win)));
-        }
-        let (their_wins, their_live) = geometry.threats(theirs, mine);
-        let their_wins = their_wins & free;
-        if their_wins.count_ones() > 1 {
-            if attacker_moves {
-                return Some(disproved(geometry.guard(mine, theirs, their_wins)));
-            }
-            return Some(proved);
-        }
+        let (my_live, their_live) = match geometry.board_says(mine, theirs) {
+            BoardSays::Full => return Some(disproved(0)),
+            BoardSays::Wins(_) if attacker_moves => return Some(proved),
+            BoardSays::Wins(win) => return Some(disproved(geometry.guard(theirs, mine, win))),
+            BoardSays::Loses(_) if !attacker_moves => return Some(proved),
+            BoardSays::Loses(wins) => return Some(disproved(geometry.guard(mine, theirs, wins))),
+            BoardSays::Open {
+                my_live,
+                their_live,
+                ..
+            } => (my_live, their_live),
+        };
         // No look for a win by fours here (the alpha-beta's leaves have one): measured, it
         // sent df-pn after harder wins on 6x6, k=4 (565,920 positions, not 24,209) and
         // saved nothing on 7x7, k=5.

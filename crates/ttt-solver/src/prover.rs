@@ -8,7 +8,7 @@ use web_time::Instant;
 
 use ttt_core::{Position, Square};
 
-use crate::geometry::{ALL, Bits, Geometry, MoveOrder};
+use crate::geometry::{ALL, Bits, BoardSays, Geometry, MoveOrder};
 use crate::hash::{BitsMap, Tally, forget_half, has_room};
 use crate::table::ProofTable;
 use crate::{GameResult, SolverError};
@@ -403,28 +403,21 @@ impl Prover<'_> {
         // pass `alpha`), or the other side not winning (a draw reaches `beta`).
         let (upper_claim, lower_claim) = (alpha >= 0, beta <= 0);
         let geometry = self.geometry;
-        let free = geometry.full() & !(mine | theirs);
-        if free == 0 {
-            return Zoned::new(0, 0);
-        }
-        let (my_wins, my_live) = geometry.threats(mine, theirs);
-        if my_wins & free != 0 {
+        let (free, their_wins, my_live, their_live) = match geometry.board_says(mine, theirs) {
+            BoardSays::Full => return Zoned::new(0, 0),
             // The other side cannot win: this one wins first, whatever marks the other
             // gains off the winning square and two of each of its windows.
-            if !lower_claim {
-                return Zoned::unknown(1);
-            }
-            let win = my_wins & free & (my_wins & free).wrapping_neg();
-            return self.zoned(1, geometry.guard(theirs, mine, win));
-        }
-        let (their_wins, their_live) = geometry.threats(theirs, mine);
-        let their_wins = their_wins & free;
-        if their_wins.count_ones() > 1 {
-            if !upper_claim {
-                return Zoned::unknown(-1);
-            }
-            return self.zoned(-1, geometry.guard(mine, theirs, their_wins));
-        }
+            BoardSays::Wins(_) if !lower_claim => return Zoned::unknown(1),
+            BoardSays::Wins(win) => return self.zoned(1, geometry.guard(theirs, mine, win)),
+            BoardSays::Loses(_) if !upper_claim => return Zoned::unknown(-1),
+            BoardSays::Loses(wins) => return self.zoned(-1, geometry.guard(mine, theirs, wins)),
+            BoardSays::Open {
+                free,
+                their_win,
+                my_live,
+                their_live,
+            } => (free, their_win, my_live, their_live),
+        };
         // A side with no line left open can no longer win; nor can one whose open lines
         // the other side covers with a pairing (it answers each move in its pair): the
         // pairing's squares are the zone.
