@@ -15,8 +15,6 @@
 //! the relevance zones of a disproof (see `Zoned` in the prover): at an OR node, once one
 //! move is disproved, every move off its zone is disproved with it.
 
-use std::sync::atomic::Ordering;
-
 use web_time::Instant;
 
 use ttt_core::{Position, Square};
@@ -525,14 +523,8 @@ impl Search<'_> {
     /// Counts a position searched, and looks at the limits now and then.
     fn count_node(&mut self) {
         self.nodes += 1;
-        if self.limits.max_nodes.is_some_and(|most| self.nodes > most) {
+        if self.limits.must_stop(self.nodes, || self.publish()) {
             self.stopped = true;
-        }
-        if self.nodes.is_multiple_of(65_536) {
-            self.publish();
-            if self.limits.stop.load(Ordering::Relaxed) {
-                self.stopped = true;
-            }
         }
     }
 }

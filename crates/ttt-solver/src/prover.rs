@@ -141,6 +141,21 @@ pub struct ProofLimits<'a> {
     pub max_nodes: Option<u64>,
 }
 
+impl ProofLimits<'_> {
+    /// Whether a proof that has searched `nodes` positions must stop: past
+    /// [`max_nodes`](ProofLimits::max_nodes), or told to through
+    /// [`stop`](ProofLimits::stop), which is looked at every 65,536 positions, when
+    /// `publish` shows the proof's figures too.
+    pub(crate) fn must_stop(&self, nodes: u64, publish: impl FnOnce()) -> bool {
+        let mut stop = self.max_nodes.is_some_and(|most| nodes > most);
+        if nodes.is_multiple_of(65_536) {
+            publish();
+            stop |= self.stop.load(Ordering::Relaxed);
+        }
+        stop
+    }
+}
+
 /// A running proof's figures, updated every 65,536 positions searched and at the end, for
 /// another thread to show: how far the search went, and what its table holds. Each entry
 /// of the table is a position (up to symmetry) with bounds on its value: *settled* when
@@ -387,14 +402,8 @@ impl Prover<'_> {
     /// the value is at least 0. [`ALL`] otherwise.
     fn value(&mut self, mine: Bits, theirs: Bits, mut alpha: i8, mut beta: i8) -> Zoned {
         self.nodes += 1;
-        if self.limits.max_nodes.is_some_and(|most| self.nodes > most) {
+        if self.limits.must_stop(self.nodes, || self.publish()) {
             self.stopped = true;
-        }
-        if self.nodes.is_multiple_of(65_536) {
-            self.publish();
-            if self.limits.stop.load(Ordering::Relaxed) {
-                self.stopped = true;
-            }
         }
         if self.stopped {
             return Zoned::unknown(0);

@@ -273,14 +273,19 @@ mod tests {
     use super::*;
     use crate::prover::{Progress, ProofLimits};
 
+    /// Limits of a 16 MiB table, with nothing to stop a proof early.
+    fn limits<'a>(stop: &'a AtomicBool, progress: &'a Progress) -> ProofLimits<'a> {
+        ProofLimits {
+            table_bytes: 1 << 24,
+            stop,
+            progress,
+            max_nodes: None,
+        }
+    }
+
     fn proved(search: ProofSearch, rules: Rules) -> ProofTable {
         let (stop, progress) = (AtomicBool::new(false), Progress::default());
-        let limits = ProofLimits {
-            table_bytes: 1 << 24,
-            stop: &stop,
-            progress: &progress,
-            max_nodes: None,
-        };
+        let limits = limits(&stop, &progress);
         let mut table = ProofTable::new(search);
         let empty = Position::new(rules, Mark::X);
         assert!(search.prove_with(&empty, limits, &mut table).is_ok());
@@ -290,12 +295,7 @@ mod tests {
     #[test]
     fn a_table_is_taken_up_only_by_its_own_search_on_its_own_board() {
         let (stop, progress) = (AtomicBool::new(false), Progress::default());
-        let limits = ProofLimits {
-            table_bytes: 1 << 24,
-            stop: &stop,
-            progress: &progress,
-            max_nodes: None,
-        };
+        let limits = limits(&stop, &progress);
         let rules = Rules::new(5, 4, 4).unwrap();
         let other = Position::new(Rules::new(4, 4, 4).unwrap(), Mark::X);
         for search in ProofSearch::ALL {
