@@ -17,12 +17,12 @@
 
 use web_time::Instant;
 
-use ttt_core::{Position, Square};
+use ttt_core::Position;
 
 use crate::GameResult;
 use crate::geometry::{ALL, Bits, BoardSays, Geometry, MoveOrder};
 use crate::hash::{BitsMap, Tally, forget_half, has_room};
-use crate::prover::{Proof, ProofError, ProofLimits};
+use crate::prover::{Proof, ProofError, ProofLimits, Proving, drive};
 use crate::table::ProofTable;
 
 /// A number too large to reach: the node is settled the other way.
@@ -102,50 +102,7 @@ pub(crate) fn prove_with(
         limits,
         stopped: false,
     };
-    let (mine, theirs) = geometry.sides(position);
-    let stopped = |search: &Search<'_>, result| {
-        search.publish();
-        ProofError::Stopped {
-            result,
-            nodes: search.nodes,
-            seconds: start.elapsed().as_secs_f64(),
-        }
-    };
-    let (result, best_move) = if position.is_over() {
-        let result = match position.outcome() {
-            Some(ttt_core::Outcome::Draw) => GameResult::Draw,
-            _ => GameResult::Loss,
-        };
-        (result, None)
-    } else {
-        // Two questions of one side each: whether the side to move wins, then whether
-        // the other side does.
-        let result = if search.wins(mine, theirs, true) {
-            GameResult::Win
-        } else if !search.stopped && search.wins(mine, theirs, false) {
-            GameResult::Loss
-        } else {
-            GameResult::Draw
-        };
-        if search.stopped {
-            return Err(stopped(&search, None));
-        }
-        let best = search.keeping_move(mine, theirs, result);
-        // A stop while trying moves leaves the result proved, but no move that keeps it.
-        if search.stopped {
-            return Err(stopped(&search, Some(result)));
-        }
-        (result, best)
-    };
-    search.publish();
-    Ok(Proof {
-        result,
-        best_move: best_move.map(|square| Square::new(usize::from(square))),
-        nodes: search.nodes,
-        elapsed: start.elapsed(),
-        table_entries: search.table.len(),
-        table_bytes: search.table.len() * ENTRY_BYTES,
-    })
+    drive(&mut search, position, start)
 }
 
 struct Search<'a> {
@@ -236,17 +193,21 @@ impl Node {
     }
 }
 
-impl Search<'_> {
-    fn publish(&self) {
-        let bytes = self.table.len() * ENTRY_BYTES;
-        self.tally.publish(self.limits.progress, self.nodes, bytes);
+impl Proving for Search<'_> {
+    fn geometry(&self) -> &Geometry {
+        self.geometry
     }
 
-    /// Whether the attacker wins from the position with `mine` to move: the side to move
-    /// when `attacker_moves`, else the other.
-    fn wins(&mut self, mine: Bits, theirs: Bits, attacker_moves: bool) -> bool {
-        let (numbers, _) = self.search(mine, theirs, attacker_moves, INFINITY, INFINITY);
-        !self.stopped && numbers.proof == 0
+    /// Two questions of one side each: whether the side to move wins, then whether the
+    /// other side does.
+    fn result(&mut self, mine: Bits, theirs: Bits) -> GameResult {
+        if self.wins(mine, theirs, true) {
+            GameResult::Win
+        } else if !self.stopped && self.wins(mine, theirs, false) {
+            GameResult::Loss
+        } else {
+            GameResult::Draw
+        }
     }
 
     /// A move that keeps `result`, the proved result of the side holding `mine`, to move:
@@ -299,6 +260,32 @@ impl Search<'_> {
             let (child, _) = self.search(theirs, after, !win, INFINITY, INFINITY);
             keeps(child)
         })
+    }
+
+    fn stopped(&self) -> bool {
+        self.stopped
+    }
+
+    fn nodes(&self) -> u64 {
+        self.nodes
+    }
+
+    fn table(&self) -> (usize, usize) {
+        (self.table.len(), self.table.len() * ENTRY_BYTES)
+    }
+
+    fn publish(&self) {
+        let bytes = self.table.len() * ENTRY_BYTES;
+        self.tally.publish(self.limits.progress, self.nodes, bytes);
+    }
+}
+
+impl Search<'_> {
+    /// Whether the attacker wins from the position with `mine` to move: the side to move
+    /// when `attacker_moves`, else the other.
+    fn wins(&mut self, mine: Bits, theirs: Bits, attacker_moves: bool) -> bool {
+        let (numbers, _) = self.search(mine, theirs, attacker_moves, INFINITY, INFINITY);
+        !self.stopped && numbers.proof == 0
     }
 
     /// The leaf value of a node seen for the first time, with its zone when disproved:

@@ -306,7 +306,44 @@ pub fn prove_with(
     let geometry = Geometry::new(position.rules())?;
     let entries = table.bounds(position.rules())?;
     let mut prover = Prover::new(&geometry, entries, limits);
-    let (mine, theirs) = geometry.sides(position);
+    drive(&mut prover, position, start)
+}
+
+/// What [`drive`] needs of a search.
+pub(crate) trait Proving {
+    /// The geometry it searches on.
+    fn geometry(&self) -> &Geometry;
+    /// The result for the side holding `mine`, to move (the game goes on); anything once
+    /// stopped.
+    fn result(&mut self, mine: Bits, theirs: Bits) -> GameResult;
+    /// A move that keeps `result` (the side to move's, proved), most promising first.
+    fn keeping_move(&mut self, mine: Bits, theirs: Bits, result: GameResult) -> Option<u8>;
+    /// Whether it was stopped (told to, or at its limit).
+    fn stopped(&self) -> bool;
+    /// Positions searched.
+    fn nodes(&self) -> u64;
+    /// Positions in its table, and the bytes they take.
+    fn table(&self) -> (usize, usize);
+    /// Shows its running figures.
+    fn publish(&self);
+}
+
+/// Proves `position` with `search`, started at `start`: its result, then a move that keeps
+/// it, each only as far as the search was not stopped.
+pub(crate) fn drive(
+    search: &mut impl Proving,
+    position: &Position,
+    start: Instant,
+) -> Result<Proof, ProofError> {
+    let (mine, theirs) = search.geometry().sides(position);
+    let stopped = |search: &dyn Proving, result| {
+        search.publish();
+        ProofError::Stopped {
+            result,
+            nodes: search.nodes(),
+            seconds: start.elapsed().as_secs_f64(),
+        }
+    };
     let (result, best_move) = if position.is_over() {
         let result = match position.outcome() {
             Some(ttt_core::Outcome::Draw) => GameResult::Draw,
@@ -314,37 +351,27 @@ pub fn prove_with(
         };
         (result, None)
     } else {
-        let value = prover.settle(mine, theirs);
-        prover.publish();
-        let stopped = |prover: &Prover<'_>, result| ProofError::Stopped {
-            result,
-            nodes: prover.nodes,
-            seconds: start.elapsed().as_secs_f64(),
-        };
-        if prover.stopped {
-            return Err(stopped(&prover, None));
+        let result = search.result(mine, theirs);
+        if search.stopped() {
+            return Err(stopped(search, None));
         }
-        let result = match value {
-            1 => GameResult::Win,
-            0 => GameResult::Draw,
-            _ => GameResult::Loss,
-        };
-        let best = prover.best_move(mine, theirs, value);
-        prover.publish();
+        let best = search.keeping_move(mine, theirs, result);
         // A stop while trying moves makes every value after it meaningless: the result
         // stands, but no move was proved to keep it.
-        if prover.stopped {
-            return Err(stopped(&prover, Some(result)));
+        if search.stopped() {
+            return Err(stopped(search, Some(result)));
         }
-        (result, best.map(Square::new))
+        (result, best.map(|square| Square::new(usize::from(square))))
     };
+    search.publish();
+    let (table_entries, table_bytes) = search.table();
     Ok(Proof {
         result,
         best_move,
-        nodes: prover.nodes,
+        nodes: search.nodes(),
         elapsed: start.elapsed(),
-        table_entries: prover.table.len(),
-        table_bytes: prover.table.len() * ENTRY_BYTES,
+        table_entries,
+        table_bytes,
     })
 }
 
@@ -375,12 +402,6 @@ impl<'a> Prover<'a> {
         }
     }
 
-    /// Shows the running figures to whoever watches [`ProofLimits::progress`].
-    fn publish(&self) {
-        let bytes = self.table.len() * ENTRY_BYTES;
-        self.tally.publish(self.limits.progress, self.nodes, bytes);
-    }
-
     /// Makes room in a full table by forgetting its deepest positions, about half of
     /// them: those of the most marks, whose proofs were the smallest and are the quickest
     /// to find again. Long proofs stalled on a full table, keeping nothing new; now the
@@ -391,6 +412,46 @@ impl<'a> Prover<'a> {
         let room = forget_half(self.table, marks);
         self.tally = Tally::of(self.table.values().map(|bounds| bounds.is_settled()));
         room
+    }
+}
+
+impl Proving for Prover<'_> {
+    fn geometry(&self) -> &Geometry {
+        self.geometry
+    }
+
+    fn result(&mut self, mine: Bits, theirs: Bits) -> GameResult {
+        match self.settle(mine, theirs) {
+            1 => GameResult::Win,
+            0 => GameResult::Draw,
+            _ => GameResult::Loss,
+        }
+    }
+
+    fn keeping_move(&mut self, mine: Bits, theirs: Bits, result: GameResult) -> Option<u8> {
+        let value = match result {
+            GameResult::Win => 1,
+            GameResult::Draw => 0,
+            GameResult::Loss => -1,
+        };
+        self.best_move(mine, theirs, value)
+    }
+
+    fn stopped(&self) -> bool {
+        self.stopped
+    }
+
+    fn nodes(&self) -> u64 {
+        self.nodes
+    }
+
+    fn table(&self) -> (usize, usize) {
+        (self.table.len(), self.table.len() * ENTRY_BYTES)
+    }
+
+    fn publish(&self) {
+        let bytes = self.table.len() * ENTRY_BYTES;
+        self.tally.publish(self.limits.progress, self.nodes, bytes);
     }
 }
 
@@ -616,16 +677,16 @@ impl Prover<'_> {
     }
 
     /// A move that keeps `value`, found by trying each: the proof's first move.
-    fn best_move(&mut self, mine: Bits, theirs: Bits, value: i8) -> Option<usize> {
+    fn best_move(&mut self, mine: Bits, theirs: Bits, value: i8) -> Option<u8> {
         let free = self.geometry.full() & !(mine | theirs);
         let order = MoveOrder::seeking_a_win(value > 0);
         let moves = self.geometry.ordered_moves(mine, theirs, free, order);
-        moves.into_iter().map(usize::from).find(|&square| {
+        moves.into_iter().find(|&square| {
             if self.stopped {
                 return false;
             }
             let after = mine | 1 << square;
-            if self.geometry.wins_at(after, square) {
+            if self.geometry.wins_at(after, usize::from(square)) {
                 return value == 1;
             }
             if after | theirs == self.geometry.full() {
