@@ -22,7 +22,7 @@ use ttt_core::Position;
 use crate::GameResult;
 use crate::geometry::{ALL, Bits, BoardSays, Geometry, MoveOrder};
 use crate::hash::{BitsMap, Tally, forget_half, has_room};
-use crate::prover::{Proof, ProofError, ProofLimits, Proving, drive};
+use crate::prover::{Proof, ProofError, ProofLimits, Proving, Run, drive};
 use crate::table::ProofTable;
 
 /// A number too large to reach: the node is settled the other way.
@@ -96,11 +96,8 @@ pub(crate) fn prove_with(
     let tally = Tally::of(table.values().map(|entry| entry.numbers.is_settled()));
     let mut search = Search {
         geometry: &geometry,
-        tally,
         table,
-        nodes: 0,
-        limits,
-        stopped: false,
+        run: Run::new(limits, tally),
     };
     drive(&mut search, position, start)
 }
@@ -108,11 +105,9 @@ pub(crate) fn prove_with(
 struct Search<'a> {
     geometry: &'a Geometry,
     table: &'a mut BitsMap<Key, Entry>,
-    nodes: u64,
-    limits: ProofLimits<'a>,
-    stopped: bool,
-    /// Entries of the table that are settled (proved or disproved), and the others.
-    tally: Tally,
+    /// Its counts and limits; the tally of the entries that are settled (proved or
+    /// disproved), and the others.
+    run: Run<'a>,
 }
 
 /// A move of a node being searched, with what is known of the position after it: its
@@ -130,8 +125,9 @@ struct Node {
     mine: Bits,
     theirs: Bits,
     attacker_moves: bool,
-    /// Whether the side to move must block the other's one square to win on.
-    forced: bool,
+    /// The other side's one square to win on, which the side to move must take (then
+    /// its only move); 0 when it has none.
+    their_win: Bits,
     /// Where the attacker is to move, the squares outside which no move of its can win
     /// (see [`Geometry::refutation_zone`]), once worked out; [`ALL`] where none is known.
     refutation: Option<Bits>,
@@ -149,7 +145,7 @@ impl Node {
         if self.attacker_moves {
             for child in self.children.iter().filter(|c| c.numbers.disproof == 0) {
                 disproved_zones |= child.zone;
-                if !self.forced && child.zone != ALL {
+                if self.their_win == 0 && child.zone != ALL {
                     allowed &= child.zone | 1 << child.square;
                 }
             }
@@ -182,12 +178,10 @@ impl Node {
         if zone == ALL {
             return ALL;
         }
-        if self.forced {
+        if self.their_win != 0 {
             // Any other move loses to the defender's win, unless it wins at once: the
             // squares it would need are guarded.
-            let free = geometry.full() & !(self.mine | self.theirs);
-            let their_wins = geometry.threats(self.theirs, self.mine).0 & free;
-            zone = geometry.guard(self.mine, self.theirs, zone | their_wins);
+            zone = geometry.guard(self.mine, self.theirs, zone | self.their_win);
         }
         geometry.zone_or_all(zone)
     }
@@ -203,7 +197,7 @@ impl Proving for Search<'_> {
     fn result(&mut self, mine: Bits, theirs: Bits) -> GameResult {
         if self.wins(mine, theirs, true) {
             GameResult::Win
-        } else if !self.stopped && self.wins(mine, theirs, false) {
+        } else if !self.run.stopped && self.wins(mine, theirs, false) {
             GameResult::Loss
         } else {
             GameResult::Draw
@@ -245,7 +239,7 @@ impl Proving for Search<'_> {
             return known;
         }
         moves.into_iter().find(|&square| {
-            if self.stopped {
+            if self.run.stopped {
                 return false;
             }
             let after = mine | 1 << square;
@@ -262,21 +256,12 @@ impl Proving for Search<'_> {
         })
     }
 
-    fn stopped(&self) -> bool {
-        self.stopped
-    }
-
-    fn nodes(&self) -> u64 {
-        self.nodes
+    fn run(&self) -> &Run<'_> {
+        &self.run
     }
 
     fn table(&self) -> (usize, usize) {
-        (self.table.len(), self.table.len() * ENTRY_BYTES)
-    }
-
-    fn publish(&self) {
-        let bytes = self.table.len() * ENTRY_BYTES;
-        self.tally.publish(self.limits.progress, self.nodes, bytes);
+        (self.table.len(), ENTRY_BYTES)
     }
 }
 
@@ -285,7 +270,7 @@ impl Search<'_> {
     /// when `attacker_moves`, else the other.
     fn wins(&mut self, mine: Bits, theirs: Bits, attacker_moves: bool) -> bool {
         let (numbers, _) = self.search(mine, theirs, attacker_moves, INFINITY, INFINITY);
-        !self.stopped && numbers.proof == 0
+        !self.run.stopped && numbers.proof == 0
     }
 
     /// The leaf value of a node seen for the first time, with its zone when disproved:
@@ -333,10 +318,10 @@ impl Search<'_> {
     fn node(&self, mine: Bits, theirs: Bits, attacker_moves: bool, stored: Option<Bits>) -> Node {
         let geometry = self.geometry;
         let free = geometry.full() & !(mine | theirs);
-        let their_wins = geometry.threats(theirs, mine).0 & free;
-        let forced = their_wins != 0;
+        let their_win = geometry.threats(theirs, mine).0 & free;
+        let forced = their_win != 0;
         let squares = if forced {
-            vec![their_wins.trailing_zeros() as u8]
+            vec![their_win.trailing_zeros() as u8]
         } else {
             let order = MoveOrder::seeking_a_win(attacker_moves);
             geometry.ordered_moves(mine, theirs, free, order)
@@ -377,7 +362,7 @@ impl Search<'_> {
             mine,
             theirs,
             attacker_moves,
-            forced,
+            their_win,
             refutation,
             children,
         }
@@ -387,7 +372,9 @@ impl Search<'_> {
         let settled = entry.numbers.is_settled();
         if let Some(slot) = self.table.get_mut(&key) {
             let old = std::mem::replace(slot, entry);
-            self.tally.change(Some(old.numbers.is_settled()), settled);
+            self.run
+                .tally
+                .change(Some(old.numbers.is_settled()), settled);
             return;
         }
         // A full table forgets the half that took the least work to settle or to get
@@ -399,14 +386,14 @@ impl Search<'_> {
             let marks = ((key.0).0 | (key.0).1).count_ones() as usize;
             entry.work.leading_zeros() as usize + marks / 2
         };
-        let room = has_room(self.table, ENTRY_BYTES, self.limits.table_bytes) || {
+        let room = has_room(self.table, ENTRY_BYTES, self.run.limits.table_bytes) || {
             let room = forget_half(self.table, least_work);
-            self.tally = Tally::of(self.table.values().map(|e| e.numbers.is_settled()));
+            self.run.tally = Tally::of(self.table.values().map(|e| e.numbers.is_settled()));
             room
         };
         if room {
             self.table.insert(key, entry);
-            self.tally.change(None, settled);
+            self.run.tally.change(None, settled);
         }
     }
 
@@ -421,7 +408,7 @@ impl Search<'_> {
         proof_threshold: u32,
         disproof_threshold: u32,
     ) -> (Numbers, Bits) {
-        let first_node = self.nodes;
+        let first_node = self.run.nodes;
         self.count_node();
         let geometry = self.geometry;
         let (folded, symmetry) = geometry.canonical_with(mine, theirs);
@@ -457,21 +444,21 @@ impl Search<'_> {
             if numbers.is_settled()
                 || numbers.proof >= proof_threshold
                 || numbers.disproof >= disproof_threshold
-                || self.stopped
+                || self.run.stopped
             {
                 let zone = if numbers.disproof == 0 {
                     node.disproof_zone(geometry, disproved_zones)
                 } else {
                     ALL
                 };
-                if !self.stopped {
+                if !self.run.stopped {
                     // An open node keeps its refutation zone (0: not worked out yet).
                     let kept = if numbers.disproof == 0 {
                         zone
                     } else {
                         node.refutation.unwrap_or(0)
                     };
-                    let searched = u32::try_from(self.nodes - first_node).unwrap_or(u32::MAX);
+                    let searched = u32::try_from(self.run.nodes - first_node).unwrap_or(u32::MAX);
                     let entry = Entry {
                         numbers,
                         squares: to_key(geometry, symmetry, kept),
@@ -509,9 +496,8 @@ impl Search<'_> {
 
     /// Counts a position searched, and looks at the limits now and then.
     fn count_node(&mut self) {
-        self.nodes += 1;
-        if self.limits.must_stop(self.nodes, || self.publish()) {
-            self.stopped = true;
+        if self.run.count() {
+            self.publish();
         }
     }
 }

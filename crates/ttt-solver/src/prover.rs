@@ -141,18 +141,40 @@ pub struct ProofLimits<'a> {
     pub max_nodes: Option<u64>,
 }
 
-impl ProofLimits<'_> {
-    /// Whether a proof that has searched `nodes` positions must stop: past
-    /// [`max_nodes`](ProofLimits::max_nodes), or told to through
-    /// [`stop`](ProofLimits::stop), which is looked at every 65,536 positions, when
-    /// `publish` shows the proof's figures too.
-    pub(crate) fn must_stop(&self, nodes: u64, publish: impl FnOnce()) -> bool {
-        let mut stop = self.max_nodes.is_some_and(|most| nodes > most);
-        if nodes.is_multiple_of(65_536) {
-            publish();
-            stop |= self.stop.load(Ordering::Relaxed);
+/// What a running proof counts and is held to, whichever search it is.
+#[derive(Debug)]
+pub(crate) struct Run<'a> {
+    pub(crate) limits: ProofLimits<'a>,
+    /// Positions searched.
+    pub(crate) nodes: u64,
+    /// Set once told to stop, or past [`ProofLimits::max_nodes`].
+    pub(crate) stopped: bool,
+    /// The table's entries, settled and open.
+    pub(crate) tally: Tally,
+}
+
+impl<'a> Run<'a> {
+    pub(crate) fn new(limits: ProofLimits<'a>, tally: Tally) -> Run<'a> {
+        Run {
+            limits,
+            nodes: 0,
+            stopped: false,
+            tally,
         }
-        stop
+    }
+
+    /// Counts a position searched, stopping past [`ProofLimits::max_nodes`]; every 65,536
+    /// it looks at [`ProofLimits::stop`] too, and says that the figures are due.
+    pub(crate) fn count(&mut self) -> bool {
+        self.nodes += 1;
+        if self.limits.max_nodes.is_some_and(|most| self.nodes > most) {
+            self.stopped = true;
+        }
+        let due = self.nodes.is_multiple_of(65_536);
+        if due && self.limits.stop.load(Ordering::Relaxed) {
+            self.stopped = true;
+        }
+        due
     }
 }
 
@@ -313,19 +335,23 @@ pub fn prove_with(
 pub(crate) trait Proving {
     /// The geometry it searches on.
     fn geometry(&self) -> &Geometry;
+    /// Its counts and limits.
+    fn run(&self) -> &Run<'_>;
+    /// Positions in its table, and the bytes one takes.
+    fn table(&self) -> (usize, usize);
     /// The result for the side holding `mine`, to move (the game goes on); anything once
     /// stopped.
     fn result(&mut self, mine: Bits, theirs: Bits) -> GameResult;
     /// A move that keeps `result` (the side to move's, proved), most promising first.
     fn keeping_move(&mut self, mine: Bits, theirs: Bits, result: GameResult) -> Option<u8>;
-    /// Whether it was stopped (told to, or at its limit).
-    fn stopped(&self) -> bool;
-    /// Positions searched.
-    fn nodes(&self) -> u64;
-    /// Positions in its table, and the bytes they take.
-    fn table(&self) -> (usize, usize);
-    /// Shows its running figures.
-    fn publish(&self);
+
+    /// Shows its running figures to whoever watches [`ProofLimits::progress`].
+    fn publish(&self) {
+        let run = self.run();
+        let (entries, entry_bytes) = self.table();
+        run.tally
+            .publish(run.limits.progress, run.nodes, entries * entry_bytes);
+    }
 }
 
 /// Proves `position` with `search`, started at `start`: its result, then a move that keeps
@@ -340,7 +366,7 @@ pub(crate) fn drive(
         search.publish();
         ProofError::Stopped {
             result,
-            nodes: search.nodes(),
+            nodes: search.run().nodes,
             seconds: start.elapsed().as_secs_f64(),
         }
     };
@@ -352,37 +378,34 @@ pub(crate) fn drive(
         (result, None)
     } else {
         let result = search.result(mine, theirs);
-        if search.stopped() {
+        if search.run().stopped {
             return Err(stopped(search, None));
         }
         let best = search.keeping_move(mine, theirs, result);
         // A stop while trying moves makes every value after it meaningless: the result
         // stands, but no move was proved to keep it.
-        if search.stopped() {
+        if search.run().stopped {
             return Err(stopped(search, Some(result)));
         }
         (result, best.map(|square| Square::new(usize::from(square))))
     };
     search.publish();
-    let (table_entries, table_bytes) = search.table();
+    let (table_entries, entry_bytes) = search.table();
     Ok(Proof {
         result,
         best_move,
-        nodes: search.nodes(),
+        nodes: search.run().nodes,
         elapsed: start.elapsed(),
         table_entries,
-        table_bytes,
+        table_bytes: table_entries * entry_bytes,
     })
 }
 
 struct Prover<'a> {
     geometry: &'a Geometry,
     table: &'a mut BitsMap<(Bits, Bits), Bounds>,
-    nodes: u64,
-    limits: ProofLimits<'a>,
-    stopped: bool,
-    /// Entries of the table whose bounds meet, and the others.
-    tally: Tally,
+    /// Its counts and limits; the tally of the entries whose bounds meet, and the others.
+    run: Run<'a>,
 }
 
 impl<'a> Prover<'a> {
@@ -395,10 +418,7 @@ impl<'a> Prover<'a> {
         Prover {
             geometry,
             table,
-            nodes: 0,
-            limits,
-            stopped: false,
-            tally,
+            run: Run::new(limits, tally),
         }
     }
 
@@ -410,7 +430,7 @@ impl<'a> Prover<'a> {
     fn forget_deepest(&mut self) -> bool {
         let marks = |key: &(Bits, Bits), _: &Bounds| (key.0 | key.1).count_ones() as usize;
         let room = forget_half(self.table, marks);
-        self.tally = Tally::of(self.table.values().map(|bounds| bounds.is_settled()));
+        self.run.tally = Tally::of(self.table.values().map(|bounds| bounds.is_settled()));
         room
     }
 }
@@ -437,21 +457,12 @@ impl Proving for Prover<'_> {
         self.best_move(mine, theirs, value)
     }
 
-    fn stopped(&self) -> bool {
-        self.stopped
-    }
-
-    fn nodes(&self) -> u64 {
-        self.nodes
+    fn run(&self) -> &Run<'_> {
+        &self.run
     }
 
     fn table(&self) -> (usize, usize) {
-        (self.table.len(), self.table.len() * ENTRY_BYTES)
-    }
-
-    fn publish(&self) {
-        let bytes = self.table.len() * ENTRY_BYTES;
-        self.tally.publish(self.limits.progress, self.nodes, bytes);
+        (self.table.len(), ENTRY_BYTES)
     }
 }
 
@@ -462,11 +473,10 @@ impl Prover<'_> {
     /// win when the value is at most 0; for (-1, 0), that the other side cannot win when
     /// the value is at least 0. [`ALL`] otherwise.
     fn value(&mut self, mine: Bits, theirs: Bits, mut alpha: i8, mut beta: i8) -> Zoned {
-        self.nodes += 1;
-        if self.limits.must_stop(self.nodes, || self.publish()) {
-            self.stopped = true;
+        if self.run.count() {
+            self.publish();
         }
-        if self.stopped {
+        if self.run.stopped {
             return Zoned::unknown(0);
         }
         // Which claim a zone is for: the side to move not winning (it needs a win to
@@ -602,7 +612,7 @@ impl Prover<'_> {
                 }
             }
             alpha = alpha.max(score);
-            if alpha >= beta || self.stopped {
+            if alpha >= beta || self.run.stopped {
                 break;
             }
         }
@@ -615,7 +625,7 @@ impl Prover<'_> {
             // squares it would need are guarded.
             zone = geometry.guard(mine, theirs, zone | their_wins);
         }
-        if self.stopped {
+        if self.run.stopped {
             return Zoned::unknown(best);
         }
         let (mut lower, mut upper) = stored.map_or((-1, 1), |b| (b.lower, b.upper));
@@ -643,13 +653,14 @@ impl Prover<'_> {
         // a full table would double.
         if let Some(slot) = self.table.get_mut(&key) {
             let old = std::mem::replace(slot, bounds);
-            self.tally
+            self.run
+                .tally
                 .change(Some(old.is_settled()), bounds.is_settled());
-        } else if has_room(self.table, ENTRY_BYTES, self.limits.table_bytes)
+        } else if has_room(self.table, ENTRY_BYTES, self.run.limits.table_bytes)
             || self.forget_deepest()
         {
             self.table.insert(key, bounds);
-            self.tally.change(None, bounds.is_settled());
+            self.run.tally.change(None, bounds.is_settled());
         }
         let claim_holds = (upper_claim && best <= alpha_in) || (lower_claim && best >= beta_in);
         if claim_holds {
@@ -665,7 +676,7 @@ impl Prover<'_> {
         if self.value(mine, theirs, 0, 1).value > 0 {
             return 1;
         }
-        if self.stopped {
+        if self.run.stopped {
             return 0;
         }
         self.value(mine, theirs, -1, 0).value.min(0)
@@ -682,7 +693,7 @@ impl Prover<'_> {
         let order = MoveOrder::seeking_a_win(value > 0);
         let moves = self.geometry.ordered_moves(mine, theirs, free, order);
         moves.into_iter().find(|&square| {
-            if self.stopped {
+            if self.run.stopped {
                 return false;
             }
             let after = mine | 1 << square;
@@ -757,10 +768,10 @@ pub fn write_proof(
         lines: Vec::new(),
     };
     let written = writer.node(position);
-    if writer.prover.stopped || written.is_none() {
+    if writer.prover.run.stopped || written.is_none() {
         return Err(ProofError::Stopped {
             result: None,
-            nodes: writer.prover.nodes,
+            nodes: writer.prover.run.nodes,
             seconds: start.elapsed().as_secs_f64(),
         });
     }
