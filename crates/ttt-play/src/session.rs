@@ -319,6 +319,15 @@ impl Session {
     /// record is finished; [`Refusal::NotResumable`] when its moves are not legal or its
     /// seats cannot play its board.
     pub fn resume(&mut self, record: &GameRecord) -> Result<(), Refusal> {
+        self.resume_with(record, self.table.first)
+    }
+
+    /// [`resume`](Session::resume), with `first` deciding who moves first in the games
+    /// after it (a game record keeps who went first, not the policy that chose it).
+    ///
+    /// # Errors
+    /// As [`resume`](Session::resume).
+    pub fn resume_with(&mut self, record: &GameRecord, first: FirstPolicy) -> Result<(), Refusal> {
         if self.is_thinking() {
             return Err(Refusal::Thinking);
         }
@@ -343,7 +352,7 @@ impl Session {
             rules: record.rules,
             x: record.x.clone(),
             o: record.o.clone(),
-            first: self.table.first,
+            first,
         })?;
         self.position = position;
         self.last_first = Some(record.first);

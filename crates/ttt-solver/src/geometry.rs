@@ -512,10 +512,24 @@ impl Geometry {
         if their_wins.count_ones() > 1 {
             return false;
         }
-        let mut candidates = if their_wins == 0 {
+        self.fours_from(attacker, defender, their_wins, budget)
+    }
+
+    /// [`wins_by_fours`](Geometry::wins_by_fours) where `attacker` is known to have no
+    /// square to win on, and `defender` at most one, `their_win` (0 for none): as
+    /// [`board_says`](Geometry::board_says) leaves a position it calls open.
+    pub(crate) fn fours_from(
+        &self,
+        attacker: Bits,
+        defender: Bits,
+        their_win: Bits,
+        budget: &mut u32,
+    ) -> bool {
+        let free = self.full & !(attacker | defender);
+        let mut candidates = if their_win == 0 {
             self.four_squares(attacker, defender) & free
         } else {
-            their_wins
+            their_win
         };
         while candidates != 0 {
             if *budget == 0 {

@@ -547,7 +547,7 @@ impl Prover<'_> {
         if beta > 0
             && !lower_claim
             && stored.is_none()
-            && geometry.wins_by_fours(mine, theirs, &mut { FOURS_BUDGET })
+            && geometry.fours_from(mine, theirs, their_wins, &mut { FOURS_BUDGET })
         {
             return Zoned::unknown(1);
         }

@@ -306,8 +306,7 @@ pub fn start() -> Result<(), JsValue> {
         .max_by_key(|(_, record)| record.started)
         .cloned();
     let recorder = Recorder::new(Box::new(storage::LocalStorage));
-    let games = kept.into_iter().map(|(_, record)| record).collect();
-    let mut kept = KeptGames::new(recorder, games, &mut app);
+    let mut kept = KeptGames::new(recorder, kept, &mut app);
     if let Some((id, record)) = offer {
         kept.offer(&mut app, &id, &record);
     }

@@ -155,7 +155,10 @@ fn play(
         let memory = tui::Memory {
             recorder,
             store,
-            games: kept.into_iter().map(|kept| kept.record).collect(),
+            games: kept
+                .into_iter()
+                .map(|kept| (kept.id, kept.record))
+                .collect(),
             remembered,
             resume,
         };

@@ -50,7 +50,7 @@ pub use ui::{footer, footer_items};
 
 use crate::records::{GameRecord, Remembered, Stats};
 use crate::session::{Launcher, Refusal, Session, Thinking, Thought};
-use crate::settings::{Seat, Seats, Settings};
+use crate::settings::{FirstPolicy, Seat, Seats, Settings};
 use crate::words;
 use game::Typing;
 use start::StartAction;
@@ -273,6 +273,16 @@ impl App {
         self.offer = Some(record);
     }
 
+    /// Whether an unfinished game is on offer.
+    pub fn has_offer(&self) -> bool {
+        self.offer.is_some()
+    }
+
+    /// Takes the offer of an unfinished game back: it has ended or gone since.
+    pub fn withdraw_offer(&mut self) {
+        self.offer = None;
+    }
+
     /// The start screen's line offering the unfinished game, if there is one.
     pub fn offer_line(&self) -> Option<String> {
         let record = self.offer.as_ref()?;
@@ -299,7 +309,18 @@ impl App {
     /// # Errors
     /// The session's refusal; the app is as it was.
     pub fn resume(&mut self, record: &GameRecord, now: Duration) -> Result<(), Refusal> {
-        self.session.resume(record)?;
+        let first = self.session.table().first;
+        self.resume_with(record, first, now)
+    }
+
+    /// Takes up an unfinished game, the next games' first player chosen by `first`.
+    fn resume_with(
+        &mut self,
+        record: &GameRecord,
+        first: FirstPolicy,
+        now: Duration,
+    ) -> Result<(), Refusal> {
+        self.session.resume_with(record, first)?;
         self.overlay = None;
         self.screen = Screen::Game(GameScreen::new(record.rules));
         let mark = self.session.position().to_move();
@@ -423,11 +444,13 @@ impl App {
             return;
         }
         let given = self.session.settings().rules();
-        if matches!(self.screen, Screen::Start(_))
+        if let Screen::Start(menu) = &self.screen
             && key == Key::Char('r')
             && let Some(record) = self.offer.take()
         {
-            match self.resume(&record, now) {
+            // The game goes on with the first-move policy chosen on the screen.
+            let first = menu.choices.first;
+            match self.resume_with(&record, first, now) {
                 Ok(()) => self.resumed = true,
                 Err(refusal) => self.refuse(words::refusal_sentence(&refusal)),
             }
@@ -605,7 +628,9 @@ impl App {
             // A new game or the menu waits for the computer's move; quitting does not.
             return self.refuse(words::refusal_sentence(&Refusal::Thinking));
         }
-        if self.session.in_progress() {
+        // A game with no move yet has nothing to lose.
+        let played = !self.position().history().is_empty();
+        if self.session.in_progress() && played {
             self.overlay = Some(Overlay::Confirm(leave));
             return;
         }

@@ -1668,3 +1668,24 @@ fn the_start_screen_opens_with_last_run_s_choices_the_record_and_the_unfinished_
     assert!(!app.take_resumed());
     assert_eq!(app.offer_line(), None);
 }
+
+#[test]
+fn resuming_keeps_the_first_move_chosen_on_the_start_screen() {
+    use crate::records::GameRecord;
+    let mut app = start_app(
+        launch(None, FirstPolicy::Random, Theme::monochrome()),
+        AREA,
+        Duration::ZERO,
+    );
+    menu_mut(&mut app).choices.first = FirstPolicy::Alternate;
+    let mut unfinished = GameRecord::new(Rules::default(), Seat::Human, Seat::Human, Mark::X, 3);
+    unfinished.moves = [4, 0].map(Square::new).to_vec();
+    app.offer(unfinished);
+    key(&mut app, Key::Char('r'));
+    assert!(in_game(&app));
+    assert_eq!(app.session().table().first, FirstPolicy::Alternate);
+    assert_eq!(
+        app.remembered().unwrap().table.first,
+        FirstPolicy::Alternate
+    );
+}

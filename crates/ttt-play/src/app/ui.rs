@@ -672,7 +672,9 @@ pub(super) fn overlay_text(overlay: &Overlay, kept: bool) -> (&'static str, Vec<
             let (title, question) = match leave {
                 Leave::Quit if kept => ("Quit?", "Quit? It is kept for next time."),
                 Leave::Quit => ("Quit?", "Quit anyway?"),
+                Leave::NewGame if kept => ("New game?", "New game? This one is kept to resume."),
                 Leave::NewGame => ("New game?", "Start a new one anyway?"),
+                Leave::Menu if kept => ("Start screen?", "Leave? It is kept to resume."),
                 Leave::Menu => ("Start screen?", "Leave it for the start screen?"),
             };
             let answer = leave.answer();

@@ -124,10 +124,11 @@ impl GameRecord {
         )
     }
 
-    /// Whether it can be taken up where it was left: unfinished, and played here (a game
-    /// imported from another program's file is not one to take up as one's own).
+    /// Whether it can be taken up where it was left: unfinished with a move played, and
+    /// played here (a game imported from another program's file is not one to take up as
+    /// one's own).
     pub fn can_resume(&self) -> bool {
-        !self.is_finished() && self.imported.is_none()
+        !self.is_finished() && !self.moves.is_empty() && self.imported.is_none()
     }
 
     /// Whether a person played in it.
@@ -758,14 +759,24 @@ pub trait Keep {
     fn keep(&mut self, id: Option<&str>, record: &GameRecord) -> Result<String, String>;
 }
 
-/// Keeps the games of a session as they happen: a game when it ends (again, as unfinished,
-/// if an undo takes its end back), and the game under way when the person leaves. A front
-/// end tells it what happened with [`observe`](Recorder::observe) after every step and
+/// Keeps the games of a session as they happen: the game on the board after every move
+/// (so that no way out but a power cut loses more than the last move), again when undo
+/// takes its end back, and whatever is not kept yet when the person leaves. A front end
+/// tells it what happened with [`observe`](Recorder::observe) after every step and
 /// [`leave`](Recorder::leave) on the way out.
 pub struct Recorder {
     keep: Box<dyn Keep>,
     /// The game on the board, as last seen.
     current: Option<Current>,
+}
+
+/// A game as the store now has it.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct KeptGame {
+    /// Its id in the store.
+    pub id: String,
+    /// The version just kept.
+    pub record: GameRecord,
 }
 
 /// What the recorder knows of the game on the board.
@@ -807,8 +818,8 @@ impl Recorder {
     }
 
     /// Looks at the session at `now` (seconds since 1970) and keeps the game on the board
-    /// if it has just ended, or if its end was taken back. Returns the game if it has just
-    /// been kept finished.
+    /// if it changed since it was last kept: a move, an undo, its end. A game is kept from
+    /// its first move on. Returns the version kept, if one was.
     ///
     /// # Errors
     /// The store's, in one line.
@@ -816,7 +827,7 @@ impl Recorder {
         &mut self,
         session: &crate::Session,
         now: u64,
-    ) -> Result<Option<GameRecord>, String> {
+    ) -> Result<Option<KeptGame>, String> {
         let number = session.game_number();
         if !session.started() {
             return Ok(None);
@@ -831,32 +842,26 @@ impl Recorder {
             }),
         };
         let state = (session.position().history().len(), session.outcome());
-        let was_finished = current.kept.is_some_and(|(_, outcome)| outcome.is_some());
-        if (state.1.is_some() || was_finished) && current.kept != Some(state) {
-            let kept = Recorder::write(&mut *self.keep, current, session, now)?;
-            return Ok(kept.filter(GameRecord::is_finished));
+        // Before its first move a game is not kept; once kept, every change is.
+        let worth_keeping = state.0 > 0 || state.1.is_some() || current.kept.is_some();
+        if worth_keeping && current.kept != Some(state) {
+            return Recorder::write(&mut *self.keep, current, session, now);
         }
         Ok(None)
     }
 
-    /// Keeps the game under way, unfinished, as the person leaves (a game with no move
-    /// yet is not kept). Returns whether one was kept.
+    /// Keeps the game under way as the person leaves, if it is not kept as it stands
+    /// already. Returns whether an unfinished game (one with a move) is kept.
     ///
     /// # Errors
     /// The store's, in one line.
     pub fn leave(&mut self, session: &crate::Session, now: u64) -> Result<bool, String> {
         self.observe(session, now)?;
-        let Some(current) = &mut self.current else {
+        let Some(current) = &self.current else {
             return Ok(false);
         };
         let moves = session.position().history().len();
-        if session.is_over() || moves == 0 {
-            return Ok(false);
-        }
-        if current.kept != Some((moves, None)) {
-            Recorder::write(&mut *self.keep, current, session, now)?;
-        }
-        Ok(true)
+        Ok(!session.is_over() && moves > 0 && current.kept == Some((moves, None)))
     }
 
     fn write(
@@ -864,14 +869,14 @@ impl Recorder {
         current: &mut Current,
         session: &crate::Session,
         now: u64,
-    ) -> Result<Option<GameRecord>, String> {
+    ) -> Result<Option<KeptGame>, String> {
         let Some(record) = session.record(current.started, now) else {
             return Ok(None);
         };
         let id = keep.keep(current.id.as_deref(), &record)?;
-        current.id = Some(id);
+        current.id = Some(id.clone());
         current.kept = Some((record.moves.len(), record.outcome));
-        Ok(Some(record))
+        Ok(Some(KeptGame { id, record }))
     }
 }
 
@@ -984,7 +989,7 @@ mod tests {
     }
 
     #[test]
-    fn the_recorder_keeps_each_end_an_undone_end_and_the_game_left_unfinished() {
+    fn the_recorder_keeps_every_move_each_end_an_undone_end_and_the_game_left_unfinished() {
         use crate::{Seats, Session, Settings};
         let settings = Settings::new(
             Rules::default(),
@@ -999,23 +1004,29 @@ mod tests {
         let mut recorder = Recorder::new(Box::new(memory.clone()));
         recorder.observe(&session, 1).unwrap();
         session.start_game().unwrap();
+        assert_eq!(recorder.observe(&session, 2).unwrap(), None, "no move yet");
         let first = session.position().to_move();
         for square in [0, 3, 1, 4] {
             session.play_human(Square::new(square)).unwrap();
-            recorder.observe(&session, 2).unwrap();
+            let kept = recorder.observe(&session, 2).unwrap().unwrap();
+            assert_eq!(kept.record.moves.last(), Some(&Square::new(square)));
+            assert_eq!(kept.record.outcome, None);
+            // Nothing changed since: nothing written again.
+            assert_eq!(recorder.observe(&session, 2).unwrap(), None);
         }
-        assert!(
-            memory.0.borrow().is_empty(),
-            "nothing kept while it goes on"
-        );
+        {
+            let kept = memory.0.borrow();
+            assert_eq!(kept.len(), 4, "kept after every move");
+            assert!(kept.iter().all(|(id, _)| *id == kept[0].0), "as one game");
+        }
         session.play_human(Square::new(2)).unwrap();
         recorder.observe(&session, 3).unwrap();
         recorder.observe(&session, 4).unwrap();
         {
             let kept = memory.0.borrow();
-            assert_eq!(kept.len(), 1, "kept once when it ended");
-            assert_eq!(kept[0].1.outcome, Some(Outcome::Win(first)));
-            assert_eq!((kept[0].1.started, kept[0].1.ended), (2, Some(3)));
+            assert_eq!(kept.len(), 5, "kept once when it ended");
+            assert_eq!(kept[4].1.outcome, Some(Outcome::Win(first)));
+            assert_eq!((kept[4].1.started, kept[4].1.ended), (2, Some(3)));
         }
         // Undo after the end: kept again, unfinished, under the same id.
         session.undo().unwrap();
@@ -1024,10 +1035,10 @@ mod tests {
         assert!(recorder.leave(&session, 6).unwrap());
         {
             let kept = memory.0.borrow();
-            assert_eq!(kept.len(), 2);
-            assert_eq!(kept[1].0, kept[0].0);
-            assert_eq!(kept[1].1.outcome, None);
-            assert_eq!(kept[1].1.moves.len(), 4);
+            assert_eq!(kept.len(), 6);
+            assert_eq!(kept[5].0, kept[0].0);
+            assert_eq!(kept[5].1.outcome, None);
+            assert_eq!(kept[5].1.moves.len(), 4);
         }
         // A new game is a new record; leaving with no move played keeps nothing.
         session.start_game().unwrap();
@@ -1036,8 +1047,8 @@ mod tests {
         session.play_human(Square::new(4)).unwrap();
         assert!(recorder.leave(&session, 9).unwrap());
         let kept = memory.0.borrow();
-        assert_eq!(kept.len(), 3);
-        assert_ne!(kept[2].0, kept[0].0);
+        assert_eq!(kept.len(), 7);
+        assert_ne!(kept[6].0, kept[0].0);
         // And it resumes exactly: same moves, same side to move.
         let mut again = Session::new(
             Settings::new(
@@ -1051,9 +1062,9 @@ mod tests {
             Seat::Human,
             Seat::Human,
         );
-        again.resume(&kept[2].1).unwrap();
+        again.resume(&kept[6].1).unwrap();
         assert_eq!(again.position(), session.position());
         assert_eq!(again.position().history(), session.position().history());
-        assert_eq!(again.resume(&kept[0].1), Err(crate::Refusal::GameOver));
+        assert_eq!(again.resume(&kept[4].1), Err(crate::Refusal::GameOver));
     }
 }

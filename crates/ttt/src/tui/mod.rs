@@ -90,8 +90,8 @@ pub struct Memory {
     pub recorder: Option<Recorder>,
     /// Where the start screen's choices are remembered.
     pub store: Option<Store>,
-    /// The finished games kept, for the start screen's record line.
-    pub games: Vec<GameRecord>,
+    /// The games kept, by id: the start screen's record line and the game it offers.
+    pub games: Vec<(String, GameRecord)>,
     /// The start screen's choices of the last run.
     pub remembered: Option<Remembered>,
     /// An unfinished game to take up now, or to offer on the start screen.
