@@ -128,8 +128,14 @@ pub fn verdict(session: &Session) -> String {
     }
 }
 
-/// One line about a move that changed the game's value:
-/// `move 4, O at 3: a draw became a loss; 2, 4, 6 or 8 held the draw.`
+/// The number of a game's move as the moves list shows it: a pair of moves (X's and O's,
+/// or O's and X's) a number, from 1, so the fourth move is in the second pair.
+pub fn turn_number(move_number: usize) -> usize {
+    move_number.div_ceil(2)
+}
+
+/// One line about a move that changed the game's value, numbered as the moves list:
+/// `move 2, O at 3: a draw became a loss; 2, 4, 6 or 8 held the draw.`
 pub fn mistake(mistake: &Mistake, label: impl Fn(Square) -> String) -> String {
     let better: Vec<String> = mistake.better.iter().map(|&square| label(square)).collect();
     let kept = match mistake.before {
@@ -139,7 +145,7 @@ pub fn mistake(mistake: &Mistake, label: impl Fn(Square) -> String) -> String {
     };
     format!(
         "move {}, {} at {}: {} became {}; {} {kept}.",
-        mistake.number,
+        turn_number(mistake.number),
         mistake.mark,
         label(mistake.square),
         with_article(mistake.before),
@@ -206,7 +212,10 @@ pub fn threat_review(notes: &[ThreatNote], label: impl Fn(Square) -> String) -> 
         befores
             .zip(notes)
             .filter(|(before, note)| !before.is_some_and(|before| held_on(before, note)))
-            .map(|(_, note)| format!("  move {}, {}", note.number, threat_note(note, &label))),
+            .map(|(_, note)| {
+                let number = turn_number(note.number);
+                format!("  move {number}, {}", threat_note(note, &label))
+            }),
     );
     lines.push(threat_summary(notes));
     lines
@@ -343,11 +352,12 @@ mod tests {
             lines,
             [
                 "Review by the threat search (perfect play is out of reach on this board):",
-                "  move 6, O 6: now X to move has a forced win by threats",
-                "  move 9, X 9: lets a forced win by threats go",
-                "  move 12, O 12: now X to move has a forced win by threats",
-                "  move 13, X 13: lets a forced win by threats go",
-                "  move 14, O 14: now X to move has a forced win by threats",
+                // Numbered as the moves list numbers them: a pair of moves a number.
+                "  move 3, O 6: now X to move has a forced win by threats",
+                "  move 5, X 9: lets a forced win by threats go",
+                "  move 6, O 12: now X to move has a forced win by threats",
+                "  move 7, X 13: lets a forced win by threats go",
+                "  move 7, O 14: now X to move has a forced win by threats",
                 "2 forced wins by threats were let go.",
             ]
         );

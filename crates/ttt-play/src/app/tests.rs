@@ -400,7 +400,7 @@ fn the_end_of_a_game_offers_a_review_by_perfect_play_or_by_threats() {
         "{lines:?}"
     );
     assert!(
-        lines.contains(&"  move 8, O d2: now X to move has a forced win by threats".to_owned()),
+        lines.contains(&"  move 4, O d2: now X to move has a forced win by threats".to_owned()),
         "{lines:?}"
     );
 }
@@ -553,7 +553,7 @@ fn a_finished_game_offers_its_review_and_a_new_game() {
     // Answering the corner opening on a side loses; nothing after it changes the result.
     assert_eq!(lines.len(), 2, "{lines:?}");
     assert!(
-        lines[1].contains("move 2, O at 4: a draw became a loss; 5 held the draw."),
+        lines[1].contains("move 1, O at 4: a draw became a loss; 5 held the draw."),
         "{lines:?}"
     );
     key(&mut app, Key::Char('r'));

@@ -656,7 +656,8 @@ fn move_lines(app: &App, position: &Position) -> Vec<String> {
         .chunks(2)
         .enumerate()
         .map(|(index, pair)| {
-            let line = format!(" {:>number_width$}. {}", index + 1, pair.join("   "));
+            let number = crate::words::turn_number(2 * index + 1);
+            let line = format!(" {number:>number_width$}. {}", pair.join("   "));
             line.trim_end().to_owned()
         })
         .collect()
