@@ -459,6 +459,7 @@ impl App {
         match &mut self.screen {
             Screen::Start(menu) => match menu.key(key, given) {
                 StartAction::Nothing => {}
+                StartAction::Changed => self.status = Status::default(),
                 StartAction::Note(note) => self.say(note),
                 StartAction::Start => self.start(now),
                 StartAction::Help => self.overlay = Some(Overlay::Help),
@@ -498,6 +499,7 @@ impl App {
                     match menu.click(index, step, given) {
                         StartAction::Start => self.start(now),
                         StartAction::Note(note) => self.say(note),
+                        StartAction::Changed => self.status = Status::default(),
                         _ => {}
                     }
                 } else if let Some(key) = ui::start_key(area, &start, column, row) {

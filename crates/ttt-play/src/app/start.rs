@@ -270,8 +270,11 @@ pub struct StartMenu {
 /// What a key or click on the start screen asks of the app.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum StartAction {
-    /// Nothing beyond the menu's own change.
+    /// Nothing beyond the menu's own highlight.
     Nothing,
+    /// A choice changed, and nothing else with it: a note about an earlier change no
+    /// longer holds.
+    Changed,
     /// A change that moved another line too, and why.
     Note(String),
     /// Leave for the game.
@@ -325,7 +328,7 @@ impl StartMenu {
     fn change(&mut self, line: StartLine, step: isize, given: Rules) -> StartAction {
         match self.choices.change(line, step, given) {
             Some(note) => StartAction::Note(note),
-            None => StartAction::Nothing,
+            None => StartAction::Changed,
         }
     }
 

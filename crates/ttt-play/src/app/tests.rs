@@ -1689,3 +1689,39 @@ fn resuming_keeps_the_first_move_chosen_on_the_start_screen() {
         FirstPolicy::Alternate
     );
 }
+
+#[test]
+fn a_start_screen_note_goes_with_the_next_change() {
+    let mut app = start_app(
+        launch(None, FirstPolicy::Random, Theme::monochrome()),
+        AREA,
+        Duration::ZERO,
+    );
+    let change = |app: &mut App, line: StartLine, key_pressed: Key| {
+        let index = StartLine::ALL
+            .iter()
+            .position(|&each| each == line)
+            .unwrap();
+        menu_mut(app).line = index;
+        key(app, key_pressed);
+    };
+    while menu(&app).choices.opponent != Opponent::Computer(Strength::Perfect) {
+        change(&mut app, StartLine::Opponent, Key::Right);
+    }
+    // A board the impossible computer cannot play: it is swapped, and the note says so.
+    let mut steps = 0;
+    while menu(&app).choices.opponent == Opponent::Computer(Strength::Perfect) {
+        change(&mut app, StartLine::Board, Key::Right);
+        steps += 1;
+        assert!(steps < BOARDS.len(), "some board is out of its reach");
+    }
+    assert!(app.status.text.contains("now"), "{:?}", app.status.text);
+    // Back to 3x3 and the impossible computer again: the note no longer holds.
+    while !menu(&app).choices.rules.is_tic_tac_toe() {
+        change(&mut app, StartLine::Board, Key::Left);
+    }
+    while menu(&app).choices.opponent != Opponent::Computer(Strength::Perfect) {
+        change(&mut app, StartLine::Opponent, Key::Right);
+    }
+    assert!(!app.status.text.contains("now"), "{:?}", app.status.text);
+}
