@@ -1371,7 +1371,7 @@ fn a_mouse_or_a_finger_alone_reaches_every_action() {
     // Leaving a game in progress asks; a click on the answer line says yes.
     click(&mut app, column_of("n new"), footer_row);
     assert_eq!(app.overlay, Some(Overlay::Confirm(Leave::NewGame)));
-    let (_, lines) = super::ui::overlay_text(app.overlay.as_ref().unwrap(), false);
+    let (_, lines) = super::ui::overlay_text(app.overlay.as_ref().unwrap(), false, false);
     let rect = super::ui::overlay_rect(AREA, &lines);
     let answer = lines.last().unwrap();
     let answer_row = rect.y + lines.len() as u16;
@@ -1724,4 +1724,21 @@ fn a_start_screen_note_goes_with_the_next_change() {
         change(&mut app, StartLine::Opponent, Key::Right);
     }
     assert!(!app.status.text.contains("now"), "{:?}", app.status.text);
+}
+
+#[test]
+fn help_on_the_start_screen_lists_the_start_screen_s_keys() {
+    let mut app = start_app(
+        launch(None, FirstPolicy::Random, Theme::monochrome()),
+        AREA,
+        Duration::ZERO,
+    );
+    key(&mut app, Key::Char('?'));
+    let shown = screen_text(&app);
+    assert!(shown.contains("start the game"), "{shown}");
+    assert!(!shown.contains("place your mark"), "{shown}");
+    key(&mut app, Key::Char('x'));
+    key(&mut app, Key::Enter);
+    key(&mut app, Key::Char('?'));
+    assert!(screen_text(&app).contains("place your mark"));
 }

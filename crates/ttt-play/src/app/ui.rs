@@ -664,9 +664,15 @@ fn move_lines(app: &App, position: &Position) -> Vec<String> {
 }
 
 /// The title and lines of an overlay box.
-/// `kept`: the front end keeps the game under way when the person quits.
-pub(super) fn overlay_text(overlay: &Overlay, kept: bool) -> (&'static str, Vec<String>) {
+/// `kept`: the front end keeps the game under way when the person quits; `on_start`: the
+/// box is over the start screen (its help lists that screen's keys).
+pub(super) fn overlay_text(
+    overlay: &Overlay,
+    kept: bool,
+    on_start: bool,
+) -> (&'static str, Vec<String>) {
     let (title, mut lines) = match overlay {
+        Overlay::Help if on_start => ("Keys", start_help_lines()),
         Overlay::Help => ("Keys", help_lines()),
         Overlay::Review(lines) => ("Review", lines.clone()),
         Overlay::Confirm(leave) => {
@@ -713,7 +719,7 @@ pub(super) fn confirms(overlay: &Overlay, area: Rect, column: u16, row: u16) -> 
         return false;
     };
     // The box has as many lines either way.
-    let (_, lines) = overlay_text(overlay, false);
+    let (_, lines) = overlay_text(overlay, false, false);
     let rect = overlay_rect(area, &lines);
     // The last line, inside the frame (one cell) and its padding (one more).
     let answer_row = rect.y + lines.len() as u16;
@@ -767,7 +773,8 @@ fn overlay_paragraph(lines: &[String]) -> Paragraph<'static> {
 }
 
 fn overlay_box(app: &App, overlay: &Overlay, area: Rect, buf: &mut Buffer) {
-    let (title, lines) = overlay_text(overlay, app.stats.is_some());
+    let on_start = matches!(app.screen(), super::Screen::Start(_));
+    let (title, lines) = overlay_text(overlay, app.stats.is_some(), on_start);
     let rect = overlay_rect(area, &lines);
     Clear.render(rect, buf);
     let block = Block::new()
@@ -777,6 +784,24 @@ fn overlay_box(app: &App, overlay: &Overlay, area: Rect, buf: &mut Buffer) {
     overlay_paragraph(&lines).block(block).render(rect, buf);
 }
 
+/// The start screen's keys, for its help.
+fn start_help_lines() -> Vec<String> {
+    [
+        ("arrows, jk, ws, Tab", "go to another line"),
+        ("←→, hl, ad, Space", "change the line's choice"),
+        ("mouse click", "change a line (on its ‹: back)"),
+        ("Enter", "start the game"),
+        ("r", "resume the unfinished game, when offered"),
+        ("?", "this help"),
+        ("q, Esc", "quit"),
+        ("Ctrl-C", "quit at once"),
+    ]
+    .iter()
+    .map(|(key, what)| format!("{key:<20}{what}"))
+    .collect()
+}
+
+/// The game's keys, for its help.
 fn help_lines() -> Vec<String> {
     // Hints come from the exact solver: on its boards only.
     let hint = format!(
