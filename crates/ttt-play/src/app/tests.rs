@@ -1742,3 +1742,27 @@ fn help_on_the_start_screen_lists_the_start_screen_s_keys() {
     key(&mut app, Key::Char('?'));
     assert!(screen_text(&app).contains("place your mark"));
 }
+
+#[test]
+fn the_panel_names_each_player_whole_at_80x24() {
+    for (width, height, k, rule) in BOARDS {
+        let rules = Rules::new(width, height, k).unwrap().with_win_rule(rule);
+        // The computer to move: its name is on the turn line too.
+        let seats = Some((Seat::Computer(Strength::Mcts), Seat::Human));
+        let app = start_app(
+            launch_on(rules, seats, FirstPolicy::X, Theme::monochrome()),
+            AREA,
+            Duration::ZERO,
+        );
+        let shown = screen_text(&app);
+        assert_eq!(
+            shown.matches("Computer (tree").count(),
+            shown.matches("Computer (tree search)").count(),
+            "{rules}:\n{shown}"
+        );
+        assert!(
+            shown.contains("Computer (tree search)"),
+            "{rules}:\n{shown}"
+        );
+    }
+}

@@ -520,19 +520,22 @@ fn junction(x: u16, y: u16, outer: Rect) -> &'static str {
     }
 }
 
-/// Whose turn it is, in words: the verdict once the game is over.
-fn turn_text(app: &App, position: &Position) -> String {
+/// Whose turn it is, in words, in at most `width` columns where it can (the player's name
+/// is left to the players' lines when it does not fit): the verdict once the game is over.
+fn turn_text(app: &App, position: &Position, width: usize) -> String {
     let session = app.session();
     if session.is_over() {
         crate::words::result(session)
     } else if session.is_thinking() {
         format!("{} thinking…", position.to_move())
     } else {
-        format!(
-            "{} to move: {}",
-            position.to_move(),
-            app.player_name(position.to_move())
-        )
+        let mark = position.to_move();
+        let named = format!("{mark} to move: {}", app.player_name(mark));
+        if named.chars().count() <= width {
+            named
+        } else {
+            format!("{mark} to move")
+        }
     }
 }
 
@@ -553,7 +556,11 @@ fn panel_under(app: &App, position: &Position, area: Rect, buf: &mut Buffer) {
     let mut lines = player_lines(app);
     lines.push(Line::from(vec![
         Span::styled("Turn  ", theme.accent()),
-        Span::raw(turn_text(app, position)),
+        Span::raw(turn_text(
+            app,
+            position,
+            usize::from(inner.width).saturating_sub(6),
+        )),
     ]));
     lines.push(Line::from(vec![
         Span::styled("Score ", theme.accent()),
@@ -570,7 +577,8 @@ fn panel(app: &App, position: &Position, area: Rect, buf: &mut Buffer) {
     lines.extend(player_lines(app));
     lines.push(Line::from(""));
     lines.push(Line::from(Span::styled("Turn", theme.accent())));
-    lines.push(Line::from(format!(" {}", turn_text(app, position))));
+    let turn = turn_text(app, position, usize::from(inner.width).saturating_sub(1));
+    lines.push(Line::from(format!(" {turn}")));
     lines.push(Line::from(""));
     lines.push(Line::from(Span::styled("Score", theme.accent())));
     lines.push(Line::from(format!(" {}", score_text(app))));
