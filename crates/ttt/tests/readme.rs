@@ -1,7 +1,7 @@
-//! Every example in the README does what the README says: each command in a code block
-//! runs, its output (where shown) is what the README shows, and each command quoted in
-//! the text is accepted. The README is read when the test runs, so it checks the README
-//! as it is now.
+//! Every example in the README and in `docs/` does what the page says: each command in a
+//! code block runs, its output (where shown) is what the page shows, and each command
+//! quoted in the text is accepted. The pages are read when the test runs, so it checks
+//! them as they are now.
 
 #![allow(
     clippy::unwrap_used,
@@ -14,9 +14,24 @@ use std::path::{Path, PathBuf};
 use std::process::{Command, Output, Stdio};
 use std::time::{Duration, Instant};
 
-fn readme() -> String {
-    let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../README.md");
-    std::fs::read_to_string(path).unwrap()
+/// The README and every page in `docs/`: (the file's name, its text).
+fn documents() -> Vec<(String, String)> {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("../..");
+    let mut paths = vec![root.join("README.md")];
+    let mut docs: Vec<PathBuf> = std::fs::read_dir(root.join("docs"))
+        .unwrap()
+        .map(|entry| entry.unwrap().path())
+        .filter(|path| path.extension().is_some_and(|extension| extension == "md"))
+        .collect();
+    docs.sort();
+    paths.extend(docs);
+    paths
+        .into_iter()
+        .map(|path| {
+            let name = path.file_name().unwrap().to_string_lossy().into_owned();
+            (name, std::fs::read_to_string(&path).unwrap())
+        })
+        .collect()
 }
 
 /// A folder holding `ttt` (a link to the binary under test), for the front of `PATH`.
@@ -131,7 +146,12 @@ fn matches(expected: &[String], actual: &[String]) -> bool {
 fn every_command_in_a_code_block_does_what_the_readme_says() {
     let bin = bin_dir("blocks");
     let mut checked = 0;
-    for (info, lines) in code_blocks(&readme()) {
+    let blocks = documents().into_iter().flat_map(|(name, text)| {
+        code_blocks(&text)
+            .into_iter()
+            .map(move |block| (name.clone(), block))
+    });
+    for (page, (info, lines)) in blocks {
         if info == "sh" {
             // Commands to type: each must succeed.
             for line in &lines {
@@ -142,7 +162,7 @@ fn every_command_in_a_code_block_does_what_the_readme_says() {
                 let output = shell(command, &bin).output().unwrap();
                 assert!(
                     output.status.success(),
-                    "`{command}` exits with {:?}:\n{}{}",
+                    "{page}: `{command}` exits with {:?}:\n{}{}",
                     output.status.code(),
                     String::from_utf8_lossy(&output.stdout),
                     String::from_utf8_lossy(&output.stderr)
@@ -171,7 +191,7 @@ fn every_command_in_a_code_block_does_what_the_readme_says() {
                 expected.iter().filter(|l| !l.is_empty()).cloned().collect();
             assert!(
                 matches(&expected, &printed),
-                "`{command}` prints\n{}\nwhere the README shows\n{}",
+                "{page}: `{command}` prints\n{}\nwhere the page shows\n{}",
                 printed.join("\n"),
                 expected.join("\n")
             );
@@ -181,14 +201,14 @@ fn every_command_in_a_code_block_does_what_the_readme_says() {
     }
     assert!(
         checked >= 8,
-        "only {checked} examples found: has the README's form changed?"
+        "only {checked} examples found: has the pages' form changed?"
     );
 }
 
 #[test]
 fn every_command_quoted_in_the_text_is_accepted() {
     let bin = bin_dir("text");
-    let text = readme();
+    let text: String = documents().into_iter().map(|(_, text)| text).collect();
     let commands: Vec<String> = text
         .split('`')
         .skip(1)
