@@ -504,6 +504,12 @@ impl App {
                     }
                 } else if let Some(key) = ui::start_key(area, &start, column, row) {
                     self.key(key, now);
+                } else if ui::start_notes(self, area, &start)
+                    .iter()
+                    .any(|note| note.offers && note.area.contains((column, row).into()))
+                {
+                    // The offer of the unfinished game is a button too.
+                    self.key(Key::Char('r'), now);
                 }
             }
             Screen::Game(_)

@@ -1766,3 +1766,43 @@ fn the_panel_names_each_player_whole_at_80x24() {
         );
     }
 }
+
+#[test]
+fn the_offered_game_shows_whole_on_a_phone_and_a_tap_on_it_resumes() {
+    use crate::records::GameRecord;
+    for (width, height) in [(52, 56), (80, 24), (120, 40)] {
+        let mut app = start_app(
+            launch(None, FirstPolicy::Random, Theme::monochrome()),
+            Rect::new(0, 0, width, height),
+            Duration::ZERO,
+        );
+        let mut unfinished =
+            GameRecord::new(Rules::default(), Seat::Human, Seat::Human, Mark::X, 3);
+        unfinished.moves = [4, 0].map(Square::new).to_vec();
+        app.offer(unfinished);
+        let offer = app.offer_line().unwrap();
+        let shown = text(&render(&app, width, height));
+        // Every word of the offer is on the screen, none cut.
+        let words: Vec<&str> = shown.split_whitespace().collect();
+        for word in offer.split_whitespace() {
+            assert!(
+                words.contains(&word),
+                "{width}x{height}: {word:?} in\n{shown}"
+            );
+        }
+        // A tap on any of its lines takes the game up.
+        let row = shown
+            .lines()
+            .position(|line| line.contains("resume"))
+            .unwrap() as u16;
+        let column = shown
+            .lines()
+            .nth(usize::from(row))
+            .unwrap()
+            .find("resume")
+            .unwrap() as u16;
+        click(&mut app, column, row);
+        assert!(in_game(&app), "{width}x{height}");
+        assert_eq!(app.position().history().len(), 2);
+    }
+}

@@ -102,20 +102,16 @@ fn start_screen(app: &App, menu: &StartMenu, area: Rect, buf: &mut Buffer) {
     }
     // The unfinished game on offer and the record against the chosen opponent, then
     // what the last change did, under the key list.
-    let notes: Vec<String> = [app.offer_line(), app.record_line()]
-        .into_iter()
-        .flatten()
-        .collect();
-    let mut status_top = below.bottom();
-    for note in notes {
-        if status_top >= area.bottom() {
-            break;
-        }
-        Line::from(Span::styled(note, app.theme().quiet()))
+    let notes = start_notes(app, area, &start);
+    for note in &notes {
+        Paragraph::new(Span::styled(note.text.clone(), app.theme().quiet()))
             .alignment(Alignment::Center)
-            .render(Rect::new(area.x, status_top, area.width, 1), buf);
-        status_top += 1;
+            .wrap(Wrap { trim: true })
+            .render(note.area, buf);
     }
+    let status_top = notes
+        .last()
+        .map_or(below.bottom(), |note| note.area.bottom());
     let status = Rect::new(
         start.frame.x,
         status_top,
@@ -295,6 +291,38 @@ fn start_keys_area(area: Rect, start: &layout::StartLayout) -> Rect {
     let rows = key_rows(&START_KEYS, area.width).len() as u16;
     let top = start.frame.bottom().min(area.bottom().saturating_sub(rows));
     Rect::new(area.x, top, area.width, rows.min(area.bottom() - top))
+}
+
+/// A note under the start screen's key list.
+pub(super) struct StartNote {
+    /// What it says.
+    pub(super) text: String,
+    /// Where it is drawn, wrapped to the screen's width.
+    pub(super) area: Rect,
+    /// Whether it offers the unfinished game: a click on it resumes the game.
+    pub(super) offers: bool,
+}
+
+/// The start screen's notes, under its key list: the unfinished game on offer and the
+/// record against the chosen opponent, each wrapped to the screen's width, as many as fit.
+pub(super) fn start_notes(app: &App, area: Rect, start: &layout::StartLayout) -> Vec<StartNote> {
+    let mut top = start_keys_area(area, start).bottom();
+    let mut notes = Vec::new();
+    let offered = app.offer_line().map(|text| (text, true));
+    let record = app.record_line().map(|text| (text, false));
+    for (text, offers) in offered.into_iter().chain(record) {
+        let height = wrapped_height(&text, area.width) as u16;
+        if top + height > area.bottom() {
+            break;
+        }
+        notes.push(StartNote {
+            text,
+            area: Rect::new(area.x, top, area.width, height),
+            offers,
+        });
+        top += height;
+    }
+    notes
 }
 
 /// The key of the start screen's key list under a click, if any: each line is centred.
