@@ -216,6 +216,25 @@ mod tests {
     }
 
     #[test]
+    fn a_game_lost_again_after_undo_counts_once() {
+        let memory = Memory::default();
+        let (mut app, mut kept) = against(Seat::Computer(Strength::Perfect), &memory);
+        play_out(&mut app, &mut kept);
+        press(&mut app, &mut kept, Key::Char('u'));
+        play_out(&mut app, &mut kept);
+        assert_eq!(
+            app.session().outcome(),
+            Some(Outcome::Win(ttt_core::Mark::O))
+        );
+        press(&mut app, &mut kept, Key::Char('m'));
+        assert_eq!(memory.games().len(), 1);
+        assert_eq!(
+            app.record_line().as_deref(),
+            Some("Your record against the computer, impossible: 0 won, 1 lost, 0 drawn")
+        );
+    }
+
+    #[test]
     fn a_game_left_for_a_new_one_or_the_start_screen_is_kept_and_offered() {
         for leave in ['n', 'm'] {
             let memory = Memory::default();

@@ -90,6 +90,24 @@ impl From<io::Error> for Stop {
     }
 }
 
+/// Output that reaches its reader a line at a time, whatever buffer it goes through: a
+/// watched game's moves show as they are played, not all at the end.
+struct EachLine<W>(W);
+
+impl<W: Write> Write for EachLine<W> {
+    fn write(&mut self, bytes: &[u8]) -> io::Result<usize> {
+        let written = self.0.write(bytes)?;
+        if bytes.iter().take(written).any(|&byte| byte == b'\n') {
+            self.0.flush()?;
+        }
+        Ok(written)
+    }
+
+    fn flush(&mut self) -> io::Result<()> {
+        self.0.flush()
+    }
+}
+
 /// Plays the line mode on `input` and `output` with `settings` (seats they leave open are
 /// asked for) until the games end, or until a signal in `interrupts` arrives: then the
 /// current line is finished and the tally printed.
@@ -110,7 +128,7 @@ pub fn run(
         recorder,
         input: Input::spawn(input, interrupts),
         interrupts: interrupts.clone(),
-        output,
+        output: EachLine(output),
         options,
         naming: settings.naming().on_board(rules),
         solver: Solver::new(),
