@@ -107,6 +107,9 @@ pub enum EngineError {
     },
 }
 
+/// How many of an engine's lines wait to be read at most (of 4 KiB at most each).
+const QUEUED_LINES: usize = 256;
+
 /// A Piskvork engine as a player: its process, and the board it was told of. Dropping it
 /// sends `END` and waits up to 0.2 s for the engine to exit before ending its process
 /// group.
@@ -154,7 +157,9 @@ impl Engine {
                 command: command.to_owned(),
             });
         };
-        let (sender, lines) = mpsc::channel();
+        // A bounded queue: an engine that talks on while nobody asks it anything fills
+        // it, then its pipe, and then waits on its own writes; ttt's memory stays flat.
+        let (sender, lines) = mpsc::sync_channel(QUEUED_LINES);
         std::thread::spawn(move || {
             // Bounded lines: an engine that writes without end is cut at 4 KiB a line.
             let mut reader = BufReader::new(stdout);

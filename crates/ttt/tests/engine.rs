@@ -407,3 +407,37 @@ fn an_engine_is_told_to_end_and_given_a_moment_to_do_so() {
     let said = std::fs::read_to_string(&log).unwrap();
     assert!(said.lines().any(|line| line == "END"), "{said}");
 }
+
+/// The resident memory of this test process, in bytes.
+fn resident() -> u64 {
+    let status = std::fs::read_to_string("/proc/self/status").unwrap();
+    let line = status
+        .lines()
+        .find(|line| line.starts_with("VmRSS:"))
+        .unwrap();
+    let kib: u64 = line.split_whitespace().nth(1).unwrap().parse().unwrap();
+    kib * 1024
+}
+
+#[test]
+fn an_engine_that_never_stops_talking_costs_bounded_memory() {
+    // It answers START, then prints messages without end; nobody reads them between
+    // turns.
+    let chatty = script(
+        "chatty",
+        "read line; echo OK; exec yes 'MESSAGE pondering, pondering, pondering'",
+    );
+    let mut engine = Engine::start(chatty.to_str().unwrap(), QUICK).unwrap();
+    let position = Position::new(Rules::new(15, 15, 5).unwrap(), Mark::X);
+    // No move comes: its turn is lost, and the engine talks on.
+    assert!(engine.play(&position).is_err());
+    let before = resident();
+    std::thread::sleep(Duration::from_secs(2));
+    let grown = resident().saturating_sub(before);
+    drop(engine);
+    assert!(
+        grown < 64 << 20,
+        "memory grew by {} MB in 2 s of chatter",
+        grown >> 20
+    );
+}
