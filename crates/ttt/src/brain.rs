@@ -16,7 +16,7 @@ use std::time::Duration;
 
 use rand::SeedableRng;
 use rand::rngs::StdRng;
-use ttt_core::{Board, Mark, Position, Rules, Square, WinRule};
+use ttt_core::{Board, Mark, Position, Rules, Shown, Square, WinRule};
 use ttt_players::{Limits, Player, Search, Strength};
 
 use crate::line::input::{Input, Interruption, Line};
@@ -53,6 +53,8 @@ pub struct Brain {
     stones: Vec<Option<Stone>>,
     /// Lines of `BOARD` … `DONE` being read.
     reading_board: bool,
+    /// The stones before the `BOARD` being read, back in place if it is refused.
+    before_board: Option<Vec<Option<Stone>>>,
     timeout_turn: Option<Duration>,
     timeout_match: Option<Duration>,
     time_left: Option<Duration>,
@@ -70,6 +72,7 @@ impl Brain {
             rules: None,
             stones: Vec::new(),
             reading_board: false,
+            before_board: None,
             timeout_turn: None,
             timeout_match: None,
             time_left: None,
@@ -91,11 +94,14 @@ impl Brain {
             "" => Action::Nothing,
             "START" => match rest.parse::<usize>() {
                 Ok(size) => self.start(size, size),
-                Err(_) => error(format!("START needs a board size, not '{rest}'")),
+                Err(_) => error(format!("START needs a board size, not '{}'", Shown(rest))),
             },
             "RECTSTART" => match pair(rest) {
                 Some((width, height)) => self.start(width, height),
-                None => error(format!("RECTSTART needs width,height, not '{rest}'")),
+                None => error(format!(
+                    "RECTSTART needs width,height, not '{}'",
+                    Shown(rest)
+                )),
             },
             "RESTART" => match self.rules {
                 Some(rules) => self.start(rules.width(), rules.height()),
@@ -104,11 +110,16 @@ impl Brain {
             "BEGIN" => self.think(),
             "TURN" => match self.square(rest) {
                 Ok(square) if self.stones[square.index()].is_some() => {
-                    error(format!("TURN {rest}: that square is taken"))
+                    error(format!("TURN {}: that square is taken", Shown(rest)))
                 }
                 Ok(square) => {
                     self.stones[square.index()] = Some(Stone::Opponent);
-                    self.think()
+                    let action = self.think();
+                    if matches!(action, Action::Say(_)) {
+                        // Refused: the stone is not placed.
+                        self.stones[square.index()] = None;
+                    }
+                    action
                 }
                 Err(message) => error(message),
             },
@@ -116,7 +127,8 @@ impl Brain {
                 if self.rules.is_none() {
                     return error("BOARD before START: there is no board".to_owned());
                 }
-                self.stones.fill(None);
+                let empty = vec![None; self.stones.len()];
+                self.before_board = Some(std::mem::replace(&mut self.stones, empty));
                 self.reading_board = true;
                 Action::Nothing
             }
@@ -125,7 +137,7 @@ impl Brain {
                     self.stones[square.index()] = None;
                     Action::Say("OK".to_owned())
                 }
-                Ok(_) => error(format!("TAKEBACK {rest}: that square is empty")),
+                Ok(_) => error(format!("TAKEBACK {}: that square is empty", Shown(rest))),
                 Err(message) => error(message),
             },
             "INFO" => self.info(rest),
@@ -134,7 +146,7 @@ impl Brain {
                 "name=\"ttt\", version=\"{}\", author=\"the ttt developers\", country=\"\"",
                 env!("CARGO_PKG_VERSION")
             )),
-            _ => Action::Say(format!("UNKNOWN command '{word}'")),
+            _ => Action::Say(format!("UNKNOWN command '{}'", Shown(word))),
         }
     }
 
@@ -151,13 +163,22 @@ impl Brain {
     }
 
     fn board_line(&mut self, line: &str) -> Action {
+        if line.eq_ignore_ascii_case("END") {
+            return Action::End;
+        }
         if line.eq_ignore_ascii_case("DONE") {
             self.reading_board = false;
-            return self.think();
+            let before = self.before_board.take();
+            let action = self.think();
+            if let (Action::Say(_), Some(before)) = (&action, before) {
+                // Refused: the board is as it was before BOARD.
+                self.stones = before;
+            }
+            return action;
         }
         let fields: Vec<&str> = line.split(',').map(str::trim).collect();
         let [x, y, field] = fields.as_slice() else {
-            return error(format!("a BOARD line is x,y,field, not '{line}'"));
+            return error(format!("a BOARD line is x,y,field, not '{}'", Shown(line)));
         };
         let stone = match *field {
             "1" => Stone::Own,
@@ -165,13 +186,14 @@ impl Brain {
             "2" | "3" => Stone::Opponent,
             _ => {
                 return error(format!(
-                    "a BOARD line is x,y,field with field 1, 2 or 3, not '{line}'"
+                    "a BOARD line is x,y,field with field 1, 2 or 3, not '{}'",
+                    Shown(line)
                 ));
             }
         };
         match self.square(&format!("{x},{y}")) {
             Ok(square) if self.stones[square.index()].is_some() => {
-                error(format!("BOARD {line}: {x},{y} was given already"))
+                error(format!("BOARD {}: {x},{y} was given already", Shown(line)))
             }
             Ok(square) => {
                 self.stones[square.index()] = Some(stone);
@@ -209,7 +231,7 @@ impl Brain {
     /// The square named `x,y`, checked against the board.
     fn square(&self, text: &str) -> Result<Square, String> {
         let rules = self.rules.ok_or("there is no board: START first")?;
-        let (x, y) = pair(text).ok_or_else(|| format!("'{text}' is not x,y"))?;
+        let (x, y) = pair(text).ok_or_else(|| format!("'{}' is not x,y", Shown(text)))?;
         rules
             .square(x, y)
             .ok_or_else(|| format!("{x},{y} is not on the {rules} board"))
@@ -404,7 +426,8 @@ pub fn run(
         let action = if thinking.is_some() && !is_info_or_end(&line) {
             if waiting.len() >= MAX_WAITING {
                 Action::Say(format!(
-                    "ERROR more than {MAX_WAITING} commands came while thinking: '{line}' was dropped"
+                    "ERROR more than {MAX_WAITING} commands came while thinking: '{}' was dropped",
+                    Shown(&line)
                 ))
             } else {
                 waiting.push_back(line);
@@ -683,5 +706,57 @@ mod tests {
             panic!("TURN asks for a move")
         };
         assert_eq!(limits.memory, 4 << 20, "half the manager's bound");
+    }
+
+    #[test]
+    fn a_refused_command_changes_nothing() {
+        let mut brain = Brain::new(Limits::DEFAULT_MEMORY);
+        assert_eq!(said(brain.handle("START 15")), "OK");
+        assert!(matches!(brain.handle("TURN 7,7"), Action::Think(..)));
+        // A second stone of the opponent's before ours: refused, and not placed.
+        let refused = said(brain.handle("TURN 0,0"));
+        assert!(refused.starts_with("ERROR impossible counts"), "{refused}");
+        assert!(
+            said(brain.handle("TAKEBACK 0,0")).starts_with("ERROR"),
+            "0,0 stayed empty"
+        );
+        // A whole board refused at DONE leaves the board as it was.
+        assert_eq!(brain.handle("BOARD"), Action::Nothing);
+        for line in ["1,1,1", "2,2,1", "3,3,1"] {
+            assert_eq!(brain.handle(line), Action::Nothing);
+        }
+        let refused = said(brain.handle("DONE"));
+        assert!(refused.starts_with("ERROR impossible counts"), "{refused}");
+        assert_eq!(
+            said(brain.handle("TAKEBACK 7,7")),
+            "OK",
+            "7,7 is still there"
+        );
+        assert!(said(brain.handle("TAKEBACK 1,1")).starts_with("ERROR"));
+    }
+
+    #[test]
+    fn end_ends_even_inside_a_board() {
+        let mut brain = Brain::new(Limits::DEFAULT_MEMORY);
+        assert_eq!(said(brain.handle("START 15")), "OK");
+        assert_eq!(brain.handle("BOARD"), Action::Nothing);
+        assert_eq!(brain.handle("7,7,1"), Action::Nothing);
+        assert_eq!(brain.handle("end"), Action::End);
+    }
+
+    #[test]
+    fn answers_show_control_characters_escaped() {
+        let mut brain = Brain::new(Limits::DEFAULT_MEMORY);
+        for line in ["\u{1b}]0;OWNED\u{7}\u{1b}[2J", "START \u{0}\u{1b}[2J"] {
+            let answer = said(brain.handle(line));
+            assert!(
+                !answer.chars().any(char::is_control),
+                "{line:?} answered {answer:?}"
+            );
+        }
+        assert_eq!(said(brain.handle("START 15")), "OK");
+        assert_eq!(brain.handle("BOARD"), Action::Nothing);
+        let answer = said(brain.handle("1,1,\u{1b}[2J"));
+        assert!(!answer.chars().any(char::is_control), "{answer:?}");
     }
 }
