@@ -287,3 +287,70 @@ fn a_checkpoint_named_without_a_folder_is_kept_in_the_current_one() {
     assert!(kept.starts_with(b"ttt proof table 1\n5x4, k=4\n"));
     let _ = std::fs::remove_dir_all(&folder);
 }
+
+#[test]
+fn solve_says_which_search_proved_it_in_words_and_in_json() {
+    for search in ["alpha-beta", "df-pn"] {
+        let (said, code) = ttt(&["solve", "--size", "4x4", "--k", "3", "--search", search]);
+        assert_eq!(code, Some(0), "{said}");
+        assert!(said.contains(&format!("by {search}")), "{said}");
+        let (json, code) = ttt(&[
+            "solve", "--size", "4x4", "--k", "3", "--search", search, "--json",
+        ]);
+        assert_eq!(code, Some(0), "{json}");
+        let value: serde_json::Value = serde_json::from_str(&json).unwrap();
+        assert_eq!(value["search"], search, "{json}");
+    }
+    // One position in the table is one position.
+    let (said, _) = ttt(&["solve", "x.o/oxx/xo.", "--search", "df-pn"]);
+    assert!(!said.contains(" 1 positions"), "{said}");
+}
+
+#[test]
+fn a_proof_or_checkpoint_with_no_folder_to_go_to_is_refused_before_the_search() {
+    for flag in ["--proof", "--checkpoint"] {
+        let (said, code) = ttt(&[
+            "solve",
+            "--size",
+            "7x7",
+            "--k",
+            "5",
+            flag,
+            "/nonexistent-ttt-folder/kept",
+        ]);
+        assert_eq!(code, Some(2), "{flag}: {said}");
+        assert!(said.contains("/nonexistent-ttt-folder"), "{flag}: {said}");
+        assert!(
+            !said.contains("Result:"),
+            "{flag}: refused before proving:\n{said}"
+        );
+    }
+}
+
+#[test]
+fn the_proof_written_says_how_many_positions_with_separators() {
+    let folder = common::home();
+    std::fs::create_dir_all(&folder).unwrap();
+    let path = folder.join("6x4.proof");
+    let (said, code) = ttt(&[
+        "solve",
+        "--size",
+        "6x4",
+        "--k",
+        "4",
+        "--proof",
+        path.to_str().unwrap(),
+    ]);
+    assert_eq!(code, Some(0), "{said}");
+    let count = said
+        .split("Proof written to ")
+        .nth(1)
+        .and_then(|rest| rest.split('(').nth(1))
+        .and_then(|rest| rest.split(' ').next())
+        .unwrap();
+    // Some thirteen thousand positions: grouped by thousands, as every count is.
+    let digits: String = count.chars().filter(char::is_ascii_digit).collect();
+    assert!(digits.len() > 3, "{said}");
+    assert!(count.contains(','), "{said}");
+    let _ = std::fs::remove_dir_all(&folder);
+}

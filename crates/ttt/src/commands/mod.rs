@@ -94,6 +94,28 @@ pub fn refuse_existing(path: &std::path::Path) -> Result<(), BadInput> {
     Ok(())
 }
 
+/// Refuses `path` unless its folder is there to write it in: said before a long search,
+/// not after it.
+///
+/// # Errors
+/// [`BadInput`] naming the folder.
+pub fn check_folder(path: &std::path::Path) -> Result<(), BadInput> {
+    let folder = match path.parent() {
+        Some(folder) if !folder.as_os_str().is_empty() => folder,
+        // A bare name goes in the current folder.
+        _ => std::path::Path::new("."),
+    };
+    if folder.is_dir() {
+        Ok(())
+    } else {
+        Err(BadInput(format!(
+            "cannot write {}: there is no folder {}",
+            path.display(),
+            folder.display()
+        )))
+    }
+}
+
 fn exists_already(path: &std::path::Path) -> BadInput {
     BadInput(format!(
         "{} exists already: ttt never writes over a file, give a new name",

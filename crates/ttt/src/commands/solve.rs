@@ -64,6 +64,8 @@ pub struct SolveArgs {
 #[derive(Debug, Serialize)]
 struct ProofJson {
     position: String,
+    /// The search that proved it: `alpha-beta` or `df-pn`.
+    search: String,
     to_move: Option<&'static str>,
     status: &'static str,
     /// The side to move's result; `None` once the game is over.
@@ -82,9 +84,10 @@ struct ProofJson {
 
 impl ProofJson {
     /// The fields every answer about `position` shares, with nothing proved yet.
-    fn about(position: &Position) -> ProofJson {
+    fn about(position: &Position, search: ProofSearch) -> ProofJson {
         ProofJson {
             position: position.board().to_string(),
+            search: search.to_string(),
             to_move: (!position.is_over()).then(|| mark_name(position.to_move())),
             status: status(position),
             result: None,
@@ -110,11 +113,16 @@ impl ProofJson {
 pub fn run(args: &SolveArgs, rules: Rules, out: &mut impl Write) -> anyhow::Result<ExitCode> {
     let position = args.position.position(rules)?;
     if let Some(outcome) = position.outcome() {
-        return finished(&position, outcome, args.json, out).map(|()| ExitCode::SUCCESS);
+        return finished(&position, outcome, args, out).map(|()| ExitCode::SUCCESS);
     }
     let table_bytes = memory_bound(args.hash)?;
+    // Where the proof and the checkpoints go is checked before a long search, not after.
     if let Some(path) = &args.proof {
         super::refuse_existing(path)?;
+        super::check_folder(path)?;
+    }
+    if let Some(path) = &args.checkpoint {
+        super::check_folder(path)?;
     }
     let stop = Arc::new(AtomicBool::new(false));
     let interrupts = Interrupts::watch()?;
@@ -204,7 +212,7 @@ pub fn run(args: &SolveArgs, rules: Rules, out: &mut impl Write) -> anyhow::Resu
                     nodes,
                     seconds,
                     interrupted: true,
-                    ..ProofJson::about(&position)
+                    ..ProofJson::about(&position, args.search)
                 }
                 .write(out)?;
             } else if let Some(result) = result {
@@ -221,6 +229,13 @@ pub fn run(args: &SolveArgs, rules: Rules, out: &mut impl Write) -> anyhow::Resu
                     grouped(nodes)
                 )?;
             }
+            if let Some(path) = args.checkpoint.as_ref().filter(|_| !args.json) {
+                writeln!(
+                    out,
+                    "What was proved is kept in {}: the same command with --resume goes on from it.",
+                    path.display()
+                )?;
+            }
             return Ok(interrupted.exit_code());
         }
     };
@@ -234,20 +249,34 @@ pub fn run(args: &SolveArgs, rules: Rules, out: &mut impl Write) -> anyhow::Resu
             seconds: proof.elapsed.as_secs_f64(),
             table_entries: Some(proof.table_entries),
             memory_bytes: Some(proof.table_bytes),
-            ..ProofJson::about(&position)
+            ..ProofJson::about(&position, args.search)
         }
         .write(out)?;
         return Ok(ExitCode::SUCCESS);
     }
-    for line in text(&proof, &position, naming) {
+    for line in text(&proof, &position, naming, args.search) {
         writeln!(out, "{line}")?;
     }
     if let Some(path) = &args.proof {
-        let written = write_proofs(&position, proof.result, limits, path)?;
+        let written = match write_proofs(&position, proof.result, limits, path) {
+            Ok(written) => written,
+            // A signal stopped the proof's writing: nothing is written, and the exit code
+            // says which signal.
+            Err(_) if let Some(signal) = interrupts.received() => {
+                writeln!(
+                    out,
+                    "Interrupted while writing the proof: {} was not written.",
+                    path.display()
+                )?;
+                return Ok(signal.exit_code());
+            }
+            Err(error) => return Err(error),
+        };
         writeln!(
             out,
-            "Proof written to {} ({written} positions): `ttt verify {}` checks it.",
+            "Proof written to {} ({}): `ttt verify {}` checks it.",
             path.display(),
+            positions(written as u64),
             path.display()
         )?;
     }
@@ -331,16 +360,22 @@ fn write_proofs(
 fn finished(
     position: &Position,
     outcome: Outcome,
-    json: bool,
+    args: &SolveArgs,
     out: &mut impl Write,
 ) -> anyhow::Result<()> {
-    if json {
-        ProofJson::about(position).write(out)?;
+    if args.json {
+        ProofJson::about(position, args.search).write(out)?;
     } else {
         writeln!(out, "{}, position {}", position.rules(), position.board())?;
         writeln!(out, "Result: the game is already over: {}", ending(outcome))?;
     }
     Ok(())
+}
+
+/// `1 position`, `2,171 positions`.
+fn positions(count: u64) -> String {
+    let noun = if count == 1 { "position" } else { "positions" };
+    format!("{} {noun}", grouped(count))
 }
 
 /// The result in words: who wins, or a draw.
@@ -355,7 +390,12 @@ fn verdict(result: GameResult, position: &Position) -> String {
     }
 }
 
-fn text(proof: &Proof, position: &Position, naming: SquareNaming) -> Vec<String> {
+fn text(
+    proof: &Proof,
+    position: &Position,
+    naming: SquareNaming,
+    search: ProofSearch,
+) -> Vec<String> {
     let rules = position.rules();
     let mut lines = vec![
         format!("{rules}, position {}", position.board()),
@@ -377,10 +417,10 @@ fn text(proof: &Proof, position: &Position, naming: SquareNaming) -> Vec<String>
         ));
     }
     lines.push(format!(
-        "Searched {} positions in {:.3} s; table {} positions, about {:.1} MB",
-        grouped(proof.nodes),
+        "Searched {} by {search} in {:.3} s; table {}, about {:.1} MB",
+        positions(proof.nodes),
         proof.elapsed.as_secs_f64(),
-        grouped(proof.table_entries as u64),
+        positions(proof.table_entries as u64),
         proof.table_bytes as f64 / f64::from(1 << 20)
     ));
     lines
