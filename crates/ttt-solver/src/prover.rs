@@ -798,6 +798,18 @@ impl ProofWriter<'_> {
         if let Some(&id) = self.ids.get(position) {
             return Some(id);
         }
+        // Told to stop (a signal, while a long proof is written out): stop here too, not
+        // only in the searches that settle each step.
+        if self
+            .prover
+            .run
+            .limits
+            .stop
+            .load(std::sync::atomic::Ordering::Relaxed)
+        {
+            self.prover.run.stopped = true;
+            return None;
+        }
         // Its id first, so that its children come after it.
         let id = self.lines.len();
         self.lines.push(String::new());

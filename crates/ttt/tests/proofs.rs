@@ -354,3 +354,28 @@ fn the_proof_written_says_how_many_positions_with_separators() {
     assert!(count.contains(','), "{said}");
     let _ = std::fs::remove_dir_all(&folder);
 }
+
+#[test]
+fn a_signal_while_the_proof_is_written_stops_it_and_exits_128_and_n() {
+    let folder = common::home();
+    std::fs::create_dir_all(&folder).unwrap();
+    let path = folder.join("6x5.proof");
+    // 6x5, k=4 is proved in milliseconds, and its quarter of a million positions take
+    // a second or so to write out: the signal comes while they are written.
+    let child = std::process::Command::new(assert_cmd::cargo::cargo_bin!("ttt"))
+        .env("TTT_HOME", common::home())
+        .args(["solve", "--size", "6x5", "--k", "4", "--proof"])
+        .arg(&path)
+        .stdout(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    std::thread::sleep(std::time::Duration::from_millis(300));
+    let pid = nix::unistd::Pid::from_raw(i32::try_from(child.id()).unwrap());
+    nix::sys::signal::kill(pid, nix::sys::signal::Signal::SIGTERM).unwrap();
+    let output = child.wait_with_output().unwrap();
+    let said = String::from_utf8_lossy(&output.stdout);
+    assert_eq!(output.status.code(), Some(143), "{said}");
+    assert!(said.contains("was not written"), "{said}");
+    assert!(!path.exists(), "no proof is left half written");
+    let _ = std::fs::remove_dir_all(&folder);
+}
