@@ -54,8 +54,23 @@ impl Default for Kept {
 }
 
 /// The first line of a kept table of each search.
-const ALPHA_BETA_HEADER: &str = "ttt proof table 1";
-const DF_PN_HEADER: &str = "ttt df-pn table 1";
+const ALPHA_BETA_HEADER: &str = "ttt proof table 2";
+const DF_PN_HEADER: &str = "ttt df-pn table 2";
+
+/// The first lines of tables an earlier `ttt` kept, with no checksum to trust them by.
+const UNCHECKED_HEADERS: [&str; 2] = ["ttt proof table 1", "ttt df-pn table 1"];
+
+/// The bytes of the checksum at the end of a kept table.
+const CHECKSUM_BYTES: usize = 8;
+
+/// FNV-1a over `bytes`: any one byte changed, or any few, changes it, so a table damaged
+/// on the disk is refused rather than read as proved results (it is no defence against
+/// a table forged on purpose; nothing read from a file is trusted beyond its own run).
+fn checksum(bytes: &[u8]) -> u64 {
+    bytes.iter().fold(0xcbf2_9ce4_8422_2325, |hash, &byte| {
+        (hash ^ u64::from(byte)).wrapping_mul(0x0000_0100_0000_01b3)
+    })
+}
 
 /// The bytes of an entry of each kind: the two bitboards of the key, then for bounds the
 /// lower and upper bound and the best move; for numbers whether the attacker is to move,
@@ -143,11 +158,12 @@ impl ProofTable {
         Ok(())
     }
 
-    /// The table as bytes: a line naming the format (`ttt proof table 1` for alpha-beta,
-    /// `ttt df-pn table 1`), one naming the board (`6x6, k=5`), then a fixed number of
+    /// The table as bytes: a line naming the format (`ttt proof table 2` for alpha-beta,
+    /// `ttt df-pn table 2`), one naming the board (`6x6, k=5`), then a fixed number of
     /// bytes a position, little-endian: for alpha-beta the two bitboards and the bounds
     /// (19 bytes); for df-pn the two bitboards, whether the attacker is to move, the
-    /// proof and disproof numbers, a set of squares and the work (37 bytes).
+    /// proof and disproof numbers, a set of squares and the work (37 bytes); last, the
+    /// checksum of all that (FNV-1a, 8 bytes).
     #[must_use]
     pub fn to_bytes(&self) -> Vec<u8> {
         let rules = self
@@ -180,24 +196,47 @@ impl ProofTable {
                 }
             }
         }
+        let sum = checksum(&bytes);
+        bytes.extend_from_slice(&sum.to_le_bytes());
         bytes
     }
 
     /// Reads what [`to_bytes`](ProofTable::to_bytes) writes, checking every entry.
     ///
     /// # Errors
-    /// One line saying what is wrong: not a table, another format, a board it does not
-    /// name, a length that is no whole number of entries, or an entry out of range.
+    /// One line saying what is wrong: not a table, another format, damaged (its checksum
+    /// does not match), a board it does not name, a length that is no whole number of
+    /// entries, or an entry out of range.
     pub fn from_bytes(bytes: &[u8]) -> Result<ProofTable, String> {
-        let mut lines = bytes.splitn(3, |&byte| byte == b'\n');
-        let header = lines.next().unwrap_or_default();
+        let header = bytes
+            .split(|&byte| byte == b'\n')
+            .next()
+            .unwrap_or_default();
         let mut table = if header == ALPHA_BETA_HEADER.as_bytes() {
             ProofTable::new(ProofSearch::AlphaBeta)
         } else if header == DF_PN_HEADER.as_bytes() {
             ProofTable::new(ProofSearch::ProofNumber)
+        } else if UNCHECKED_HEADERS.iter().any(|old| header == old.as_bytes()) {
+            return Err(
+                "kept by an earlier ttt, with no checksum to trust it by: start the proof again"
+                    .to_owned(),
+            );
         } else {
             return Err("not a proof table of this ttt (its first line)".to_owned());
         };
+        let Some(kept_at) = bytes.len().checked_sub(CHECKSUM_BYTES) else {
+            return Err("cut short: no checksum at its end".to_owned());
+        };
+        let (bytes, kept) = bytes.split_at(kept_at);
+        let mut sum = [0; CHECKSUM_BYTES];
+        sum.copy_from_slice(kept);
+        if u64::from_le_bytes(sum) != checksum(bytes) {
+            return Err(
+                "damaged (or cut short): its checksum does not match what it holds".to_owned(),
+            );
+        }
+        let mut lines = bytes.splitn(3, |&byte| byte == b'\n');
+        lines.next();
         let rules = std::str::from_utf8(lines.next().unwrap_or_default())
             .map_err(|_| "the board line is not text".to_owned())?;
         if !rules.is_empty() {
@@ -323,7 +362,19 @@ mod tests {
         for search in ProofSearch::ALL {
             let bytes = proved(search, rules).to_bytes();
             let cut = ProofTable::from_bytes(&bytes[..bytes.len() - 1]).unwrap_err();
-            assert!(cut.starts_with("cut short"), "{cut}");
+            assert!(cut.contains("cut short"), "{cut}");
+            // An earlier ttt's table, with no checksum: not trusted.
+            let mut old = bytes.clone();
+            let header = header_length(&old);
+            old[..header].copy_from_slice(
+                match search {
+                    ProofSearch::AlphaBeta => "ttt proof table 1",
+                    ProofSearch::ProofNumber => "ttt df-pn table 1",
+                }
+                .as_bytes(),
+            );
+            let said = ProofTable::from_bytes(&old).unwrap_err();
+            assert!(said.contains("no checksum"), "{said}");
             let mut renamed = bytes.clone();
             renamed[0] = b'T';
             let said = ProofTable::from_bytes(&renamed).unwrap_err();
@@ -333,28 +384,40 @@ mod tests {
         let header = format!("{DF_PN_HEADER}\n{rules}\n");
         let mut entry = vec![0_u8; NUMBERS_BYTES];
         entry[16] = 2;
-        let bytes = [header.as_bytes(), &entry].concat();
+        let bytes = sealed([header.as_bytes(), &entry].concat());
         assert!(
             ProofTable::from_bytes(&bytes)
                 .unwrap_err()
                 .contains("out of range")
         );
         entry[16] = 1;
-        let bytes = [header.as_bytes(), &entry].concat();
+        let bytes = sealed([header.as_bytes(), &entry].concat());
         let refused = |bytes: &[u8]| ProofTable::from_bytes(bytes).unwrap_err();
         assert!(refused(&bytes).contains("out of range"));
         // Infinity beside anything but 0 is no number the search makes: read back, the
         // root would take it as a question answered.
         entry[17..21].copy_from_slice(&u32::MAX.to_le_bytes());
         entry[21..25].copy_from_slice(&5_u32.to_le_bytes());
-        let bytes = [header.as_bytes(), &entry].concat();
+        let bytes = sealed([header.as_bytes(), &entry].concat());
         assert!(refused(&bytes).contains("out of range"));
         entry[21..25].copy_from_slice(&0_u32.to_le_bytes());
-        let bytes = [header.as_bytes(), &entry].concat();
+        let bytes = sealed([header.as_bytes(), &entry].concat());
         assert_eq!(ProofTable::from_bytes(&bytes).unwrap().len(), 1);
         // Positions, but no board to take them for.
-        let boardless = [format!("{DF_PN_HEADER}\n\n").as_bytes(), &entry].concat();
+        let boardless = sealed([format!("{DF_PN_HEADER}\n\n").as_bytes(), &entry].concat());
         assert!(refused(&boardless).contains("without a board"));
+    }
+
+    /// `bytes` with their checksum after them, as `to_bytes` ends a table.
+    fn sealed(mut bytes: Vec<u8>) -> Vec<u8> {
+        let sum = checksum(&bytes);
+        bytes.extend_from_slice(&sum.to_le_bytes());
+        bytes
+    }
+
+    /// The length of the first line of `bytes`.
+    fn header_length(bytes: &[u8]) -> usize {
+        bytes.iter().position(|&byte| byte == b'\n').unwrap()
     }
 
     /// The entries of `table`, in whatever order its map holds them.
@@ -364,7 +427,8 @@ mod tests {
             ProofSearch::AlphaBeta => BOUNDS_BYTES,
             ProofSearch::ProofNumber => NUMBERS_BYTES,
         };
-        let body = &bytes[bytes.len() - table.len() * size..];
+        let end = bytes.len() - CHECKSUM_BYTES;
+        let body = &bytes[end - table.len() * size..end];
         let mut chunks: Vec<Vec<u8>> = body.chunks(size).map(<[u8]>::to_vec).collect();
         chunks.sort();
         chunks
@@ -409,19 +473,17 @@ mod tests {
             for &(a, b, state, n, d) in &parts {
                 bytes.extend(entry_bytes(df_pn, (a, b), state, (n, d)));
             }
+            let mut bytes = sealed(bytes);
             let table = ProofTable::from_bytes(&bytes).unwrap();
             proptest::prop_assert!(table.len() <= parts.len());
             proptest::prop_assert_eq!(parts.is_empty(), table.is_empty());
             let again = ProofTable::from_bytes(&table.to_bytes()).unwrap();
             proptest::prop_assert_eq!(again.search(), table.search());
             proptest::prop_assert_eq!(entries(&again), entries(&table));
-            // One byte changed anywhere: read (and then written back whole) or refused.
+            // One byte changed anywhere: refused, never read as something else.
             let at = changed.0 % bytes.len();
             bytes[at] ^= changed.1.max(1);
-            if let Ok(table) = ProofTable::from_bytes(&bytes) {
-                let again = ProofTable::from_bytes(&table.to_bytes()).unwrap();
-                proptest::prop_assert_eq!(entries(&again), entries(&table));
-            }
+            proptest::prop_assert!(ProofTable::from_bytes(&bytes).is_err());
         }
     }
 }

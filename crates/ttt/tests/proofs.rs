@@ -284,7 +284,7 @@ fn a_checkpoint_named_without_a_folder_is_kept_in_the_current_one() {
     assert_eq!(output.status.code(), Some(0), "{said}");
     assert!(said.contains("Result: draw"), "{said}");
     let kept = std::fs::read(folder.join("kept")).unwrap();
-    assert!(kept.starts_with(b"ttt proof table 1\n5x4, k=4\n"));
+    assert!(kept.starts_with(b"ttt proof table 2\n5x4, k=4\n"));
     let _ = std::fs::remove_dir_all(&folder);
 }
 
@@ -378,4 +378,52 @@ fn a_signal_while_the_proof_is_written_stops_it_and_exits_128_and_n() {
     assert!(said.contains("was not written"), "{said}");
     assert!(!path.exists(), "no proof is left half written");
     let _ = std::fs::remove_dir_all(&folder);
+}
+
+#[test]
+fn a_damaged_checkpoint_is_refused_not_trusted() {
+    for search in ["alpha-beta", "df-pn"] {
+        let folder = common::home();
+        std::fs::create_dir_all(&folder).unwrap();
+        let path = folder.join("6x4.checkpoint");
+        let solve = |resume: bool| {
+            let mut args = vec![
+                "solve",
+                "--size",
+                "6x4",
+                "--k",
+                "4",
+                "--search",
+                search,
+                "--checkpoint",
+                path.to_str().unwrap(),
+            ];
+            if resume {
+                args.push("--resume");
+            }
+            ttt(&args)
+        };
+        let (said, code) = solve(false);
+        assert_eq!(code, Some(0), "{said}");
+        assert!(said.contains("Result: draw"), "{said}");
+        // Every byte of an entry's values set to 1 (the bounds of a win, or numbers the
+        // search never makes together): read back, it would change the result.
+        let mut bytes = std::fs::read(&path).unwrap();
+        let body = bytes
+            .iter()
+            .enumerate()
+            .filter(|(_, byte)| **byte == b'\n')
+            .nth(1)
+            .unwrap()
+            .0
+            + 1;
+        for byte in &mut bytes[body + 16..body + 18] {
+            *byte = 1;
+        }
+        std::fs::write(&path, &bytes).unwrap();
+        let (said, code) = solve(true);
+        assert_eq!(code, Some(2), "{search}: {said}");
+        assert!(said.contains("damaged"), "{search}: {said}");
+        let _ = std::fs::remove_dir_all(&folder);
+    }
 }
