@@ -228,8 +228,12 @@ fn full_screen_possible() -> bool {
 
 /// Whether the error is a write to a pipe whose reader has gone: not a failure of ours.
 fn is_broken_pipe(error: &anyhow::Error) -> bool {
-    error
-        .chain()
-        .filter_map(|cause| cause.downcast_ref::<io::Error>())
-        .any(|io| io.kind() == ErrorKind::BrokenPipe)
+    error.chain().any(|cause| {
+        let kind = cause
+            .downcast_ref::<io::Error>()
+            .map(io::Error::kind)
+            // JSON written straight to the output carries the output's error inside.
+            .or_else(|| cause.downcast_ref::<serde_json::Error>()?.io_error_kind());
+        kind == Some(ErrorKind::BrokenPipe)
+    })
 }

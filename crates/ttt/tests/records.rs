@@ -226,6 +226,110 @@ fn a_game_left_halfway_resumes_where_it_was_with_its_undo_history() {
         1,
         "one game, kept in place"
     );
-    assert_eq!(games["games"][0]["result"], "X wins");
+    assert_eq!(games["games"][0]["result"], "x_won");
     let _ = std::fs::remove_dir_all(&home);
+}
+
+/// A new store at `home` holding the games of `sgf`, imported.
+fn imported(sgf: &str) -> std::path::PathBuf {
+    let home = common::home();
+    std::fs::create_dir_all(&home).unwrap();
+    let file = home.join("in.sgf");
+    std::fs::write(&file, sgf).unwrap();
+    let (out, err, code) = ttt(&home, &["import", file.to_str().unwrap()], "");
+    assert_eq!(code, Some(0), "{out}{err}");
+    home
+}
+
+#[test]
+fn names_from_files_are_shown_cut_and_escaped_never_raw() {
+    let long = "N".repeat(70_000);
+    // As SGF writes it: `]` escaped inside a property.
+    let hostile = "\u{1b}\\]0;OWNED\u{7}\u{1b}[2J";
+    let home = imported(&format!(
+        "(;GM[4]SZ[15]PB[{long}]PW[{hostile}]RE[B+R];B[hh];W[ii];B[hg])"
+    ));
+    for args in [
+        &["games"][..],
+        &["stats"],
+        &["replay", "last", "--plain"],
+        &["export", "last"],
+    ] {
+        let (out, err, code) = ttt(&home, args, "");
+        assert!(matches!(code, Some(0)), "{args:?}: {code:?} {err}");
+        let shown = out + &err;
+        if args[0] != "export" {
+            assert!(
+                !shown.contains('\u{1b}'),
+                "{args:?} printed an escape: {shown:?}"
+            );
+            assert!(
+                shown.lines().all(|line| line.chars().count() < 1_000),
+                "{args:?}: a line of a name's whole length"
+            );
+        }
+    }
+}
+
+#[test]
+fn a_closed_pipe_ends_a_listing_quietly() {
+    // A thousand games, each its own (the same game twice is kept once).
+    let games: String = (0..1_000)
+        .map(|game| format!("(;GM[4]SZ[15]PB[a{game}]PW[b];B[hh];W[ii];B[hg])"))
+        .collect();
+    let home = imported(&games);
+    let output = std::process::Command::new("sh")
+        .args([
+            "-c",
+            &format!("{} games --json | head -c 10", env!("CARGO_BIN_EXE_ttt")),
+        ])
+        .env("TTT_HOME", &home)
+        .output()
+        .unwrap();
+    let err = String::from_utf8_lossy(&output.stderr);
+    assert!(err.is_empty(), "{err}");
+}
+
+#[test]
+fn stats_list_small_boards_first_and_say_why_imported_games_are_not_counted() {
+    let home = imported("(;GM[4]SZ[15]PB[a]PW[b];B[hh];W[ii];B[hg])");
+    let (out, _, code) = ttt(&home, &["stats"], "");
+    assert_eq!(code, Some(0));
+    assert!(out.contains("imported"), "{out}");
+    for board in [&["--gomoku"][..], &["--size", "3x3"]] {
+        let mut args = vec![
+            "play",
+            "--plain",
+            "--x",
+            "random",
+            "--o",
+            "random",
+            "--games",
+            "1",
+            "--no-review",
+            "--seed",
+            "1",
+        ];
+        args.extend_from_slice(board);
+        let (out, err, code) = ttt(&home, &args, "");
+        assert_eq!(code, Some(0), "{out}{err}");
+    }
+    let (out, _, _) = ttt(&home, &["stats"], "");
+    let small = out.find("3x3").unwrap();
+    let large = out.find("15x15").unwrap();
+    assert!(small < large, "{out}");
+    // One spelling of a result in JSON: the one analyze and solve use.
+    let (json, _, _) = ttt(&home, &["games", "--json"], "");
+    let value: serde_json::Value = serde_json::from_str(&json).unwrap();
+    for game in value["games"].as_array().unwrap() {
+        let result = game["result"].as_str().unwrap();
+        assert!(
+            ["x_won", "o_won", "draw", "unfinished"].contains(&result),
+            "{json}"
+        );
+    }
+    // One game: said as one.
+    let one = imported("(;GM[4]SZ[15]PB[a]PW[b];B[hh];W[ii];B[hg])");
+    let (out, _, _) = ttt(&one, &["stats", "--reset"], "no\n");
+    assert!(!out.contains("all 1 kept games"), "{out}");
 }

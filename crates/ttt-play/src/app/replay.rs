@@ -115,7 +115,8 @@ impl Widget for &ReplayScreen {
             .map(|mark| {
                 Line::from(vec![
                     Span::styled(format!(" {mark} "), theme.mark(mark)),
-                    Span::raw(format!(" {}", record.seat(mark))),
+                    // Names from other programs' files, shown as typed text is.
+                    Span::raw(format!(" {}", ttt_core::Shown(&record.player(mark)))),
                 ])
             })
             .collect();

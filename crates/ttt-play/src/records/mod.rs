@@ -425,16 +425,25 @@ impl Stats {
             .collect();
         // Most recent first, so the first RECENT of each line are its recent games.
         finished.sort_by_key(|record| std::cmp::Reverse((record.ended, record.started)));
-        let mut lines: BTreeMap<(String, String, String), StatsLine> = BTreeMap::new();
+        // Lines by opponent, then board, smallest first (3x3 before 15x15), then letter.
+        type Board = (usize, usize, usize, String);
+        let mut lines: BTreeMap<(String, Board, String), StatsLine> = BTreeMap::new();
         for record in finished {
             let Some(outcome) = record.outcome else {
                 continue;
             };
             let (opponent, me) = Stats::sides(record);
-            let key = (opponent, record.rules.to_string(), me.to_string());
+            let rules = record.rules;
+            let board = (
+                rules.square_count(),
+                rules.width(),
+                rules.k(),
+                rules.to_string(),
+            );
+            let key = (opponent, board, me.to_string());
             let line = lines.entry(key.clone()).or_insert_with(|| StatsLine {
                 opponent: key.0,
-                board: key.1,
+                board: key.1.3,
                 letter: key.2,
                 all: Tally::default(),
                 recent: Tally::default(),

@@ -8,7 +8,7 @@ use std::process::ExitCode;
 use clap::Args;
 use serde::Serialize;
 use ttt::line::{BoardStyle, Palette, draw};
-use ttt_core::{Shown, SquareNaming};
+use ttt_core::{Mark, Outcome, Shown, SquareNaming};
 use ttt_play::records::{FileFormat, GameRecord, Stats, Tally, utc_date};
 use ttt_play::replay::Replay;
 
@@ -154,8 +154,9 @@ pub fn print_replay(replay: &Replay, out: &mut impl Write) -> anyhow::Result<Exi
     writeln!(
         out,
         "{rules}: X {} against O {}, {}, started {}.",
-        record.player(ttt_core::Mark::X),
-        record.player(ttt_core::Mark::O),
+        // Names from other programs' files, shown as typed text is.
+        Shown(&record.player(Mark::X)),
+        Shown(&record.player(Mark::O)),
         ttt_play::words::count(record.moves.len(), "move"),
         utc_date(record.started)
     )?;
@@ -241,11 +242,11 @@ pub fn import(
         }
         // Their numbers in `ttt games`, which lists the games in the order they were kept.
         Kept::in_listing_order(&mut kept);
-        let numbers: Vec<String> = kept
+        let numbers: Vec<usize> = kept
             .iter()
             .enumerate()
             .filter(|(_, kept)| ids.contains(&kept.id))
-            .map(|(index, _)| (index + 1).to_string())
+            .map(|(index, _)| index + 1)
             .collect();
         let mut said = format!(
             "Imported {} from {} ({})",
@@ -254,7 +255,7 @@ pub fn import(
             format
         );
         if !numbers.is_empty() {
-            said.push_str(&format!(": {} in `ttt games`", numbers.join(", ")));
+            said.push_str(&format!(": {} in `ttt games`", runs(&numbers)));
         }
         if already > 0 {
             said.push_str(&format!(
@@ -313,6 +314,25 @@ fn load(keeping: &StoreArgs) -> anyhow::Result<(Store, Vec<Kept>)> {
     Ok((store, kept))
 }
 
+/// Numbers in order as runs: `1, 4 to 6, 9`.
+fn runs(numbers: &[usize]) -> String {
+    let mut runs: Vec<(usize, usize)> = Vec::new();
+    for &number in numbers {
+        match runs.last_mut() {
+            Some((_, last)) if *last + 1 == number => *last = number,
+            _ => runs.push((number, number)),
+        }
+    }
+    runs.iter()
+        .map(|&(first, last)| match last - first {
+            0 => first.to_string(),
+            1 => format!("{first}, {last}"),
+            _ => format!("{first} to {last}"),
+        })
+        .collect::<Vec<_>>()
+        .join(", ")
+}
+
 /// `ttt stats`: the table of wins, losses and draws by opponent, board and letter; with
 /// `--reset`, asks on `input` and deletes every kept game.
 ///
@@ -336,10 +356,22 @@ pub fn stats(
         return Ok(ExitCode::SUCCESS);
     }
     if stats.lines.is_empty() {
-        writeln!(
-            out,
-            "No finished game is kept yet: play one, and it will be."
-        )?;
+        let imported = records
+            .iter()
+            .filter(|record| record.imported.is_some())
+            .count();
+        if imported > 0 {
+            writeln!(
+                out,
+                "No finished game of yours is kept yet ({} kept, left out of the statistics: they are other players' records): play one, and it will be.",
+                ttt_play::words::count(imported, "imported game")
+            )?;
+        } else {
+            writeln!(
+                out,
+                "No finished game is kept yet: play one, and it will be."
+            )?;
+        }
         return Ok(ExitCode::SUCCESS);
     }
     let recent = format!("Last {}", Stats::RECENT);
@@ -401,9 +433,14 @@ fn reset(
         writeln!(out, "No game is kept: nothing to delete.")?;
         return Ok(ExitCode::SUCCESS);
     }
+    let which = if games == 1 {
+        "the 1 kept game".to_owned()
+    } else {
+        format!("all {games} kept games")
+    };
     write!(
         out,
-        "Delete all {games} kept games, finished and unfinished, and so every statistic? (yes or no) [no]: "
+        "Delete {which}, finished and unfinished, and so every statistic? (yes or no) [no]: "
     )?;
     out.flush()?;
     let mut answer = String::new();
@@ -411,7 +448,7 @@ fn reset(
     let _ = input.read_line(&mut answer);
     if matches!(answer.trim().to_ascii_lowercase().as_str(), "y" | "yes") {
         let deleted = store.delete_all()?;
-        writeln!(out, "Deleted {deleted} games.")?;
+        writeln!(out, "Deleted {}.", ttt_play::words::count(deleted, "game"))?;
     } else {
         if answer.is_empty() {
             writeln!(out)?;
@@ -431,8 +468,28 @@ struct GameJson {
     board: String,
     x: String,
     o: String,
-    result: String,
+    /// `x_won`, `o_won`, `draw` (as `analyze --json`'s status says them) or `unfinished`.
+    result: &'static str,
+    /// Ended by a forfeit (an engine that stopped, an imported resignation or time loss).
+    forfeit: bool,
+    /// Imported from another program's file.
+    imported: bool,
     moves: usize,
+}
+
+impl GameJson {
+    /// The result as the table says it: `X wins`, `Draw (forfeit), imported`.
+    fn result_words(&self) -> String {
+        let result = match self.result {
+            "x_won" => "X wins",
+            "o_won" => "O wins",
+            "draw" => "Draw",
+            _ => "unfinished",
+        };
+        let forfeit = if self.forfeit { " (forfeit)" } else { "" };
+        let imported = if self.imported { ", imported" } else { "" };
+        format!("{result}{forfeit}{imported}")
+    }
 }
 
 /// `ttt games`: every kept game, oldest first, numbered as other commands name them.
@@ -458,18 +515,14 @@ pub fn games(
                 board: record.rules.to_string(),
                 x: record.player(ttt_core::Mark::X),
                 o: record.player(ttt_core::Mark::O),
-                result: {
-                    let result = match (record.outcome, &record.forfeit) {
-                        (None, _) => "unfinished".to_owned(),
-                        (Some(outcome), None) => outcome.to_string(),
-                        (Some(outcome), Some(_)) => format!("{outcome} (forfeit)"),
-                    };
-                    if record.imported.is_some() {
-                        format!("{result}, imported")
-                    } else {
-                        result
-                    }
+                result: match record.outcome {
+                    None => "unfinished",
+                    Some(Outcome::Win(Mark::X)) => "x_won",
+                    Some(Outcome::Win(Mark::O)) => "o_won",
+                    Some(Outcome::Draw) => "draw",
                 },
+                forfeit: record.forfeit.is_some(),
+                imported: record.imported.is_some(),
                 moves: record.moves.len(),
             }
         })
@@ -489,10 +542,10 @@ pub fn games(
             [
                 game.number.to_string(),
                 utc_date(game.started),
-                game.board,
-                game.x,
-                game.o,
-                game.result,
+                game.board.clone(),
+                game.x.clone(),
+                game.o.clone(),
+                game.result_words(),
                 game.moves.to_string(),
             ]
         })
@@ -513,22 +566,28 @@ fn table<const N: usize>(
     rows: &[[String; N]],
     right: &[bool; N],
 ) -> anyhow::Result<ExitCode> {
+    // Every cell as messages show typed text: names from other programs' files may hold
+    // control characters or run to any length.
+    let shown = |row: &[String; N]| row.clone().map(|cell| Shown(&cell).to_string());
+    let header = shown(header);
+    let rows: Vec<[String; N]> = rows.iter().map(shown).collect();
     let mut widths = header.clone().map(|cell| cell.chars().count());
-    for row in rows {
+    for row in &rows {
         for (width, cell) in widths.iter_mut().zip(row) {
             *width = (*width).max(cell.chars().count());
         }
     }
-    for row in std::iter::once(header).chain(rows) {
+    for row in std::iter::once(&header).chain(&rows) {
         let cells: Vec<String> = row
             .iter()
             .zip(widths)
             .zip(right)
             .map(|((cell, width), &right)| {
+                let pad = " ".repeat(width.saturating_sub(cell.chars().count()));
                 if right {
-                    format!("{cell:>width$}")
+                    format!("{pad}{cell}")
                 } else {
-                    format!("{cell:<width$}")
+                    format!("{cell}{pad}")
                 }
             })
             .collect();
