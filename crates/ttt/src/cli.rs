@@ -270,7 +270,7 @@ pub fn memory_bound(megabytes: usize) -> Result<usize, BadInput> {
 }
 
 /// The machine's memory in bytes, where the system says (`MemTotal` on Linux).
-fn machine_memory() -> Option<usize> {
+pub fn machine_memory() -> Option<usize> {
     let meminfo = std::fs::read_to_string("/proc/meminfo").ok()?;
     let line = meminfo.lines().find(|line| line.starts_with("MemTotal:"))?;
     let kilobytes: usize = line.split_whitespace().nth(1)?.parse().ok()?;

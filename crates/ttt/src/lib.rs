@@ -9,6 +9,7 @@
 pub mod brain;
 pub mod engine;
 pub mod failure;
+pub mod files;
 pub mod line;
 pub mod signals;
 pub mod store;

@@ -21,7 +21,9 @@ use std::io::{self, Write};
 use std::path::{Path, PathBuf};
 use std::time::{SystemTime, UNIX_EPOCH};
 
-use ttt_play::records::{GameRecord, Keep, Remembered};
+use ttt_play::records::{GameRecord, Keep, RecordError, Remembered};
+
+use crate::files;
 
 /// The environment variable that names the folder instead of the platform's.
 pub const HOME_VARIABLE: &str = "TTT_HOME";
@@ -130,7 +132,7 @@ impl Store {
     /// The start screen's choices remembered from the last run, if any; a file that cannot
     /// be read is set aside and said.
     pub fn choices(&self) -> Result<Option<Remembered>, SetAside> {
-        let text = match fs::read_to_string(&self.choices) {
+        let text = match files::read_text_bounded(&self.choices, files::MAX_RECORD_BYTES) {
             Ok(text) => text,
             Err(error) if error.kind() == io::ErrorKind::NotFound => return Ok(None),
             Err(error) => {
@@ -180,29 +182,36 @@ impl Store {
             fs::read_dir(&self.games).map_err(|error| in_file(error, "read", &self.games))?;
         for entry in entries {
             let path = entry?.path();
+            remove_if_stale(&path);
             let Some(id) = game_id(&path) else {
                 continue;
             };
             // A file that cannot be opened now (permissions, too many open files) may be
-            // fine later: it is said, and left where it is.
-            let bytes = match fs::read(&path) {
+            // fine later, and a FIFO or a device is no game: each is said, and left where
+            // it is.
+            let bytes = match files::read_bounded(&path, files::MAX_RECORD_BYTES) {
                 Ok(bytes) => bytes,
                 Err(error) => {
                     set_aside.push(SetAside(format!(
-                        "a saved game, {}, could not be opened ({error}); it was left as it is",
+                        "a saved game, {}, could not be read ({error}); it was left as it is",
                         path.display()
                     )));
                     continue;
                 }
             };
             let read = String::from_utf8(bytes)
-                .map_err(|_| "not text".to_owned())
-                .and_then(|text| {
-                    GameRecord::from_text(text.trim()).map_err(|error| error.to_string())
-                });
+                .map_err(|_| RecordError::Unreadable("not text".to_owned()))
+                .and_then(|text| GameRecord::from_text(text.trim()));
             match read {
                 Ok(record) => games.push(Kept { id, record }),
-                Err(reason) => set_aside.push(self.set_aside(&path, "a saved game", &reason)),
+                // A newer ttt's game is left where that ttt will find it.
+                Err(error @ RecordError::Newer(_)) => set_aside.push(SetAside(format!(
+                    "a saved game, {}, could not be read ({error}); it was left as it is for the newer ttt",
+                    path.display()
+                ))),
+                Err(error) => {
+                    set_aside.push(self.set_aside(&path, "a saved game", &error.to_string()));
+                }
             }
         }
         Kept::in_listing_order(&mut games);
@@ -310,6 +319,45 @@ fn is_plain(id: &str) -> bool {
         && id
             .chars()
             .all(|c| c.is_ascii_alphanumeric() || c == '-' || c == '_')
+}
+
+/// Removes `path` if it is a temporary file [`write_atomically`] left behind, its writer
+/// gone (a SIGKILL in the middle of a write).
+fn remove_if_stale(path: &Path) {
+    let writer = path
+        .file_name()
+        .and_then(|name| name.to_str())
+        .and_then(files::temporary_writer);
+    if let Some(pid) = writer
+        && !files::is_running(pid)
+    {
+        let _ = fs::remove_file(path);
+    }
+}
+
+/// Removes the temporary files [`write_atomically`] left beside `path` when their writers
+/// were killed in the middle of a write (a checkpoint's can take gigabytes).
+pub fn remove_stale_temporaries(path: &Path) {
+    let folder = path
+        .parent()
+        .filter(|folder| !folder.as_os_str().is_empty())
+        .unwrap_or(Path::new("."));
+    let Some(name) = path.file_name().and_then(|name| name.to_str()) else {
+        return;
+    };
+    let Ok(entries) = fs::read_dir(folder) else {
+        return;
+    };
+    for entry in entries.flatten() {
+        let entry = entry.path();
+        let beside = entry
+            .file_name()
+            .and_then(|other| other.to_str())
+            .is_some_and(|other| other.starts_with(&format!(".{name}.")));
+        if beside {
+            remove_if_stale(&entry);
+        }
+    }
 }
 
 /// Replaces `path` with `contents` whole: a temporary file in the same folder, flushed to

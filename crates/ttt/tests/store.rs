@@ -154,18 +154,22 @@ fn unreadable_files_are_said_and_set_aside_and_play_goes_on() {
     assert!(output.status.success(), "{output:?}");
     let stderr = String::from_utf8_lossy(&output.stderr);
     assert_eq!(stderr.lines().count(), 3, "one line each:\n{stderr}");
+    let (damaged, newer): (Vec<&str>, Vec<&str>) = stderr
+        .lines()
+        .partition(|line| line.contains("set aside as"));
+    assert_eq!(damaged.len(), 2, "{stderr}");
     assert!(
-        stderr.lines().all(
-            |line| line.starts_with("ttt: a saved game could not be read (")
-                && line.contains("set aside as")
-        ),
+        damaged
+            .iter()
+            .all(|line| line.starts_with("ttt: a saved game could not be read (")),
         "{stderr}"
     );
+    // A newer ttt's game is left where the newer ttt finds it.
     assert!(
-        stderr.contains("format 99, newer than this ttt reads"),
+        newer[0].contains("format 99, newer than this ttt reads") && newer[0].contains("left"),
         "{stderr}"
     );
-    for (name, bytes) in &broken {
+    for (name, bytes) in &broken[..2] {
         let aside = games.join(format!("{name}.json.unreadable"));
         assert_eq!(
             &std::fs::read(&aside).unwrap(),
@@ -174,8 +178,127 @@ fn unreadable_files_are_said_and_set_aside_and_play_goes_on() {
         );
         assert!(!games.join(format!("{name}.json")).exists());
     }
-    // The game played, and the one before, are kept; nothing more to say.
+    assert_eq!(
+        std::fs::read(games.join("newer.json")).unwrap(),
+        broken[2].1
+    );
+    // The game played, and the one before, are kept; the newer one is said again.
     let (finished, _, said) = kept(&home);
-    assert_eq!((finished, said.as_str()), (2, ""));
+    assert_eq!(finished, 2);
+    assert_eq!(said.lines().count(), 1, "{said}");
+    let _ = std::fs::remove_dir_all(&home);
+}
+
+/// Runs `ttt` with `args` in the store at `home`, ended after `limit` if it hangs:
+/// (exit code, stderr), or `None` when it had to be ended.
+fn within(home: &Path, args: &[&str], limit: Duration) -> Option<(Option<i32>, String)> {
+    let mut child = ttt(home)
+        .args(args)
+        .stdout(Stdio::null())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let started = Instant::now();
+    while started.elapsed() < limit {
+        if let Some(status) = child.try_wait().unwrap() {
+            let mut said = String::new();
+            std::io::Read::read_to_string(&mut child.stderr.take().unwrap(), &mut said).unwrap();
+            return Some((status.code(), said));
+        }
+        std::thread::sleep(Duration::from_millis(20));
+    }
+    let _ = child.kill();
+    let _ = child.wait();
+    None
+}
+
+#[test]
+fn a_fifo_or_a_device_in_the_store_is_passed_over_in_one_line() {
+    let home = common::home();
+    let output = random_games(&home, 1).output().unwrap();
+    assert!(output.status.success());
+    let games = home.join("games");
+    let made = Command::new("mkfifo")
+        .arg(games.join("fifo.json"))
+        .status()
+        .unwrap();
+    assert!(made.success());
+    std::os::unix::fs::symlink("/dev/zero", games.join("zero.json")).unwrap();
+    for args in [&["games"][..], &["stats"]] {
+        let (code, said) =
+            within(&home, args, Duration::from_secs(20)).unwrap_or_else(|| panic!("{args:?} hung"));
+        assert_eq!(code, Some(0), "{args:?}: {said}");
+        assert_eq!(said.lines().count(), 2, "{args:?}: one line each:\n{said}");
+        assert!(said.contains("not a regular file"), "{said}");
+    }
+    let _ = std::fs::remove_dir_all(&home);
+}
+
+#[test]
+fn files_to_import_replay_or_verify_are_read_only_when_regular_and_not_too_large() {
+    let home = common::home();
+    std::fs::create_dir_all(&home).unwrap();
+    let fifo = home.join("games.sgf");
+    assert!(
+        Command::new("mkfifo")
+            .arg(&fifo)
+            .status()
+            .unwrap()
+            .success()
+    );
+    let zero = home.join("zero.sgf");
+    std::os::unix::fs::symlink("/dev/zero", &zero).unwrap();
+    let large = home.join("large.sgf");
+    std::fs::write(&large, vec![b' '; 65 << 20]).unwrap();
+    // A proof may be gigabytes: the large file is too large only for a game file.
+    for (file, commands) in [(&fifo, 3), (&zero, 3), (&large, 2)] {
+        let file = file.to_str().unwrap();
+        let all = [
+            &["import", file][..],
+            &["replay", file, "--plain"],
+            &["verify", file],
+        ];
+        for args in &all[..commands] {
+            let (code, said) = within(&home, args, Duration::from_secs(20))
+                .unwrap_or_else(|| panic!("{args:?} hung"));
+            assert_eq!(code, Some(2), "{args:?}: {said}");
+            assert_eq!(said.lines().count(), 1, "{args:?}: {said}");
+        }
+    }
+    let _ = std::fs::remove_dir_all(&home);
+}
+
+#[test]
+fn temporary_files_whose_writer_is_gone_are_removed_at_the_next_start() {
+    let home = common::home();
+    let output = random_games(&home, 1).output().unwrap();
+    assert!(output.status.success());
+    let games = home.join("games");
+    // A process that has ended: its pid names no running writer.
+    let mut gone = Command::new("true").spawn().unwrap();
+    gone.wait().unwrap();
+    let stale = games.join(format!(".abc.json.{}.tmp", gone.id()));
+    std::fs::write(&stale, "half a game").unwrap();
+    // This test is running: its temporary file may still be written.
+    let live = games.join(format!(".def.json.{}.tmp", std::process::id()));
+    std::fs::write(&live, "being written").unwrap();
+    let (_, _, said) = kept(&home);
+    assert_eq!(said, "");
+    assert!(!stale.exists(), "the stale temporary file is removed");
+    assert!(live.exists(), "a live writer's file is left alone");
+    // A checkpoint's temporary file, from a solve killed while writing it.
+    let checkpoint = home.join("ck");
+    let stale = home.join(format!(".ck.{}.tmp", gone.id()));
+    std::fs::write(&stale, "half a table").unwrap();
+    let solved = ttt(&home)
+        .args(["solve", "--size", "4x4", "--checkpoint"])
+        .arg(&checkpoint)
+        .output()
+        .unwrap();
+    assert!(solved.status.success(), "{solved:?}");
+    assert!(
+        !stale.exists(),
+        "the checkpoint's stale temporary file is removed"
+    );
     let _ = std::fs::remove_dir_all(&home);
 }

@@ -274,10 +274,8 @@ pub fn import(
 
 /// The format and games of an SGF or PSQ file, each move checked, or what is wrong.
 fn read_games(path: &std::path::Path) -> Result<(FileFormat, Vec<GameRecord>), BadInput> {
-    let bytes = std::fs::read(path)
+    let text = ttt::files::read_text_bounded(path, ttt::files::MAX_GAME_FILE_BYTES)
         .map_err(|error| BadInput(format!("cannot read {}: {error}", path.display())))?;
-    let text = String::from_utf8(bytes)
-        .map_err(|_| BadInput(format!("{}: not a text file", path.display())))?;
     let format = FileFormat::of(&text);
     let games = format
         .read_all(&text)

@@ -123,6 +123,8 @@ pub fn run(args: &SolveArgs, rules: Rules, out: &mut impl Write) -> anyhow::Resu
     }
     if let Some(path) = &args.checkpoint {
         super::check_folder(path)?;
+        // What a run killed while writing its checkpoint left beside it.
+        ttt::store::remove_stale_temporaries(path);
     }
     let stop = Arc::new(AtomicBool::new(false));
     let interrupts = Interrupts::watch()?;
@@ -298,7 +300,12 @@ fn checkpoint_table(args: &SolveArgs, rules: Rules) -> Result<ProofTable, BadInp
         }
         return Ok(ProofTable::new(args.search));
     }
-    let bytes = std::fs::read(path)
+    // A checkpoint that does not fit the machine's memory cannot be resumed here, and a
+    // FIFO or a device is no checkpoint at all.
+    let limit = crate::cli::machine_memory()
+        .and_then(|bytes| u64::try_from(bytes).ok())
+        .unwrap_or(u64::MAX);
+    let bytes = ttt::files::read_bounded(path, limit)
         .map_err(|error| BadInput(format!("cannot read {}: {error}", path.display())))?;
     let table = ProofTable::from_bytes(&bytes)
         .map_err(|error| BadInput(format!("{}: {error}", path.display())))?;

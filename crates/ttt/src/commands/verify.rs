@@ -291,7 +291,7 @@ fn check_node(
 /// [`BadInput`] when the file cannot be read; a proof that does not hold prints why and
 /// exits 1.
 pub fn run(args: &VerifyArgs, out: &mut impl Write) -> anyhow::Result<ExitCode> {
-    let text = std::fs::read_to_string(&args.file)
+    let text = ttt::files::read_text_bounded(&args.file, ttt::files::MAX_PROOF_BYTES)
         .map_err(|error| BadInput(format!("cannot read {}: {error}", args.file.display())))?;
     match check(&text) {
         Ok(claims) => {
