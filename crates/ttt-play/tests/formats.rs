@@ -80,6 +80,23 @@ fn game() -> impl Strategy<Value = GameRecord> {
 }
 
 /// `record` as a file that keeps dates to the day would give it back.
+/// Text made of the pieces of SGF and PSQ files, and any character at all between them
+/// (escapes and other control characters too).
+fn near_a_game_file() -> impl Strategy<Value = String> {
+    let piece = prop_oneof![
+        3 => prop::sample::select(vec![
+            "(", ")", ";", "]", "\\", "GM[4]", "GM[", "SZ[", "SZ[15]", "RU[", "MK[", "PB[",
+            "RE[", "B[", "W[", "hh", "ii", "Piskvorky ", "15x15, 11:11, 0\n", "8,8,0\n",
+            "-1\n", ",", "\n",
+        ])
+        .prop_map(str::to_owned),
+        1 => any::<char>().prop_map(String::from),
+        2 => "[\\x00-\\x1f\\x7f]",
+        1 => "[0-9]{1,25}",
+    ];
+    prop::collection::vec(piece, 0..60).prop_map(|pieces| pieces.concat())
+}
+
 fn to_the_day(mut record: GameRecord) -> GameRecord {
     record.started -= record.started % 86_400;
     if record.ended.is_some() {
@@ -124,6 +141,24 @@ proptest! {
         for read in [sgf::read(&text), psq::read(&text)] {
             if let Err(error) = read {
                 prop_assert!(!error.to_string().is_empty());
+            }
+        }
+    }
+
+    #[test]
+    fn hostile_files_are_refused_in_one_line_that_acts_on_no_terminal(text in near_a_game_file()) {
+        for read in [sgf::read_all(&text), psq::read(&text).map(|game| vec![game])] {
+            match read {
+                Ok(games) => {
+                    for game in games {
+                        prop_assert!(game.position().is_ok());
+                    }
+                }
+                Err(error) => {
+                    let said = error.to_string();
+                    prop_assert!(!said.is_empty());
+                    prop_assert!(!said.chars().any(char::is_control), "{said:?}");
+                }
             }
         }
     }
@@ -177,7 +212,7 @@ fn a_hand_written_psq_reads_with_its_players() {
 
 #[test]
 fn bad_files_are_refused_naming_what_is_wrong() {
-    let cases: [(Result<GameRecord, ImportError>, &str); 8] = [
+    let cases: [(Result<GameRecord, ImportError>, &str); 9] = [
         (
             sgf::read("(;GM[1]SZ[19];B[pd])"),
             "not a gomoku game (GM[1]",
@@ -201,6 +236,11 @@ fn bad_files_are_refused_naming_what_is_wrong() {
             "move 2 (99,1) cannot be played",
         ),
         (psq::read("hello"), "not a Piskvork game"),
+        // Too large to be a number at all: once read as a name, the rest of the game lost.
+        (
+            psq::read("Piskvorky 15x15, 11:11, 0\n8,8,0\n99999999999999999999,1,0\n9,9,0\n"),
+            "move 2 (99999999999999999999,1) cannot be played",
+        ),
     ];
     for (read, said) in cases {
         let error = read.unwrap_err().to_string();

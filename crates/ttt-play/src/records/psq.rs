@@ -21,7 +21,7 @@
 //! # Ok::<(), Box<dyn std::error::Error>>(())
 //! ```
 
-use ttt_core::{Mark, Rules, WinRule};
+use ttt_core::{Mark, Rules, Shown, WinRule};
 
 use super::{GameRecord, ImportError};
 use crate::Seat;
@@ -78,29 +78,33 @@ pub fn read(text: &str) -> Result<GameRecord, ImportError> {
                 h.trim().parse::<usize>().ok()?,
             ))
         })
-        .ok_or_else(|| ImportError::Format(format!("bad board size '{size}'")))?;
+        .ok_or_else(|| ImportError::Format(format!("bad board size '{}'", Shown(size))))?;
     let rules = Rules::new(width, height, 5)
         .map_err(|error| ImportError::Format(format!("a board ttt cannot play: {error}")))?;
     let mut record = GameRecord::new(rules, Seat::Human, Seat::Human, Mark::X, 0);
     let mut names = Vec::new();
     for line in lines {
-        let numbers: Vec<Option<i64>> = line.split(',').map(|n| n.trim().parse().ok()).collect();
-        match numbers.as_slice() {
-            [Some(x), Some(y), ..] if names.is_empty() => {
+        let fields: Vec<&str> = line.split(',').map(str::trim).collect();
+        match fields.as_slice() {
+            [x, y, ..] if names.is_empty() && is_number(x) && is_number(y) => {
                 let number = record.moves.len() + 1;
-                let square = x
-                    .checked_sub(1)
-                    .and_then(|x| usize::try_from(x).ok())
-                    .zip(y.checked_sub(1).and_then(|y| usize::try_from(y).ok()))
+                // A number too large for any board is off the board too.
+                let coordinate = |text: &str| {
+                    text.parse::<usize>()
+                        .ok()
+                        .and_then(|from_one| from_one.checked_sub(1))
+                };
+                let square = coordinate(x)
+                    .zip(coordinate(y))
                     .and_then(|(column, row)| rules.square(column, row))
                     .ok_or_else(|| ImportError::Move {
                         number,
-                        square: format!("{x},{y}"),
+                        square: format!("{},{}", Shown(x), Shown(y)),
                         reason: "it is not a square of this board".to_owned(),
                     })?;
                 record.moves.push(square);
             }
-            [Some(-1)] => break,
+            ["-1"] => break,
             _ => names.push(line.to_owned()),
         }
     }
@@ -111,4 +115,10 @@ pub fn read(text: &str) -> Result<GameRecord, ImportError> {
         _ => record.names = Some((name(0), name(1))),
     }
     super::settle(record, None)
+}
+
+/// Whether `text` is written as a whole number, whatever its size: `12`, `-3`.
+fn is_number(text: &str) -> bool {
+    let digits = text.strip_prefix('-').unwrap_or(text);
+    !digits.is_empty() && digits.bytes().all(|byte| byte.is_ascii_digit())
 }

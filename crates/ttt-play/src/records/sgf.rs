@@ -22,7 +22,7 @@
 //! # Ok::<(), Box<dyn std::error::Error>>(())
 //! ```
 
-use ttt_core::{Mark, Outcome, Rules, Square, WinRule};
+use ttt_core::{Mark, Outcome, Rules, Shown, Square, WinRule};
 
 use super::{GameRecord, ImportError, civil_date, day_of};
 use crate::Seat;
@@ -88,53 +88,70 @@ fn escape(text: &str) -> String {
     text.replace('\\', "\\\\").replace(']', "\\]")
 }
 
-/// One node's properties: (name, values), in order.
+/// One node's properties that a game is read from: (name, values), in order.
 type Node = Vec<(String, Vec<String>)>;
 
-/// The nodes of the main line of each game tree in a collection.
-fn main_lines(text: &str) -> Result<Vec<Vec<Node>>, ImportError> {
-    let chars: Vec<char> = text.trim_start_matches('\u{feff}').chars().collect();
-    let mut reader = Reader {
-        chars,
-        at: 0,
-        depth: 0,
-    };
-    let mut games = vec![reader.tree()?];
-    while reader.peek() == Some('(') {
-        games.push(reader.tree()?);
-    }
-    Ok(games)
-}
+/// The properties a game is read from; any other (comments, markup, a program's own) is
+/// passed over without being kept.
+const KEPT: [&str; 14] = [
+    "GM", "SZ", "RU", "PB", "PW", "MK", "RE", "GC", "DT", "AB", "AW", "AE", "B", "W",
+];
 
-/// Reads SGF text char by char.
-struct Reader {
-    chars: Vec<char>,
+/// The most nodes a main line may have, and values a property: more than any board `ttt`
+/// plays has squares, so that a hostile file is refused before it takes memory.
+const MAX_NODES: usize = 1024;
+
+/// The deepest nesting of variations read: deeper is refused, not recursed into.
+const MAX_DEPTH: usize = 500;
+
+/// Reads SGF text, a game tree at a time, keeping only what a game is read from: the
+/// memory it takes is the text's and one main line's, whatever the text holds.
+struct Reader<'a> {
+    text: &'a str,
+    /// The byte the reading is at.
     at: usize,
     /// How many game trees the reading is inside.
     depth: usize,
 }
 
-/// The deepest nesting of variations read: deeper is refused, not recursed into.
-const MAX_DEPTH: usize = 500;
+impl<'a> Reader<'a> {
+    fn new(text: &'a str) -> Self {
+        Reader {
+            text: text.trim_start_matches('\u{feff}'),
+            at: 0,
+            depth: 0,
+        }
+    }
 
-impl Reader {
     fn bad(why: &str) -> ImportError {
         ImportError::Format(format!("not SGF: {why}"))
     }
 
+    /// The character at the reading, without passing it.
+    fn here(&self) -> Option<char> {
+        self.text
+            .get(self.at..)
+            .and_then(|rest| rest.chars().next())
+    }
+
+    /// Passes the character at the reading.
+    fn pass(&mut self, c: char) {
+        self.at += c.len_utf8();
+    }
+
     fn skip_space(&mut self) {
-        while self.chars.get(self.at).is_some_and(|c| c.is_whitespace()) {
-            self.at += 1;
+        while let Some(c) = self.here().filter(|c| c.is_whitespace()) {
+            self.pass(c);
         }
     }
 
     fn peek(&mut self) -> Option<char> {
         self.skip_space();
-        self.chars.get(self.at).copied()
+        self.here()
     }
 
     /// A game tree, `( nodes subtrees )`: its nodes, then the main line of its first
-    /// subtree (the others are variations, skipped).
+    /// subtree (the others are variations, read and let go).
     fn tree(&mut self) -> Result<Vec<Node>, ImportError> {
         if self.peek() != Some('(') {
             return Err(Reader::bad("a game tree starts with '('"));
@@ -150,12 +167,14 @@ impl Reader {
         while self.peek() == Some(';') {
             self.at += 1;
             nodes.push(self.node()?);
+            Reader::check_length(&nodes)?;
         }
         let mut first = true;
         while self.peek() == Some('(') {
             let line = self.tree()?;
             if std::mem::take(&mut first) {
                 nodes.extend(line);
+                Reader::check_length(&nodes)?;
             }
         }
         match self.peek() {
@@ -164,9 +183,21 @@ impl Reader {
                 self.depth -= 1;
                 Ok(nodes)
             }
-            Some(other) => Err(Reader::bad(&format!("unexpected '{other}'"))),
+            Some(other) => Err(Reader::bad(&format!(
+                "unexpected '{}'",
+                Shown(other.encode_utf8(&mut [0; 4]))
+            ))),
             None => Err(Reader::bad("the game tree is not closed with ')'")),
         }
+    }
+
+    fn check_length(nodes: &[Node]) -> Result<(), ImportError> {
+        if nodes.len() > MAX_NODES {
+            return Err(Reader::bad(&format!(
+                "a game of more than {MAX_NODES} moves, more than any board has squares"
+            )));
+        }
+        Ok(())
     }
 
     /// A node's properties, up to the next ';', '(' or ')'.
@@ -177,49 +208,66 @@ impl Reader {
                 break;
             }
             if !c.is_ascii_alphabetic() {
-                return Err(Reader::bad(&format!("unexpected '{c}'")));
+                return Err(Reader::bad(&format!(
+                    "unexpected '{}'",
+                    Shown(c.encode_utf8(&mut [0; 4]))
+                )));
             }
             // FF[3] names may hold lower-case letters: only the capitals count.
             let mut name = String::new();
-            while let Some(&letter) = self.chars.get(self.at).filter(|c| c.is_ascii_alphabetic()) {
+            while let Some(letter) = self.here().filter(char::is_ascii_alphabetic) {
                 if letter.is_ascii_uppercase() {
                     name.push(letter);
                 }
                 self.at += 1;
             }
+            let kept = KEPT.contains(&name.as_str());
             let mut values = Vec::new();
+            let mut count = 0;
             while self.peek() == Some('[') {
                 self.at += 1;
-                values.push(self.value()?);
+                let value = self.value(kept)?;
+                count += 1;
+                if count > MAX_NODES {
+                    return Err(Reader::bad(&format!(
+                        "property {name} has more than {MAX_NODES} values"
+                    )));
+                }
+                values.extend(value);
             }
-            if values.is_empty() {
+            if count == 0 {
                 return Err(Reader::bad(&format!("property {name} has no value")));
             }
-            node.push((name, values));
+            if kept {
+                node.push((name, values));
+            }
         }
         Ok(node)
     }
 
-    /// A value's text, after its '[', with its escapes undone.
-    fn value(&mut self) -> Result<String, ImportError> {
+    /// A value, after its '[': its text with its escapes undone when `kept`, passed over
+    /// otherwise.
+    fn value(&mut self, kept: bool) -> Result<Option<String>, ImportError> {
         let mut value = String::new();
         loop {
-            let c = self.chars.get(self.at).copied();
-            self.at += 1;
+            let Some(c) = self.here() else {
+                return Err(Reader::bad("it ends inside a value"));
+            };
+            self.pass(c);
             match c {
-                Some('\\') => {
-                    let escaped = self.chars.get(self.at).copied();
-                    self.at += 1;
-                    match escaped {
-                        // A soft line break.
-                        Some('\n') => {}
-                        Some(escaped) => value.push(escaped),
-                        None => return Err(Reader::bad("it ends inside a value")),
+                '\\' => {
+                    let Some(escaped) = self.here() else {
+                        return Err(Reader::bad("it ends inside a value"));
+                    };
+                    self.pass(escaped);
+                    // A soft line break is no text.
+                    if kept && escaped != '\n' {
+                        value.push(escaped);
                     }
                 }
-                Some(']') => return Ok(value),
-                Some(other) => value.push(other),
-                None => return Err(Reader::bad("it ends inside a value")),
+                ']' => return Ok(kept.then_some(value)),
+                other if kept => value.push(other),
+                _ => {}
             }
         }
     }
@@ -231,38 +279,39 @@ impl Reader {
 /// [`ImportError`] naming what is wrong: not SGF, not a gomoku game, a board `ttt` cannot
 /// play, setup stones, a move out of turn or not legal.
 pub fn read(text: &str) -> Result<GameRecord, ImportError> {
-    let games = main_lines(text)?;
-    game(&games[0])
+    game(&Reader::new(text).tree()?)
 }
 
-/// Reads every game of an SGF collection, checking every move.
+/// Reads every game of an SGF collection, checking every move, a game at a time.
 ///
 /// # Errors
 /// As [`read`], for the first game that cannot be read, naming it (`game 2: ...`) when
 /// the collection holds more than one.
 pub fn read_all(text: &str) -> Result<Vec<GameRecord>, ImportError> {
-    let games = main_lines(text)?;
-    let many = games.len() > 1;
-    games
-        .iter()
-        .enumerate()
-        .map(|(index, nodes)| {
-            game(nodes).map_err(|error| match error {
-                ImportError::Format(why) if many => {
-                    ImportError::Format(format!("game {}: {why}", index + 1))
-                }
-                ImportError::Move {
-                    number,
-                    square,
-                    reason,
-                } if many => ImportError::Format(format!(
-                    "game {}: move {number} ({square}) cannot be played: {reason}",
-                    index + 1
-                )),
-                other => other,
-            })
-        })
-        .collect()
+    let mut reader = Reader::new(text);
+    let mut games = Vec::new();
+    loop {
+        let nodes = reader.tree()?;
+        let more = reader.peek() == Some('(');
+        let many = more || !games.is_empty();
+        let number = games.len() + 1;
+        games.push(game(&nodes).map_err(|error| match error {
+            ImportError::Format(why) if many => {
+                ImportError::Format(format!("game {number}: {why}"))
+            }
+            ImportError::Move {
+                number: ply,
+                square,
+                reason,
+            } if many => ImportError::Format(format!(
+                "game {number}: move {ply} ({square}) cannot be played: {reason}"
+            )),
+            other => other,
+        })?);
+        if !more {
+            return Ok(games);
+        }
+    }
 }
 
 /// One game tree's main line as a game.
@@ -280,7 +329,8 @@ fn game(nodes: &[Node]) -> Result<GameRecord, ImportError> {
         && game.trim() != "4"
     {
         return Err(ImportError::Format(format!(
-            "not a gomoku game (GM[{game}]; gomoku is GM[4])"
+            "not a gomoku game (GM[{}]; gomoku is GM[4])",
+            Shown(game)
         )));
     }
     let (width, height) = match get("SZ") {
@@ -289,7 +339,7 @@ fn game(nodes: &[Node]) -> Result<GameRecord, ImportError> {
             let number = |text: &str| {
                 text.trim()
                     .parse::<usize>()
-                    .map_err(|_| ImportError::Format(format!("bad board size SZ[{size}]")))
+                    .map_err(|_| ImportError::Format(format!("bad board size SZ[{}]", Shown(size))))
             };
             match size.split_once(':') {
                 Some((width, height)) => (number(width)?, number(height)?),
@@ -324,7 +374,7 @@ fn game(nodes: &[Node]) -> Result<GameRecord, ImportError> {
     let first: Mark = match get("MK") {
         Some(mark) => mark
             .parse()
-            .map_err(|_| ImportError::Format(format!("MK[{mark}] is not x or o")))?,
+            .map_err(|_| ImportError::Format(format!("MK[{}] is not x or o", Shown(mark))))?,
         None => Mark::X,
     };
     for setup in ["AB", "AW", "AE"] {
@@ -363,13 +413,13 @@ fn game(nodes: &[Node]) -> Result<GameRecord, ImportError> {
             if colour != expected {
                 return Err(ImportError::Move {
                     number,
-                    square: values[0].clone(),
+                    square: Shown(&values[0]).to_string(),
                     reason: format!("it is {colour}'s, and {expected} is to move"),
                 });
             }
             let square = read_point(&values[0], rules).ok_or_else(|| ImportError::Move {
                 number,
-                square: values[0].clone(),
+                square: Shown(&values[0]).to_string(),
                 reason: "it is not a square of this board".to_owned(),
             })?;
             record.moves.push(square);
