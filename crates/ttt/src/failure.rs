@@ -17,3 +17,11 @@ impl std::error::Error for BadInput {}
 
 /// The exit code for bad input, as for bad flags.
 pub const BAD_INPUT: u8 = 2;
+
+/// Says `message` on standard error as `ttt: message`; when standard error is gone (a
+/// closed terminal window, a closed pipe) there is no one to tell, and nothing happens:
+/// `eprintln!` would panic there.
+pub fn say(message: impl fmt::Display) {
+    use std::io::Write as _;
+    let _ = writeln!(std::io::stderr(), "ttt: {message}");
+}

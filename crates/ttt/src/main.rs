@@ -32,11 +32,11 @@ fn main() -> ExitCode {
         Ok(code) => code,
         Err(error) if is_broken_pipe(&error) => ExitCode::SUCCESS,
         Err(error) if error.is::<BadInput>() => {
-            eprintln!("ttt: {error}");
+            ttt::failure::say(error);
             ExitCode::from(BAD_INPUT)
         }
         Err(error) => {
-            eprintln!("ttt: {error:#}");
+            ttt::failure::say(format_args!("{error:#}"));
             ExitCode::FAILURE
         }
     }
@@ -147,7 +147,7 @@ fn play(
         let remembered = match store.as_ref().map(store::Store::choices) {
             Some(Ok(remembered)) => remembered,
             Some(Err(set_aside)) => {
-                eprintln!("ttt: {set_aside}");
+                ttt::failure::say(set_aside);
                 None
             }
             None => None,
@@ -187,10 +187,25 @@ fn play(
         resume,
         &interrupts,
     );
-    // A signal decides the exit code even when it also broke the input or output (SIGHUP
-    // arrives with a terminal that no longer reads or writes).
-    if let Some(signal) = interrupts.received() {
-        return Ok(signal.exit_code());
+    // A signal decides the exit code even when it also broke the input or output: a
+    // closed terminal window fails reads and writes (EIO) and sends SIGHUP, in either
+    // order, so a failure of the terminal waits a moment for its signal.
+    #[cfg(unix)]
+    let hung_up = ending
+        .as_ref()
+        .is_err_and(|error| error.raw_os_error() == Some(nix::libc::EIO));
+    #[cfg(not(unix))]
+    let hung_up = false;
+    let mut waits = if hung_up { 20 } else { 0 };
+    loop {
+        if let Some(signal) = interrupts.received() {
+            return Ok(signal.exit_code());
+        }
+        if waits == 0 {
+            break;
+        }
+        waits -= 1;
+        std::thread::sleep(std::time::Duration::from_millis(10));
     }
     Ok(match ending? {
         Ending::Finished => ExitCode::SUCCESS,
@@ -209,12 +224,12 @@ fn open_store(keeping: &StoreArgs) -> (Option<store::Store>, Vec<store::Kept>) {
     match store::Store::open_and_load(keeping.data_dir.as_deref()) {
         Ok((store, kept, set_aside)) => {
             for line in set_aside {
-                eprintln!("ttt: {line}");
+                ttt::failure::say(line);
             }
             (Some(store), kept)
         }
         Err(error) => {
-            eprintln!("ttt: games will not be kept: {error}");
+            ttt::failure::say(format_args!("games will not be kept: {error}"));
             (None, Vec::new())
         }
     }

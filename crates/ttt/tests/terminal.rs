@@ -329,6 +329,63 @@ fn closing_the_terminal_ends_the_game() {
 }
 
 #[test]
+fn closing_the_terminal_keeps_the_game_in_both_modes_without_a_panic() {
+    for (mode, first, second) in [
+        ("--plain", &["5", "Enter"][..], &["1", "Enter"][..]),
+        ("", &["Enter"][..], &["Right", "Enter"][..]),
+    ] {
+        let Some(tmux) = Tmux::start("close-window") else {
+            return;
+        };
+        let home = common::home();
+        let code = home.with_extension("code");
+        let _ = std::fs::remove_file(&code);
+        // The shell around ttt outlives the terminal to tell how ttt ended; ttt's own
+        // output goes to the terminal, as it does for people.
+        tmux.keys(&[
+            &format!(
+                "bash -c 'trap \"\" HUP; TTT_HOME={} {} {mode} --x human --o human --first x; echo $? > {}'",
+                home.display(),
+                env!("CARGO_BIN_EXE_ttt"),
+                code.display()
+            ),
+            "Enter",
+        ]);
+        tmux.wait_for("X to move");
+        tmux.keys(first);
+        tmux.wait_for("O to move");
+        tmux.keys(second);
+        tmux.wait_for("X to move");
+        // The window is closed under the game.
+        tmux.run(&["kill-server"]);
+        let deadline = Instant::now() + Duration::from_secs(10);
+        let ended = loop {
+            if let Ok(ended) = std::fs::read_to_string(&code)
+                && !ended.is_empty()
+            {
+                break ended;
+            }
+            assert!(Instant::now() < deadline, "{mode}: ttt still runs");
+            sleep(Duration::from_millis(100));
+        };
+        // A panic (101) or an error (1): a closed terminal is its SIGHUP, 128 + 1.
+        assert_eq!(ended.trim(), "129", "{mode}");
+        let games = Command::new(env!("CARGO_BIN_EXE_ttt"))
+            .env("TTT_HOME", &home)
+            .args(["games", "--json"])
+            .output()
+            .unwrap();
+        let games = String::from_utf8_lossy(&games.stdout);
+        assert!(
+            games.contains("\"moves\": 2") && games.contains("\"unfinished\""),
+            "{mode}: the game is kept:\n{games}"
+        );
+        let _ = std::fs::remove_dir_all(&home);
+        let _ = std::fs::remove_file(&code);
+    }
+}
+
+#[test]
 fn ctrl_c_ends_the_line_mode_with_the_tally() {
     let Some(tmux) = Tmux::start("plain-ctrl-c") else {
         return;

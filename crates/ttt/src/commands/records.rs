@@ -215,7 +215,7 @@ pub fn import(
         let (format, games) = match read_games(path) {
             Ok(read) => read,
             Err(error) => {
-                eprintln!("ttt: {error}");
+                ttt::failure::say(error);
                 failed = true;
                 continue;
             }
@@ -307,7 +307,7 @@ pub struct GamesArgs {
 fn load(keeping: &StoreArgs) -> anyhow::Result<(Store, Vec<Kept>)> {
     let (store, kept, set_aside) = Store::open_and_load(keeping.data_dir.as_deref())?;
     for line in set_aside {
-        eprintln!("ttt: {line}");
+        ttt::failure::say(line);
     }
     Ok((store, kept))
 }

@@ -75,10 +75,14 @@ pub fn run(
     ratatui::restore();
     // Said once the terminal is itself again.
     if let Some(trouble) = keeping.trouble {
-        eprintln!("ttt: {trouble}");
+        crate::failure::say(trouble);
     }
     if keeping.kept_unfinished {
-        println!("The unfinished game is kept: `ttt play --resume` takes it up.");
+        // Nothing to say it to when the terminal is gone.
+        let _ = std::io::Write::write_all(
+            &mut std::io::stdout(),
+            b"The unfinished game is kept: `ttt play --resume` takes it up.\n",
+        );
     }
     result
 }
