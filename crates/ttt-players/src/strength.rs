@@ -89,13 +89,40 @@ impl fmt::Display for Strength {
     }
 }
 
-/// The name is not a computer player.
+/// The name is not a computer player. It says every name there is, from [`Strength::ALL`]:
+///
+/// ```
+/// use ttt_players::Strength;
+///
+/// let said = "bogus".parse::<Strength>().unwrap_err().to_string();
+/// assert_eq!(
+///     said,
+///     "'bogus' is not a computer player: use random (easy), rules (medium), \
+///      mcts (tree search), search (hard) or perfect (impossible)"
+/// );
+/// ```
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
-#[error(
-    "'{}' is not a computer player: use random (easy), rules (medium) or perfect (impossible)",
-    ttt_core::Shown(.0)
-)]
 pub struct ParseStrengthError(pub String);
+
+impl fmt::Display for ParseStrengthError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(
+            f,
+            "'{}' is not a computer player: use ",
+            ttt_core::Shown(&self.0)
+        )?;
+        let last = Strength::ALL.len() - 1;
+        for (index, strength) in Strength::ALL.into_iter().enumerate() {
+            let between = match index {
+                0 => "",
+                _ if index == last => " or ",
+                _ => ", ",
+            };
+            write!(f, "{between}{strength} ({})", strength.difficulty())?;
+        }
+        Ok(())
+    }
+}
 
 impl FromStr for Strength {
     type Err = ParseStrengthError;

@@ -28,26 +28,14 @@ pub struct Cli {
     /// Play settings, when no subcommand is given.
     #[command(flatten)]
     pub play: PlayArgs,
-
-    /// The board, for every command.
-    #[command(flatten)]
-    pub board: BoardArgs,
-
-    /// Where games are kept, for every command.
-    #[command(flatten)]
-    pub store: StoreArgs,
 }
 
-/// Where games are kept between runs.
+/// Where games are kept between runs, for the commands that keep or read them.
 #[derive(Debug, Clone, Args)]
 pub struct StoreArgs {
     /// The folder games are kept in [default: $TTT_HOME, else the platform's data folder: ~/.local/share/ttt on Linux].
-    #[arg(long, value_name = "DIR", global = true)]
+    #[arg(long, value_name = "DIR")]
     pub data_dir: Option<PathBuf>,
-
-    /// Keep nothing from this run: no game is saved.
-    #[arg(long, global = true)]
-    pub no_save: bool,
 }
 
 /// The subcommands.
@@ -88,33 +76,46 @@ pub struct BrainArgs {
     pub hash: usize,
 }
 
-/// The board: its size and the length of a winning line.
-#[derive(Debug, Clone, Copy, Args)]
+/// The board: its size and the length of a winning line, for the commands that play or
+/// study a game. Each command takes only the flags it uses: the kept games' commands and
+/// `brain` (whose manager says the board) take none of these.
+#[derive(Debug, Clone, Copy, Default, Args)]
 pub struct BoardArgs {
-    /// Board size, WIDTHxHEIGHT, each side 3 to 20.
-    #[arg(long, value_name = "WxH", default_value = "3x3", global = true)]
-    pub size: BoardSize,
+    /// Board size, WIDTHxHEIGHT, each side 3 to 20 [default: 3x3, or a position's own].
+    #[arg(long, value_name = "WxH")]
+    pub size: Option<BoardSize>,
 
-    /// How many in a row win (3 up to the longer side).
-    #[arg(long, value_name = "K", default_value_t = 3, global = true)]
-    pub k: usize,
+    /// How many in a row win, 3 up to the longer side [default: 3].
+    #[arg(long, value_name = "K")]
+    pub k: Option<usize>,
 
     /// Gomoku: 15x15 with five in a row (instead of --size and --k).
-    #[arg(long, conflicts_with_all = ["size", "k"], global = true)]
+    #[arg(long, conflicts_with_all = ["size", "k"])]
     pub gomoku: bool,
 
     /// Only exactly K in a row wins: a longer line (an overline) wins nothing, as in Gomocup's "exactly five".
-    #[arg(long, global = true)]
+    #[arg(long)]
     pub exact: bool,
 }
 
 impl BoardArgs {
     /// The rules these flags describe, checked.
     pub fn rules(&self) -> Result<Rules, BadInput> {
+        let size = self.size.unwrap_or(BoardSize {
+            width: 3,
+            height: 3,
+        });
+        self.rules_sized(size)
+    }
+
+    /// The rules these flags describe on a board of `size` when no flag gives one: the
+    /// size of a position written out.
+    pub fn rules_sized(&self, size: BoardSize) -> Result<Rules, BadInput> {
         let rules = if self.gomoku {
             Rules::new(15, 15, 5)
         } else {
-            Rules::new(self.size.width, self.size.height, self.k)
+            let size = self.size.unwrap_or(size);
+            Rules::new(size.width, size.height, self.k.unwrap_or(3))
         };
         let win = if self.exact {
             WinRule::Exact
@@ -124,6 +125,32 @@ impl BoardArgs {
         rules
             .map(|rules| rules.with_win_rule(win))
             .map_err(|error| BadInput(error.to_string()))
+    }
+
+    /// Whether a flag names the board's size (`--size` or `--gomoku`).
+    pub fn sized(&self) -> bool {
+        self.size.is_some() || self.gomoku
+    }
+
+    /// Checks that the flags given agree with `rules`, which a position said itself.
+    pub fn agree_with(&self, rules: Rules) -> Result<(), BadInput> {
+        let given = BoardArgs {
+            size: Some(self.size.unwrap_or(BoardSize {
+                width: rules.width(),
+                height: rules.height(),
+            })),
+            k: Some(self.k.unwrap_or(rules.k())),
+            gomoku: self.gomoku,
+            exact: self.exact || rules.win_rule() == WinRule::Exact,
+        }
+        .rules()?;
+        if given == rules {
+            Ok(())
+        } else {
+            Err(BadInput(format!(
+                "the position is on {rules}, but the flags say {given}: give one or the other"
+            )))
+        }
     }
 }
 
@@ -171,12 +198,24 @@ pub struct PlayArgs {
     pub plain: bool,
 
     /// Take up the unfinished game kept last (its board and players), where it was left.
-    #[arg(long, conflicts_with_all = ["x", "o", "no_save"])]
+    #[arg(long, conflicts_with_all = ["x", "o", "no_save", "size", "k", "gomoku", "exact"])]
     pub resume: bool,
 
     /// What a thinking computer may spend per move.
     #[command(flatten)]
     pub limits: LimitArgs,
+
+    /// The board.
+    #[command(flatten)]
+    pub board: BoardArgs,
+
+    /// Where games are kept.
+    #[command(flatten)]
+    pub store: StoreArgs,
+
+    /// Keep nothing from this run: no game is saved.
+    #[arg(long)]
+    pub no_save: bool,
 }
 
 impl PlayArgs {
@@ -187,6 +226,11 @@ impl PlayArgs {
 
     /// The flags with the board and seats of a game being resumed.
     pub fn settings_with(&self, rules: Rules, seats: Seats) -> Result<Settings, BadInput> {
+        if self.squares == SquareNaming::Keypad && !rules.is_tic_tac_toe() {
+            return Err(BadInput(format!(
+                "--squares keypad names the squares of 3x3 only; on {rules} a square is a letter and a number (c2), or a column and a row (3 2)"
+            )));
+        }
         let settings = Settings::new(rules, seats)
             .map_err(|error| BadInput(error.to_string()))?
             .with_first(self.first)

@@ -13,10 +13,9 @@ use std::io::{self, ErrorKind, IsTerminal, Write};
 use std::process::ExitCode;
 
 use clap::Parser;
-use ttt_core::Rules;
 use ttt_play::Seats;
 
-use cli::{Cli, Command, PlayArgs, StoreArgs};
+use cli::{Cli, Command, PlayArgs};
 use failure::{BAD_INPUT, BadInput};
 use line::{Ending, LineOptions, Palette, Resume};
 use signals::Interrupts;
@@ -43,30 +42,29 @@ fn main() -> ExitCode {
 }
 
 fn run(cli: Cli) -> anyhow::Result<ExitCode> {
-    let rules = cli.board.rules()?;
     let mut out = io::BufWriter::new(io::stdout().lock());
     match cli.command {
-        Some(Command::Play(args)) => play(&args, rules, &cli.store, &mut out),
-        None => play(&cli.play, rules, &cli.store, &mut out),
+        Some(Command::Play(args)) => play(&args, &mut out),
+        None => play(&cli.play, &mut out),
         Some(Command::Analyze(args)) => {
-            commands::analyze::run(&args, rules, &mut out).map(|()| ExitCode::SUCCESS)
+            commands::analyze::run(&args, &mut out).map(|()| ExitCode::SUCCESS)
         }
         Some(Command::Move(args)) => {
-            commands::choose::run(&args, rules, &mut out).map(|()| ExitCode::SUCCESS)
+            commands::choose::run(&args, &mut out).map(|()| ExitCode::SUCCESS)
         }
-        Some(Command::Solve(args)) => commands::solve::run(&args, rules, &mut out),
+        Some(Command::Solve(args)) => commands::solve::run(&args, &mut out),
         Some(Command::Count(args)) => {
-            commands::count::run(&args, rules, &mut out).map(|()| ExitCode::SUCCESS)
+            commands::count::run(&args, &mut out).map(|()| ExitCode::SUCCESS)
         }
         Some(Command::Stats(args)) => {
-            commands::records::stats(&args, &cli.store, &mut io::stdin().lock(), &mut out)
+            commands::records::stats(&args, &args.store, &mut io::stdin().lock(), &mut out)
         }
-        Some(Command::Games(args)) => commands::records::games(&args, &cli.store, &mut out),
-        Some(Command::Export(args)) => commands::records::export(&args, &cli.store, &mut out),
-        Some(Command::Import(args)) => commands::records::import(&args, &cli.store, &mut out),
+        Some(Command::Games(args)) => commands::records::games(&args, &args.store, &mut out),
+        Some(Command::Export(args)) => commands::records::export(&args, &args.store, &mut out),
+        Some(Command::Import(args)) => commands::records::import(&args, &args.store, &mut out),
         Some(Command::Verify(args)) => commands::verify::run(&args, &mut out),
         Some(Command::Replay(args)) => {
-            let replay = commands::records::replay_of(&args, &cli.store)?;
+            let replay = commands::records::replay_of(&args, &args.store)?;
             if args.plain || !full_screen_possible() {
                 commands::records::print_replay(&replay, &mut out)
             } else {
@@ -100,13 +98,9 @@ fn run(cli: Cli) -> anyhow::Result<ExitCode> {
     })
 }
 
-fn play(
-    args: &PlayArgs,
-    rules: Rules,
-    keeping: &StoreArgs,
-    out: &mut impl Write,
-) -> anyhow::Result<ExitCode> {
-    let (store, kept) = open_store(keeping);
+fn play(args: &PlayArgs, out: &mut impl Write) -> anyhow::Result<ExitCode> {
+    let rules = args.board.rules()?;
+    let (store, kept) = open_store(args);
     // The unfinished game kept last, to take up now (--resume) or to offer.
     let unfinished = kept
         .iter()
@@ -217,11 +211,11 @@ fn play(
 /// The store of kept games and the games in it, unless `--no-save`; a store that cannot
 /// be opened is said in one line and the games go on unkept. Files in it that cannot be
 /// read are set aside and said, one line each.
-fn open_store(keeping: &StoreArgs) -> (Option<store::Store>, Vec<store::Kept>) {
-    if keeping.no_save {
+fn open_store(args: &PlayArgs) -> (Option<store::Store>, Vec<store::Kept>) {
+    if args.no_save {
         return (None, Vec::new());
     }
-    match store::Store::open_and_load(keeping.data_dir.as_deref()) {
+    match store::Store::open_and_load(args.store.data_dir.as_deref()) {
         Ok((store, kept, set_aside)) => {
             for line in set_aside {
                 ttt::failure::say(line);

@@ -22,10 +22,15 @@ fn ttt() -> Command {
     command
 }
 
-/// Runs `ttt ARGS` with `stdin`, returning a transcript of what a person would see.
+/// Runs `ttt ARGS` with `stdin`, returning a transcript of what a person would see. The
+/// arguments are split at spaces; a no-break space is a space within one.
 fn transcript(args: &str, stdin: &str) -> String {
     let output = assert_cmd::Command::from_std(ttt())
-        .args(args.split_whitespace())
+        .args(
+            args.split(' ')
+                .filter(|arg| !arg.is_empty())
+                .map(|arg| arg.replace('\u{a0}', " ")),
+        )
         .write_stdin(stdin)
         .output()
         .unwrap();
@@ -136,6 +141,23 @@ transcripts! {
     // Flags that make no sense.
     bad_player_flag: "play --x alien", "";
     bad_games_flag: "play --x random --o random --games 0", "";
+    bad_move_player_lists_every_player: "move --player bogus", "";
+    // Each command takes only the flags it uses.
+    flag_board_on_stats: "stats --gomoku", "";
+    flag_board_on_games: "games --size 7x7", "";
+    flag_size_on_verify: "verify --size 7x7 proof", "";
+    flag_k_on_brain: "brain --k 4", "";
+    flag_no_save_on_move: "move --no-save", "";
+    flag_no_save_on_count: "count --no-save", "";
+    flag_data_dir_on_analyze: "analyze --data-dir here", "";
+    flag_size_with_resume: "play --resume --size 4x4", "";
+    keypad_beyond_three_by_three: "play --squares keypad --size 4x4 --x human --o human", "7\n";
+    // A position gives its own board.
+    position_whole_notation_quoted: "move --player rules --seed 1 x...o/...../...../...../.....\u{a0}x\u{a0}k=4", "";
+    position_whole_notation_unquoted: "move --player rules --seed 1 x...o/...../...../...../..... x k=4", "";
+    position_size_from_rows: "analyze ..../..../..../....", "";
+    position_rows_against_size: "analyze ..../..../..../.... --size 3x3", "";
+    position_notation_against_k: "solve x...o/...../...../...../.....\u{20}x\u{20}k=4 --k 5", "";
 }
 
 #[test]

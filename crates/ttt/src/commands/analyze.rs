@@ -4,7 +4,7 @@ use std::io::Write;
 
 use clap::Args;
 use serde::Serialize;
-use ttt_core::{Position, Rules, SquareNaming};
+use ttt_core::{Position, SquareNaming};
 use ttt_solver::{MoveValue, Solver, SolverError, Value};
 
 use super::{PositionArgs, ending, mark_name, status};
@@ -136,8 +136,8 @@ pub struct MoveJson {
 }
 
 /// Runs `ttt analyze`.
-pub fn run(args: &AnalyzeArgs, rules: Rules, out: &mut impl Write) -> anyhow::Result<()> {
-    let position = args.position.position(rules)?;
+pub fn run(args: &AnalyzeArgs, out: &mut impl Write) -> anyhow::Result<()> {
+    let position = args.position.position()?;
     let analysis = Analysis::of(&mut Solver::new(), &position).map_err(|error| {
         BadInput(format!(
             "{error}; ttt solve proves win, draw or loss on boards up to 64 squares"

@@ -5,7 +5,7 @@ use std::io::Write;
 use clap::Args;
 use rand::SeedableRng;
 use rand::rngs::StdRng;
-use ttt_core::{Position, Rules, Square, SquareNaming};
+use ttt_core::{Position, Square, SquareNaming};
 use ttt_players::{Limits, PlayerError, Strength};
 
 use super::PositionArgs;
@@ -46,8 +46,9 @@ pub fn choose(
 }
 
 /// Runs `ttt move`.
-pub fn run(args: &MoveArgs, rules: Rules, out: &mut impl Write) -> anyhow::Result<()> {
-    let position = args.position.position(rules)?;
+pub fn run(args: &MoveArgs, out: &mut impl Write) -> anyhow::Result<()> {
+    let position = args.position.position()?;
+    let rules = position.rules();
     let limits = args.limits.limits()?;
     let square =
         choose(&position, args.player, args.seed, limits).map_err(|error| match error {

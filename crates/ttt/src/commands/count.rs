@@ -4,7 +4,7 @@ use std::io::Write;
 
 use clap::Args;
 use serde::Serialize;
-use ttt_core::{Rules, WinRule};
+use ttt_core::WinRule;
 use ttt_solver::{OutcomeCounts, Statistics};
 
 use super::grouped;
@@ -15,6 +15,10 @@ pub struct CountArgs {
     /// Print one JSON object instead of text.
     #[arg(long)]
     pub json: bool,
+
+    /// The board to count.
+    #[command(flatten)]
+    pub board: crate::cli::BoardArgs,
 }
 
 /// What `count --json` prints.
@@ -146,7 +150,8 @@ fn text(stats: &Statistics) -> Vec<String> {
 }
 
 /// Runs `ttt count`.
-pub fn run(args: &CountArgs, rules: Rules, out: &mut impl Write) -> anyhow::Result<()> {
+pub fn run(args: &CountArgs, out: &mut impl Write) -> anyhow::Result<()> {
+    let rules = args.board.rules()?;
     let stats = ttt_solver::count(rules).map_err(|_| {
         crate::failure::BadInput(format!(
             "ttt count goes through every position, which takes boards of up to {} squares; {rules} has {}",

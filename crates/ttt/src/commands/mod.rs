@@ -9,16 +9,17 @@ pub mod solve;
 pub mod verify;
 
 use clap::Args;
-use ttt_core::{Mark, Outcome, Position, Rules, Shown, SquareNaming};
+use ttt_core::{BoardSize, Mark, Outcome, Position, Shown, SquareNaming};
 
+use crate::cli::BoardArgs;
 use crate::failure::BadInput;
 
 /// Where a command's position comes from: notation, or the moves played.
 #[derive(Debug, Clone, Args)]
 pub struct PositionArgs {
-    /// The position: rows from the top separated by '/', each cell x, o or '.', e.g. x.o/.x./..o (default: the empty board).
-    #[arg(value_name = "POSITION", conflicts_with = "moves")]
-    pub position: Option<String>,
+    /// The position: rows from the top separated by '/', each cell x, o or '.', e.g. x.o/.x./..o; the rows give the board's size, and the side to move and k may follow, as analyze prints them: x...o/...../...../...../..... x k=4 (default: the empty board).
+    #[arg(value_name = "POSITION", conflicts_with = "moves", num_args = 1..)]
+    pub position: Vec<String>,
 
     /// The position as the squares played so far, in order, numbered from 1 row by row (on bigger boards also as letter and row, c2), e.g. 5,1,9.
     #[arg(long, value_name = "SQUARES")]
@@ -27,15 +28,51 @@ pub struct PositionArgs {
     /// Who moved first: x or o. With equal counts of X and O, this side is to move.
     #[arg(long, value_name = "MARK", default_value = "x")]
     pub first: Mark,
+
+    /// The board, when the position does not say it.
+    #[command(flatten)]
+    pub board: BoardArgs,
 }
 
 impl PositionArgs {
-    /// The position these arguments describe, checked.
-    pub fn position(&self, rules: Rules) -> Result<Position, BadInput> {
-        if let Some(text) = &self.position {
-            return Position::parse(text, rules, self.first)
-                .map_err(|error| BadInput(format!("bad position '{}': {error}", Shown(text))));
+    /// The position these arguments describe, checked. A position written out gives its
+    /// own board: its rows say the size, and the whole notation (`x...o/...../...../...../..... x k=4`)
+    /// says k and who is to move as well; flags may repeat it but not contradict it.
+    pub fn position(&self) -> Result<Position, BadInput> {
+        if !self.position.is_empty() {
+            // Quoted as one argument or not: `x...o/... x k=4` is three words unquoted.
+            let text = &self.position.join(" ");
+            let bad = |error: &dyn std::fmt::Display| {
+                BadInput(format!("bad position '{}': {error}", Shown(text)))
+            };
+            let mut fields = text.split_whitespace();
+            let rows = fields.next().unwrap_or_default();
+            if fields.next().is_some() {
+                // The whole notation, as analyze and solve print it.
+                let position: Position = text.parse().map_err(|error| bad(&error))?;
+                self.board.agree_with(position.rules())?;
+                return Ok(position);
+            }
+            let written = BoardSize {
+                width: rows.split('/').next().unwrap_or_default().chars().count(),
+                height: rows.split('/').count(),
+            };
+            let rules = self.board.rules_sized(written).map_err(|error| {
+                if self.board.sized() {
+                    error
+                } else {
+                    bad(&format_args!("its rows make a {written} board: {error}"))
+                }
+            })?;
+            return Position::parse(rows, rules, self.first).map_err(|error| {
+                if self.board.sized() {
+                    bad(&format_args!("{error} (the flags say {rules})"))
+                } else {
+                    bad(&error)
+                }
+            });
         }
+        let rules = self.board.rules()?;
         let Some(list) = &self.moves else {
             return Ok(Position::new(rules, self.first));
         };

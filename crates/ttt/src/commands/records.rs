@@ -34,6 +34,10 @@ pub struct ExportArgs {
     /// Write to this new file (an existing file is never written over) instead of standard output.
     #[arg(long, short, value_name = "FILE")]
     pub output: Option<PathBuf>,
+
+    /// Where the games are kept.
+    #[command(flatten)]
+    pub store: StoreArgs,
 }
 
 /// Arguments of `ttt replay`.
@@ -46,6 +50,10 @@ pub struct ReplayArgs {
     /// Print the game and its review instead of stepping through it on the full screen.
     #[arg(long)]
     pub plain: bool,
+
+    /// Where the games are kept.
+    #[command(flatten)]
+    pub store: StoreArgs,
 }
 
 /// Arguments of `ttt import`.
@@ -54,6 +62,10 @@ pub struct ImportArgs {
     /// SGF or PSQ files written by ttt or another gomoku program; each move is checked.
     #[arg(value_name = "FILE", required = true)]
     pub files: Vec<PathBuf>,
+
+    /// Where the games are kept.
+    #[command(flatten)]
+    pub store: StoreArgs,
 }
 
 /// The kept game `which` names: its number in `ttt games`, `last`, or its id.
@@ -293,6 +305,10 @@ pub struct StatsArgs {
     /// Delete every kept game (and so the statistics), after asking.
     #[arg(long, conflicts_with = "json")]
     pub reset: bool,
+
+    /// Where the games are kept.
+    #[command(flatten)]
+    pub store: StoreArgs,
 }
 
 /// Arguments of `ttt games`.
@@ -301,6 +317,10 @@ pub struct GamesArgs {
     /// Print one JSON object instead of the list.
     #[arg(long)]
     pub json: bool,
+
+    /// Where the games are kept.
+    #[command(flatten)]
+    pub store: StoreArgs,
 }
 
 /// The kept games, oldest first, with any unreadable file said on standard error.

@@ -110,8 +110,9 @@ impl ProofJson {
 
 /// Runs `ttt solve`; Ctrl-C or another ending signal stops the proof, which reports how
 /// far it got and exits with 128 + the signal (130 for Ctrl-C).
-pub fn run(args: &SolveArgs, rules: Rules, out: &mut impl Write) -> anyhow::Result<ExitCode> {
-    let position = args.position.position(rules)?;
+pub fn run(args: &SolveArgs, out: &mut impl Write) -> anyhow::Result<ExitCode> {
+    let position = args.position.position()?;
+    let rules = position.rules();
     if let Some(outcome) = position.outcome() {
         return finished(&position, outcome, args, out).map(|()| ExitCode::SUCCESS);
     }
