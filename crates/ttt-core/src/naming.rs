@@ -152,16 +152,20 @@ impl SquareNaming {
                 };
                 // A whole number off the board (negative or too large) is off the board; a
                 // number that is not whole is no square's name; anything else is no number.
-                let whole = text.strip_prefix(['-', '+']).unwrap_or(text);
-                let number: u64 = text.parse().map_err(|_| {
-                    if !whole.is_empty() && whole.bytes().all(|byte| byte.is_ascii_digit()) {
-                        off_board()
-                    } else if text.parse::<f64>().is_ok_and(f64::is_finite) {
-                        not_a_square()
-                    } else {
-                        not_a_number()
-                    }
-                })?;
+                // A name is digits only: `+3` is no square's name, though Rust reads it as 3.
+                let negative = text.strip_prefix('-').is_some_and(digits_only);
+                let number: u64 = Some(text)
+                    .filter(|text| digits_only(text))
+                    .and_then(|text| text.parse().ok())
+                    .ok_or_else(|| {
+                        if negative || digits_only(text) {
+                            off_board()
+                        } else if text.parse::<f64>().is_ok_and(f64::is_finite) {
+                            not_a_square()
+                        } else {
+                            not_a_number()
+                        }
+                    })?;
                 let number = usize::try_from(number).map_err(|_| off_board())?;
                 if number == 0 || number > rules.square_count() {
                     return Err(off_board());
@@ -183,8 +187,13 @@ impl SquareNaming {
                 let [column, row] = parts.as_slice() else {
                     return Err(not_a_square());
                 };
-                let column: u64 = column.parse().map_err(|_| not_a_square())?;
-                let row: u64 = row.parse().map_err(|_| not_a_square())?;
+                let number = |part: &str| -> Result<u64, SquareError> {
+                    if !digits_only(part) {
+                        return Err(not_a_square());
+                    }
+                    part.parse().map_err(|_| off_board())
+                };
+                let (column, row) = (number(column)?, number(row)?);
                 let column = usize::try_from(column).map_err(|_| off_board())?;
                 let row = usize::try_from(row).map_err(|_| off_board())?;
                 if column == 0 || row == 0 {
@@ -199,7 +208,11 @@ impl SquareNaming {
                     .next()
                     .filter(char::is_ascii_lowercase)
                     .ok_or_else(not_a_square)?;
-                let row: u64 = chars.as_str().trim().parse().map_err(|_| not_a_square())?;
+                let row = chars.as_str().trim();
+                if !digits_only(row) {
+                    return Err(not_a_square());
+                }
+                let row: u64 = row.parse().map_err(|_| off_board())?;
                 let row = usize::try_from(row).map_err(|_| off_board())?;
                 let column = usize::from(letter as u8 - b'a');
                 if row == 0 {
@@ -245,6 +258,11 @@ impl FromStr for SquareNaming {
             .find(|naming| naming.to_string().eq_ignore_ascii_case(text.trim()))
             .ok_or_else(|| ParseNamingError(text.to_owned()))
     }
+}
+
+/// Whether `text` is one or more ASCII digits and nothing else.
+fn digits_only(text: &str) -> bool {
+    !text.is_empty() && text.bytes().all(|byte| byte.is_ascii_digit())
 }
 
 #[cfg(test)]
@@ -327,6 +345,25 @@ mod tests {
         ));
         assert!(matches!(
             numbers.parse("1.5", rules),
+            Err(SquareError::NotASquare { .. })
+        ));
+        // A sign is no part of a square's name, though Rust's numbers take one.
+        for signed in ["+3", "+ 3"] {
+            assert!(matches!(
+                numbers.parse(signed, rules),
+                Err(SquareError::NotASquare { .. } | SquareError::NotANumber { .. })
+            ));
+        }
+        assert!(matches!(
+            SquareNaming::Keypad.parse("+7", rules),
+            Err(SquareError::NotASquare { .. })
+        ));
+        assert!(matches!(
+            SquareNaming::Coords.parse("+1 2", rules),
+            Err(SquareError::NotASquare { .. })
+        ));
+        assert!(matches!(
+            SquareNaming::Letters.parse("a+1", rules),
             Err(SquareError::NotASquare { .. })
         ));
         assert!(matches!(

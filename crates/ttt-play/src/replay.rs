@@ -105,13 +105,19 @@ impl Replay {
             };
             let mover = before.to_move();
             let played = played.value;
+            // "square 9" or "squares 3, 7": a bare 9 beside a count of plies reads as one.
             let squares_of = |value: ttt_solver::Value| {
-                values
+                let names: Vec<String> = values
                     .iter()
                     .filter(|other| other.value == value)
                     .map(|other| name(other.square))
-                    .collect::<Vec<_>>()
-                    .join(", ")
+                    .collect();
+                let noun = if names.len() == 1 {
+                    "square"
+                } else {
+                    "squares"
+                };
+                format!("{noun} {}", names.join(", "))
             };
             let square = name(square);
             self.notes[index] = Some(if played.result != best.result {
@@ -134,14 +140,14 @@ impl Replay {
                 )
             } else if played.result == GameResult::Loss {
                 format!(
-                    "{mover} {square}: a loss in {} plies with perfect play; {} held out for {}",
+                    "{mover} {square}: a loss in {} plies with perfect play; {} held out for {} plies",
                     played.plies,
                     squares_of(best),
                     best.plies
                 )
             } else {
                 format!(
-                    "{mover} {square}: a win in {} plies with perfect play; {} won in {}",
+                    "{mover} {square}: a win in {} plies with perfect play; {} won in {} plies",
                     played.plies,
                     squares_of(best),
                     best.plies
@@ -258,7 +264,10 @@ mod tests {
             .collect();
         assert!(notes[1].starts_with("O 2: a mistake, a loss"), "{notes:?}");
         assert!(notes[3].starts_with("O 3: a loss in"), "{notes:?}");
-        assert!(notes[3].contains("; 9 held out for"), "{notes:?}");
+        assert!(
+            notes[3].contains("; square 9 held out for 4 plies"),
+            "{notes:?}"
+        );
         assert!(notes[4].contains("the best there was"), "{notes:?}");
     }
 }

@@ -58,6 +58,7 @@ pub enum Command {
     /// List the kept games, numbered as other commands name them.
     Games(GamesArgs),
     /// Write a kept game (or all) as SGF or Piskvork's PSQ.
+    #[command(override_usage = "ttt export [OPTIONS] <GAME>\n       ttt export [OPTIONS] --all")]
     Export(ExportArgs),
     /// Keep the games of SGF or PSQ files written by ttt or other gomoku programs.
     Import(ImportArgs),

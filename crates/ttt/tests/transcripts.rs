@@ -122,6 +122,7 @@ transcripts! {
     gomoku_against_the_rules_computer: "play --gomoku --x human --o rules --first x --seed 1", "h8\nh9\nquit\n";
     move_on_gomoku: "move --gomoku --moves h8,h9 --player rules --seed 1", "";
     count_four_by_three: "count --size 4x3", "";
+    count_four_by_four_columns_as_wide_as_their_figures: "count --size 4x4 --k 4", "";
     // Exactly k: a longer line wins nothing, and play goes on to an exact line.
     exact_an_overline_wins_nothing: "play --size 7x5 --k 4 --exact --x human --o human --first x",
         "a1\na2\nb1\nb2\nd1\nd2\ne1\ng5\nc1\nc2\nno\n";

@@ -118,18 +118,29 @@ fn text(stats: &Statistics) -> Vec<String> {
         format!("  drawn:             {:>11}", grouped(games.draws)),
         String::new(),
         "Games ending at each ply:".to_owned(),
-        format!(
-            "  {:>4} {:>11} {:>11} {:>11}",
-            "ply", "X wins", "O wins", "draws"
-        ),
     ];
-    for (ply, games) in plies_with_games(stats) {
-        lines.push(format!(
-            "  {ply:>4} {:>11} {:>11} {:>11}",
-            grouped(games.x_wins),
-            grouped(games.o_wins),
-            grouped(games.draws)
-        ));
+    // Each column as wide as its widest figure (4x4's reach 17 characters).
+    let rows: Vec<[String; 4]> = plies_with_games(stats)
+        .map(|(ply, games)| {
+            [
+                ply.to_string(),
+                grouped(games.x_wins),
+                grouped(games.o_wins),
+                grouped(games.draws),
+            ]
+        })
+        .collect();
+    let heading = ["ply", "X wins", "O wins", "draws"].map(str::to_owned);
+    let mut widths = [4, 11, 11, 11];
+    for row in rows.iter().chain([&heading]) {
+        for (width, cell) in widths.iter_mut().zip(row) {
+            *width = (*width).max(cell.chars().count());
+        }
+    }
+    for row in [&heading].into_iter().chain(&rows) {
+        let [ply, x, o, draws] = row;
+        let [a, b, c, d] = widths;
+        lines.push(format!("  {ply:>a$} {x:>b$} {o:>c$} {draws:>d$}"));
     }
     lines.extend([
         String::new(),

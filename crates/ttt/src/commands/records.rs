@@ -19,11 +19,11 @@ use ttt::store::{Kept, Store};
 /// Arguments of `ttt export`.
 #[derive(Debug, Clone, Args)]
 pub struct ExportArgs {
-    /// The game: its number in `ttt games`, `last`, or its id.
+    /// The game: its number in `ttt games`, `last`, or its id (or --all).
     #[arg(value_name = "GAME", required_unless_present = "all")]
     pub game: Option<String>,
 
-    /// Every kept game, as one SGF collection.
+    /// Every kept game, as one SGF collection (instead of GAME).
     #[arg(long, conflicts_with = "game")]
     pub all: bool,
 

@@ -138,6 +138,7 @@ impl Drawing<'_> {
             .unwrap_or(1)
     }
 
+    /// Whether boxes hold the names of free squares: on 3x3 only, where boxes are few.
     fn shows_labels(&self) -> bool {
         self.rules().is_tic_tac_toe()
     }
@@ -166,9 +167,11 @@ impl Drawing<'_> {
         }
     }
 
+    /// Free squares show their names on every board: on boards beyond 3x3 a person picks
+    /// this style for them (compact is the default there).
     fn numbered(&self) -> Vec<String> {
-        let labels = self.shows_labels();
-        let width = if labels { self.label_width() } else { 1 };
+        let labels = true;
+        let width = self.label_width();
         let rule = vec!["-".repeat(width + 2); self.rules().width()].join("|");
         let mut lines = Vec::new();
         for (index, row) in self.rows().enumerate() {
@@ -275,7 +278,11 @@ impl Drawing<'_> {
     /// Adds column letters above and row numbers to the left, for boards other than 3x3.
     fn with_axes(&self, lines: Vec<String>, style: BoardStyle) -> Vec<String> {
         let (cell, gap, first) = match style {
-            BoardStyle::Numbered => (4, 1, 1),
+            // Cells as wide as the longest name and a space each side, a mark centred.
+            BoardStyle::Numbered => {
+                let width = self.label_width();
+                (width + 3, 1, (width + 1) / 2)
+            }
             BoardStyle::Boxes => (4, 1, 2),
             BoardStyle::Compact => (2, 1, self.compact_lead()),
             BoardStyle::Plain => (2, 1, 0),
@@ -314,6 +321,25 @@ mod tests {
     fn drawn(style: BoardStyle, naming: SquareNaming) -> String {
         let position: Position = "xo./.x./..o".parse().unwrap();
         draw(&position, style, naming, Palette::plain()).join("\n")
+    }
+
+    #[test]
+    fn numbered_names_free_squares_on_every_board_under_their_column_letters() {
+        for text in [
+            "x.../..../..../.... o k=4",
+            "x........./........../........../........../........../........../........../........../........../.......... o k=5",
+        ] {
+            let position: Position = text.parse().unwrap();
+            let naming = SquareNaming::Numbers.on_board(position.rules());
+            let lines = draw(&position, BoardStyle::Numbered, naming, Palette::plain());
+            assert!(
+                lines[1].contains("b1") && lines[3].contains("a2"),
+                "{lines:#?}"
+            );
+            // The X in a1 sits under the letter a.
+            let x = lines[1].find('X').unwrap();
+            assert_eq!(lines[0].find('a'), Some(x), "{lines:#?}");
+        }
     }
 
     #[test]
