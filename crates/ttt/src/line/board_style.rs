@@ -281,7 +281,7 @@ impl Drawing<'_> {
             // Cells as wide as the longest name and a space each side, a mark centred.
             BoardStyle::Numbered => {
                 let width = self.label_width();
-                (width + 3, 1, (width + 1) / 2)
+                (width + 3, 1, width.div_ceil(2))
             }
             BoardStyle::Boxes => (4, 1, 2),
             BoardStyle::Compact => (2, 1, self.compact_lead()),
