@@ -386,6 +386,51 @@ fn closing_the_terminal_keeps_the_game_in_both_modes_without_a_panic() {
 }
 
 #[test]
+fn ctrl_z_suspends_the_game_and_fg_takes_it_up_again() {
+    let Some(tmux) = Tmux::start("suspend") else {
+        return;
+    };
+    tmux.keys(&[&ttt_command("--x human --o human --first x"), "Enter"]);
+    tmux.wait_for("X to move");
+    tmux.keys(&["Enter"]);
+    tmux.wait_for("O to move");
+    tmux.keys(&["C-z"]);
+    // The shell has its terminal back as it was, and says the job stopped.
+    tmux.wait_for("Stopped");
+    tmux.assert_restored();
+    tmux.keys(&["fg", "Enter"]);
+    let screen = tmux.wait_for("O to move");
+    assert!(
+        screen.contains("Score"),
+        "the whole screen is drawn again:\n{screen}"
+    );
+    assert_eq!(
+        tmux.modes(),
+        "1 1 0",
+        "alternate screen, mouse, hidden cursor"
+    );
+    tmux.keys(&["q"]);
+    tmux.wait_for("Quit?");
+    tmux.keys(&["y"]);
+    // The shell ran its `echo EXIT` when the job stopped: the tally says ttt ended.
+    tmux.wait_for("X wins: 0, O wins: 0, draws: 0");
+    tmux.assert_restored();
+}
+
+#[test]
+fn esc_then_a_key_at_once_is_two_keys_not_alt() {
+    let Some(tmux) = Tmux::start("escape") else {
+        return;
+    };
+    tmux.keys(&[&ttt_command("--x human --o human --first x"), "Enter"]);
+    tmux.wait_for("X to move");
+    // Esc asks whether to leave, y says yes: typed together, tmux joins them as Alt-y.
+    tmux.keys(&["Escape", "y"]);
+    tmux.wait_for("EXIT=0");
+    tmux.assert_restored();
+}
+
+#[test]
 fn ctrl_c_ends_the_line_mode_with_the_tally() {
     let Some(tmux) = Tmux::start("plain-ctrl-c") else {
         return;

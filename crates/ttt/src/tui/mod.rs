@@ -251,10 +251,14 @@ fn event_loop(
                 let _ = sender.send(job.run());
             });
         }
-        if event::poll(TICK)?
-            && let Some(input) = input(event::read()?)
-        {
-            app.handle(input, clock.elapsed());
+        if event::poll(TICK)? {
+            let event = event::read()?;
+            if is_suspend(&event) {
+                suspend(&mut terminal)?;
+            }
+            for input in inputs(event) {
+                app.handle(input, clock.elapsed());
+            }
         }
         while let Ok(thought) = thoughts.try_recv() {
             app.receive(thought, clock.elapsed());
@@ -285,10 +289,14 @@ pub fn replay(mut screen: ReplayScreen, interrupts: &Interrupts) -> io::Result<O
                 return Ok(screen.was_interrupted().then_some(Signal::INTERRUPT));
             }
             terminal.draw(|frame| frame.render_widget(&screen, frame.area()))?;
-            if event::poll(TICK)?
-                && let Some(input) = input(event::read()?)
-            {
-                screen.handle(input);
+            if event::poll(TICK)? {
+                let event = event::read()?;
+                if is_suspend(&event) {
+                    suspend(&mut terminal)?;
+                }
+                for input in inputs(event) {
+                    screen.handle(input);
+                }
             }
         }
     })();
@@ -296,19 +304,71 @@ pub fn replay(mut screen: ReplayScreen, interrupts: &Interrupts) -> io::Result<O
     result
 }
 
-/// The app's input for a terminal event, if it is one the app knows.
-fn input(event: Event) -> Option<Input> {
+/// The app's inputs for a terminal event, those the app knows. Esc then a key typed
+/// quickly reach us as Alt with the key (tmux and most terminals join them, and no key of
+/// the app uses Alt): that is the two keys, Esc acting at once.
+fn inputs(event: Event) -> Vec<Input> {
     match event {
-        Event::Key(key) => key_input(key).map(Input::Key),
+        Event::Key(key) if key.modifiers.contains(KeyModifiers::ALT) => {
+            let mut alone = key;
+            alone.modifiers.remove(KeyModifiers::ALT);
+            match key_input(alone) {
+                Some(key) if key != Key::Interrupt => vec![Input::Key(Key::Esc), Input::Key(key)],
+                _ => Vec::new(),
+            }
+        }
+        Event::Key(key) => key_input(key).map(Input::Key).into_iter().collect(),
         Event::Mouse(mouse) if mouse.kind == MouseEventKind::Down(MouseButton::Left) => {
-            Some(Input::Click {
+            vec![Input::Click {
                 column: mouse.column,
                 row: mouse.row,
-            })
+            }]
         }
-        Event::Resize(width, height) => Some(Input::Resize { width, height }),
-        _ => None,
+        Event::Resize(width, height) => vec![Input::Resize { width, height }],
+        _ => Vec::new(),
     }
+}
+
+/// Whether the event is Ctrl-Z, which raw mode turns from the terminal's SIGTSTP into a key.
+fn is_suspend(event: &Event) -> bool {
+    matches!(event, Event::Key(key)
+        if key.kind != KeyEventKind::Release
+            && key.modifiers.contains(KeyModifiers::CONTROL)
+            && matches!(key.code, KeyCode::Char('z' | 'Z')))
+}
+
+/// Suspends the program as a shell's job, as Ctrl-Z does outside raw mode: the terminal
+/// is given back as it was (main screen, line editing, no mouse reports, a cursor), the
+/// program stops, and once the shell continues it (`fg`) the screen is taken again and
+/// drawn whole.
+#[cfg(unix)]
+fn suspend(terminal: &mut DefaultTerminal) -> io::Result<()> {
+    use ratatui::crossterm::terminal::{
+        EnterAlternateScreen, LeaveAlternateScreen, disable_raw_mode, enable_raw_mode,
+    };
+    execute!(
+        io::stdout(),
+        DisableMouseCapture,
+        LeaveAlternateScreen,
+        cursor::Show
+    )?;
+    disable_raw_mode()?;
+    // Stops here until SIGCONT; SIGTSTP's own action, since nothing here catches it.
+    nix::sys::signal::raise(nix::sys::signal::Signal::SIGTSTP).map_err(io::Error::from)?;
+    enable_raw_mode()?;
+    execute!(
+        io::stdout(),
+        EnterAlternateScreen,
+        EnableMouseCapture,
+        cursor::Hide
+    )?;
+    terminal.clear()
+}
+
+/// Without job control there is nothing to suspend to: Ctrl-Z does nothing.
+#[cfg(not(unix))]
+fn suspend(_terminal: &mut DefaultTerminal) -> io::Result<()> {
+    Ok(())
 }
 
 fn key_input(key: KeyEvent) -> Option<Key> {
@@ -355,5 +415,17 @@ mod tests {
         let mut release = KeyEvent::new(KeyCode::Enter, KeyModifiers::NONE);
         release.kind = KeyEventKind::Release;
         assert_eq!(key_input(release), None);
+    }
+
+    #[test]
+    fn esc_then_a_key_read_as_alt_is_esc_then_the_key() {
+        let alt_q = Event::Key(KeyEvent::new(KeyCode::Char('q'), KeyModifiers::ALT));
+        assert_eq!(
+            inputs(alt_q),
+            [Input::Key(Key::Esc), Input::Key(Key::Char('q'))]
+        );
+        let ctrl_z = Event::Key(KeyEvent::new(KeyCode::Char('z'), KeyModifiers::CONTROL));
+        assert!(is_suspend(&ctrl_z));
+        assert!(inputs(ctrl_z).is_empty());
     }
 }
