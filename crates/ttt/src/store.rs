@@ -54,7 +54,17 @@ impl Kept {
     /// Sorts `games` as `ttt games` lists and numbers them: in the order they came to be
     /// kept, so an import never renumbers earlier games.
     pub fn in_listing_order(games: &mut [Kept]) {
-        games.sort_by(|a, b| (a.record.kept_since(), &a.id).cmp(&(b.record.kept_since(), &b.id)));
+        // Within one second, a game played comes before a game imported: an import takes
+        // the number after the games already there (its process's id, in the game's id,
+        // tells nothing of which came first).
+        let key = |kept: &Kept| {
+            (
+                kept.record.kept_since(),
+                kept.record.imported.is_some(),
+                kept.id.clone(),
+            )
+        };
+        games.sort_by_key(key);
     }
 }
 
@@ -424,6 +434,29 @@ mod tests {
     use super::*;
     use ttt_core::{Mark, Outcome, Rules, Square};
     use ttt_play::Seat;
+
+    #[test]
+    fn a_game_imported_in_the_second_a_game_was_played_is_listed_after_it() {
+        let mut imported = record(50);
+        imported.imported = Some(100);
+        let mut games = vec![
+            Kept {
+                id: "100-1-1".to_owned(),
+                record: imported,
+            },
+            Kept {
+                id: "100-900-1".to_owned(),
+                record: record(100),
+            },
+            Kept {
+                id: "99-5-1".to_owned(),
+                record: record(99),
+            },
+        ];
+        Kept::in_listing_order(&mut games);
+        let ids: Vec<&str> = games.iter().map(|kept| kept.id.as_str()).collect();
+        assert_eq!(ids, ["99-5-1", "100-900-1", "100-1-1"]);
+    }
 
     fn record(started: u64) -> GameRecord {
         let mut game =
