@@ -1,7 +1,9 @@
 #!/usr/bin/env bash
 # Builds the web page into web/dist/: static files any server can serve.
 #   web/build.sh            (needs the wasm32-unknown-unknown target and wasm-bindgen-cli
-#                            at the version Cargo.lock pins; .ci/run installs both)
+#                            at the version Cargo.lock pins, and shrinks the wasm with
+#                            binaryen's wasm-opt where it is installed; .ci/run installs
+#                            all three)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -17,7 +19,18 @@ rm -rf web/dist
 mkdir -p web/dist
 wasm-bindgen --target web --no-typescript --out-dir web/dist \
   target/wasm32-unknown-unknown/web/ttt_web.wasm
-cp web/index.html web/style.css web/worker.js web/dist/
+wasm=web/dist/ttt_web_bg.wasm
+if command -v wasm-opt >/dev/null 2>&1; then
+  before=$(stat -c %s "$wasm")
+  # The features Rust's wasm32 target turns on by default.
+  wasm-opt -Oz --enable-bulk-memory --enable-nontrapping-float-to-int --enable-sign-ext \
+    --enable-mutable-globals "$wasm" -o "$wasm.opt"
+  mv "$wasm.opt" "$wasm"
+  echo "wasm-opt -Oz: $before -> $(stat -c %s "$wasm") bytes"
+else
+  echo "web/build.sh: wasm-opt (binaryen) is not installed: the wasm is left as wasm-bindgen wrote it" >&2
+fi
+cp web/index.html web/style.css web/worker.js web/icon.svg web/dist/
 echo "web/dist:"
 for file in web/dist/*; do
   printf '  %-24s %8d bytes\n' "$(basename "$file")" "$(stat -c %s "$file")"

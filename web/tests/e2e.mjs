@@ -4,7 +4,7 @@
 // `search` and checks that the page answers a key within 100 ms while the computer
 // thinks, turns a phone-sized window and acts after it, checks that the games and choices
 // are kept in local storage across a reload, and keeps screenshots in
-// target/web-e2e.png and target/web-e2e-phone.png.
+// target/web-e2e-3x3.png, target/web-e2e.png and target/web-e2e-phone.png.
 //
 //   node web/tests/e2e.mjs          (after web/build.sh; .ci/run runs both)
 import { createServer } from "node:http";
@@ -20,6 +20,7 @@ const types = {
   ".js": "text/javascript",
   ".css": "text/css",
   ".wasm": "application/wasm",
+  ".svg": "image/svg+xml",
 };
 
 const server = createServer(async (request, response) => {
@@ -148,6 +149,26 @@ try {
     verdict = verdicts.find((text) => after.some((line) => line.includes(text)));
   }
   check(verdict === "Draw." || verdict === "The computer wins.", `the verdict on the page: ${verdict}`);
+
+  // The page draws the marks itself, as shapes over their squares: none of the terminal's
+  // line drawings, one shape per mark, each inside the board's grid.
+  await page.waitForTimeout(100);
+  const marks = await page.evaluate(() => {
+    const text = Array.from(document.querySelectorAll("#screen pre"), (row) => row.textContent).join("");
+    const shapes = Array.from(document.querySelectorAll("#marks svg"), (svg) => {
+      const box = svg.getBoundingClientRect();
+      const under = document.elementFromPoint(box.x + box.width / 2, box.y + box.height / 2);
+      return { width: box.width, height: box.height, onCell: under?.parentElement?.tagName === "PRE" };
+    });
+    return { drawn: /[╳╭]/.test(text), shapes };
+  });
+  check(!marks.drawn, "no line-drawn marks on the page");
+  check(marks.shapes.length >= 5 && marks.shapes.length <= 9, `a shape per mark (${marks.shapes.length})`);
+  check(
+    marks.shapes.every((shape) => shape.onCell && shape.width > 40 && shape.height > 40),
+    "each shape sits over its square and fills it",
+  );
+  await page.screenshot({ path: join(root, "target", "web-e2e-3x3.png") });
 
   // Undo after the end takes the last move back; then a hint: both by clicks on the key
   // list, as a finger alone would.

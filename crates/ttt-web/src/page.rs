@@ -10,8 +10,8 @@ use ratzilla::DomBackend;
 use ratzilla::ratatui::backend::Backend;
 use ratzilla::ratatui::layout::Rect;
 use ratzilla::ratatui::{Terminal, TerminalOptions, Viewport};
-use ttt_core::Rules;
-use ttt_play::app::{App, Input, Job, KeptGames, Key, Theme};
+use ttt_core::{Mark, Rules};
+use ttt_play::app::{App, Input, Job, KeptGames, Key, ShownMark, Theme};
 use ttt_play::session::Thinking;
 use ttt_play::{Seats, Settings};
 use ttt_players::PlayerError;
@@ -32,6 +32,13 @@ extern "C" {
 /// The id of the element the game is drawn in.
 const SCREEN: &str = "screen";
 
+/// The id of the grid of cells the DOM backend makes inside [`SCREEN`].
+const GRID: &str = "screen_ratzilla_grid";
+
+/// The id of the layer the marks are drawn in, over the screen (beside it in the page,
+/// since the backend empties the screen element when it remakes its grid).
+const MARKS: &str = "marks";
+
 /// The app and the work it handed out, waiting for the workers' replies.
 struct Page {
     app: App,
@@ -43,6 +50,8 @@ struct Page {
     area: Rect,
     thinking: Option<Thinking>,
     job: Option<Job>,
+    /// The marks drawn in the marks layer, and the window's size they were placed for.
+    marks: (Vec<ShownMark>, Option<(u32, u32)>),
 }
 
 thread_local! {
@@ -190,6 +199,66 @@ fn area(terminal: &mut Terminal<DomBackend>) -> Rect {
     Rect::new(0, 0, columns.min(grid.width), rows.min(grid.height))
 }
 
+/// The cell element the backend drew at `column` and `row` of its grid.
+fn cell_element(column: u16, row: u16) -> Option<web_sys::Element> {
+    let grid = web_sys::window()?.document()?.get_element_by_id(GRID)?;
+    grid.children()
+        .item(u32::from(row))?
+        .children()
+        .item(u32::from(column))
+}
+
+/// Where `cell` (in the screen's cells) lies on the page: left, top, width and height in
+/// CSS pixels, from the cells the backend laid out (not from a measured cell size, which
+/// drifts over a wide board).
+fn cell_box(cell: Rect) -> Option<(f64, f64, f64, f64)> {
+    let first = cell_element(cell.x, cell.y)?.get_bounding_client_rect();
+    let last = cell_element(cell.right() - 1, cell.bottom() - 1)?.get_bounding_client_rect();
+    Some((
+        first.left(),
+        first.top(),
+        last.right() - first.left(),
+        last.bottom() - first.top(),
+    ))
+}
+
+/// An X (two strokes) or an O (a ring) filling a square of 100 by 100.
+fn mark_shape(mark: Mark) -> &'static str {
+    match mark {
+        Mark::X => r#"<path d="M22 22 L78 78 M78 22 L22 78"/>"#,
+        Mark::O => r#"<circle cx="50" cy="50" r="29"/>"#,
+    }
+}
+
+/// Draws `marks` in the marks layer, each an SVG shape over its square, in place of the
+/// line drawings a terminal shows.
+fn draw_marks(marks: &[ShownMark]) {
+    let Some(layer) = web_sys::window()
+        .and_then(|window| window.document())
+        .and_then(|document| document.get_element_by_id(MARKS))
+    else {
+        return;
+    };
+    let mut shapes = String::new();
+    for shown in marks {
+        let Some((left, top, width, height)) = cell_box(shown.cell) else {
+            continue;
+        };
+        let mut classes = format!("mark mark-{}", shown.mark.to_string().to_lowercase());
+        if shown.winning {
+            classes.push_str(" winning");
+        }
+        if shown.last {
+            classes.push_str(" last");
+        }
+        shapes.push_str(&format!(
+            r#"<svg class="{classes}" viewBox="0 0 100 100" preserveAspectRatio="xMidYMid meet" style="left:{left}px;top:{top}px;width:{width}px;height:{height}px">{}</svg>"#,
+            mark_shape(shown.mark)
+        ));
+    }
+    layer.set_inner_html(&shapes);
+}
+
 /// The game's key for a key pressed on the page, if it is one.
 fn key(event: &web_sys::KeyboardEvent) -> Option<Key> {
     if event.ctrl_key() || event.alt_key() || event.meta_key() {
@@ -223,6 +292,9 @@ fn click(event: &web_sys::MouseEvent) -> Option<Input> {
     if event.button() != 0 {
         return None;
     }
+    if let Some(input) = clicked_cell(event) {
+        return Some(input);
+    }
     let (width, height) = cell_size()?;
     let document = web_sys::window()?.document()?;
     let screen = document
@@ -238,6 +310,31 @@ fn click(event: &web_sys::MouseEvent) -> Option<Input> {
     Some(Input::Click {
         column: u16::try_from((x / width) as u64).ok()?,
         row: u16::try_from((y / height) as u64).ok()?,
+    })
+}
+
+/// The cell element under a press, counted in the grid the backend laid out: exact on
+/// any board, where counting from a measured cell size drifts over a wide one.
+fn clicked_cell(event: &web_sys::MouseEvent) -> Option<Input> {
+    let cell: web_sys::Element = event.target()?.dyn_into().ok()?;
+    let line = cell.parent_element()?;
+    let grid = line.parent_element()?;
+    if grid.id() != GRID {
+        return None;
+    }
+    let place = |parent: &web_sys::Element, child: &web_sys::Element| {
+        let children = parent.children();
+        (0..children.length())
+            .find(|&index| {
+                children
+                    .item(index)
+                    .is_some_and(|other| other.is_same_node(Some(child)))
+            })
+            .and_then(|index| u16::try_from(index).ok())
+    };
+    Some(Input::Click {
+        column: place(&line, &cell)?,
+        row: place(&grid, &line)?,
     })
 }
 
@@ -294,7 +391,8 @@ pub fn start() -> Result<(), JsValue> {
     let settings = Settings::new(Rules::default(), Seats::Ask { letter: None }).map_err(to_js)?;
     // Colour unless the person asked the system for more contrast or forced colours.
     let theme = Theme::new(!media("(prefers-contrast: more)") && !media("(forced-colors: active)"));
-    let mut app = App::new(settings, theme, first_area, now());
+    // The page draws the board's marks itself, as shapes that fill their squares.
+    let mut app = App::new(settings, theme, first_area, now()).with_marks_outside();
     let (kept, unreadable) = storage::load();
     let remembered = storage::choices();
     if let Some(remembered) = &remembered {
@@ -320,6 +418,7 @@ pub fn start() -> Result<(), JsValue> {
         area: first_area,
         thinking: None,
         job: None,
+        marks: (Vec::new(), None),
     }));
     PAGE.with(|slot| *slot.borrow_mut() = Some(page.clone()));
     listen(&page)?;
@@ -359,8 +458,14 @@ fn animate(mut terminal: Terminal<DomBackend>, page: Rc<RefCell<Page>>) {
             }
             page.handle(Input::Tick);
         }
-        let page = page.borrow();
+        let mut page = page.borrow_mut();
         let _ = terminal.draw(|frame| frame.render_widget(&page.app, frame.area()));
+        // After the draw: the backend makes its grid for a new size only as it draws.
+        let marks = (page.app.shown_marks(page.area), window_size());
+        if marks != page.marks {
+            draw_marks(&marks.0);
+            page.marks = marks;
+        }
         request_frame(&next);
     }));
     request_frame(&frame);

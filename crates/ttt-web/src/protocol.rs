@@ -1,22 +1,27 @@
-//! What the page and its web worker say to each other: the slow work (a computer's move,
-//! a hint, a review) as one line of text each way. The worker runs the same wasm as the
-//! page; the page keeps the app, the worker only computes.
+//! What the page and its web workers say to each other: the slow work (a computer's move,
+//! a hint, a review) as one JSON message each way, serde's types below. The worker runs
+//! the same wasm as the page; the page keeps the app, the worker only computes.
 //!
-//! ```text
-//! move  <strength> <think µs> <memory bytes> <open centre 0|1> <seed> <game>
-//! hint  <naming> <game>          review <naming> <game>
-//! game: <width> <height> <k> <rule freestyle|exact> <first x|o> <moves as square indices, comma-separated>
 //! ```
+//! use ttt_core::{Mark, Position, Rules, SquareNaming};
+//! use ttt_play::app::Purpose;
+//! use ttt_web::protocol::Request;
 //!
-//! Fields are separated by tabs. Replies: `move <square>`, `hint <square:W|D|L:plies>;…`,
-//! `review <lines separated by U+001F>`, or `error <message>`.
+//! let hint = Request::Job(Purpose::Hint, SquareNaming::Numbers, Position::new(Rules::default(), Mark::X));
+//! assert_eq!(
+//!     hint.encode(),
+//!     r#"{"kind":"hint","naming":"numbers","game":{"width":3,"height":3,"k":3,"rule":"freestyle","first":"X","moves":[]}}"#
+//! );
+//! assert_eq!(Request::decode(&hint.encode()), Ok(hint));
+//! ```
 
 use std::time::Duration;
 
+use serde::{Deserialize, Serialize};
 use ttt_core::{Mark, Position, Rules, Square, SquareNaming, WinRule};
 use ttt_play::app::{Answer, Job, Purpose};
 use ttt_play::session::{KeptPlayer, Order};
-use ttt_players::{Limits, Strength};
+use ttt_players::Limits;
 use ttt_solver::{GameResult, MoveValue, Solver, Value};
 
 /// A request the worker can carry out.
@@ -39,127 +44,158 @@ pub enum Reply {
     Error(String),
 }
 
-const SEPARATOR: char = '\u{1f}';
-
-fn game(position: &Position) -> String {
-    let rules = position.rules();
-    let moves: Vec<String> = position
-        .history()
-        .iter()
-        .map(|square| square.index().to_string())
-        .collect();
-    format!(
-        "{}\t{}\t{}\t{}\t{}\t{}",
-        rules.width(),
-        rules.height(),
-        rules.k(),
-        rules.win_rule(),
-        position.first(),
-        moves.join(",")
-    )
+/// A game as it travels: the rules, who moved first and the moves as square indices.
+/// Names are the words `ttt` reads everywhere (`freestyle`, `X`).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+struct Game {
+    width: usize,
+    height: usize,
+    k: usize,
+    rule: String,
+    first: String,
+    moves: Vec<usize>,
 }
 
-fn read_game<'a>(fields: &mut impl Iterator<Item = &'a str>) -> Result<Position, String> {
-    let mut number = |what: &str| -> Result<usize, String> {
-        fields
-            .next()
-            .and_then(|field| field.parse().ok())
-            .ok_or_else(|| format!("no {what}"))
-    };
-    let (width, height, k) = (number("width")?, number("height")?, number("k")?);
-    let win: WinRule = fields
-        .next()
-        .and_then(|field| field.parse().ok())
-        .ok_or("no win rule")?;
-    let rules = Rules::new(width, height, k)
-        .map_err(|error| error.to_string())?
-        .with_win_rule(win);
-    let first: Mark = fields
-        .next()
-        .and_then(|field| field.parse().ok())
-        .ok_or("no first mover")?;
-    let moves = fields
-        .next()
-        .unwrap_or("")
-        .split(',')
-        .filter(|part| !part.is_empty())
-        .map(|part| {
-            part.parse()
-                .map(Square::new)
-                .map_err(|_| "bad move".to_owned())
-        })
-        .collect::<Result<Vec<_>, _>>()?;
-    Position::from_moves(rules, first, &moves).map_err(|error| error.to_string())
-}
-
-impl Request {
-    /// The request as one line.
-    pub fn encode(&self) -> String {
-        match self {
-            Request::Move(order) => format!(
-                "move\t{}\t{}\t{}\t{}\t{}\t{}",
-                order.strength,
-                order.limits.think.as_micros(),
-                order.limits.memory,
-                u8::from(order.open_centre),
-                order.seed,
-                game(&order.position)
-            ),
-            Request::Job(purpose, naming, position) => {
-                let word = match purpose {
-                    Purpose::Hint => "hint",
-                    Purpose::Review => "review",
-                };
-                format!("{word}\t{naming}\t{}", game(position))
-            }
+impl Game {
+    fn of(position: &Position) -> Game {
+        let rules = position.rules();
+        Game {
+            width: rules.width(),
+            height: rules.height(),
+            k: rules.k(),
+            rule: rules.win_rule().to_string(),
+            first: position.first().to_string(),
+            moves: position
+                .history()
+                .iter()
+                .map(|square| square.index())
+                .collect(),
         }
     }
 
-    /// Reads a line written by [`encode`](Request::encode).
+    fn position(&self) -> Result<Position, String> {
+        let win: WinRule = self.rule.parse().map_err(|_| "no win rule".to_owned())?;
+        let rules = Rules::new(self.width, self.height, self.k)
+            .map_err(|error| error.to_string())?
+            .with_win_rule(win);
+        let first: Mark = self
+            .first
+            .parse()
+            .map_err(|_| "no first mover".to_owned())?;
+        let moves: Vec<Square> = self.moves.iter().copied().map(Square::new).collect();
+        Position::from_moves(rules, first, &moves).map_err(|error| error.to_string())
+    }
+}
+
+/// A request as it travels.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(tag = "kind", rename_all = "snake_case")]
+enum Sent {
+    Move {
+        player: String,
+        think_micros: u64,
+        memory: usize,
+        open_centre: bool,
+        seed: u64,
+        game: Game,
+    },
+    Hint {
+        naming: String,
+        game: Game,
+    },
+    Review {
+        naming: String,
+        game: Game,
+    },
+}
+
+/// A square's value under perfect play, as it travels.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+struct Rated {
+    square: usize,
+    result: Outcome,
+    plies: u32,
+}
+
+/// A result for the side to move, as it travels.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+enum Outcome {
+    Win,
+    Draw,
+    Loss,
+}
+
+/// A reply as it travels.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(tag = "kind", rename_all = "snake_case")]
+enum Answered {
+    Move { square: usize },
+    Hint { moves: Vec<Rated> },
+    Review { lines: Vec<String> },
+    Error { message: String },
+}
+
+impl Request {
+    /// The request as one JSON message.
+    pub fn encode(&self) -> String {
+        let sent = match self {
+            Request::Move(order) => Sent::Move {
+                player: order.strength.to_string(),
+                think_micros: u64::try_from(order.limits.think.as_micros()).unwrap_or(u64::MAX),
+                memory: order.limits.memory,
+                open_centre: order.open_centre,
+                seed: order.seed,
+                game: Game::of(&order.position),
+            },
+            Request::Job(Purpose::Hint, naming, position) => Sent::Hint {
+                naming: naming.to_string(),
+                game: Game::of(position),
+            },
+            Request::Job(Purpose::Review, naming, position) => Sent::Review {
+                naming: naming.to_string(),
+                game: Game::of(position),
+            },
+        };
+        // A value of plain fields and strings: serde_json cannot fail on it.
+        serde_json::to_string(&sent).unwrap_or_default()
+    }
+
+    /// Reads a message written by [`encode`](Request::encode).
     ///
     /// # Errors
-    /// What is wrong with the line, in words.
-    pub fn decode(line: &str) -> Result<Request, String> {
-        let mut fields = line.split('\t');
-        match fields.next() {
-            Some("move") => {
-                let strength: Strength = fields
-                    .next()
-                    .and_then(|field| field.parse().ok())
-                    .ok_or("no player")?;
-                let mut number = |what: &str| -> Result<u64, String> {
-                    fields
-                        .next()
-                        .and_then(|field| field.parse().ok())
-                        .ok_or_else(|| format!("no {what}"))
-                };
-                let think = Duration::from_micros(number("thinking time")?);
-                let memory = usize::try_from(number("memory")?).map_err(|e| e.to_string())?;
-                let open_centre = number("centre opening")? == 1;
-                let seed = number("seed")?;
-                let position = read_game(&mut fields)?;
-                Ok(Request::Move(Order {
-                    strength,
-                    limits: Limits { think, memory },
-                    open_centre,
-                    seed,
-                    position,
-                }))
+    /// What is wrong with the message, in words.
+    pub fn decode(text: &str) -> Result<Request, String> {
+        let sent: Sent =
+            serde_json::from_str(text).map_err(|error| format!("bad request: {error}"))?;
+        let naming = |name: &str| -> Result<SquareNaming, String> {
+            name.parse().map_err(|_| format!("no naming '{name}'"))
+        };
+        Ok(match sent {
+            Sent::Move {
+                player,
+                think_micros,
+                memory,
+                open_centre,
+                seed,
+                game,
+            } => Request::Move(Order {
+                strength: player.parse().map_err(|_| "no player".to_owned())?,
+                limits: Limits {
+                    think: Duration::from_micros(think_micros),
+                    memory,
+                },
+                open_centre,
+                seed,
+                position: game.position()?,
+            }),
+            Sent::Hint { naming: name, game } => {
+                Request::Job(Purpose::Hint, naming(&name)?, game.position()?)
             }
-            Some(word @ ("hint" | "review")) => {
-                let purpose = if word == "hint" {
-                    Purpose::Hint
-                } else {
-                    Purpose::Review
-                };
-                let naming: SquareNaming = fields
-                    .next()
-                    .and_then(|field| field.parse().ok())
-                    .ok_or("no naming")?;
-                Ok(Request::Job(purpose, naming, read_game(&mut fields)?))
+            Sent::Review { naming: name, game } => {
+                Request::Job(Purpose::Review, naming(&name)?, game.position()?)
             }
-            _ => Err(format!("unknown request '{line}'")),
-        }
+        })
     }
 
     /// Does the work (in the worker: this is where the time goes), with what the worker
@@ -192,80 +228,66 @@ pub struct Worker {
     solver: Solver,
 }
 
-fn result_letter(result: GameResult) -> char {
-    match result {
-        GameResult::Win => 'W',
-        GameResult::Draw => 'D',
-        GameResult::Loss => 'L',
-    }
-}
-
 impl Reply {
-    /// The reply as one line.
+    /// The reply as one JSON message.
     pub fn encode(&self) -> String {
-        match self {
-            Reply::Move(square) => format!("move\t{}", square.index()),
-            Reply::Answer(Answer::Hint(moves)) => {
-                let moves: Vec<String> = moves
+        let answered = match self {
+            Reply::Move(square) => Answered::Move {
+                square: square.index(),
+            },
+            Reply::Answer(Answer::Hint(moves)) => Answered::Hint {
+                moves: moves
                     .iter()
-                    .map(|rated| {
-                        format!(
-                            "{}:{}:{}",
-                            rated.square.index(),
-                            result_letter(rated.value.result),
-                            rated.value.plies
-                        )
+                    .map(|rated| Rated {
+                        square: rated.square.index(),
+                        result: match rated.value.result {
+                            GameResult::Win => Outcome::Win,
+                            GameResult::Draw => Outcome::Draw,
+                            GameResult::Loss => Outcome::Loss,
+                        },
+                        plies: rated.value.plies,
                     })
-                    .collect();
-                format!("hint\t{}", moves.join(";"))
-            }
-            Reply::Answer(Answer::Review(lines)) => {
-                format!("review\t{}", lines.join(&SEPARATOR.to_string()))
-            }
-            Reply::Error(message) => format!("error\t{message}"),
-        }
+                    .collect(),
+            },
+            Reply::Answer(Answer::Review(lines)) => Answered::Review {
+                lines: lines.clone(),
+            },
+            Reply::Error(message) => Answered::Error {
+                message: message.clone(),
+            },
+        };
+        // Plain fields and strings: serde_json cannot fail on them.
+        serde_json::to_string(&answered).unwrap_or_default()
     }
 
-    /// Reads a line written by [`encode`](Reply::encode).
+    /// Reads a message written by [`encode`](Reply::encode).
     ///
     /// # Errors
-    /// What is wrong with the line, in words.
-    pub fn decode(line: &str) -> Result<Reply, String> {
-        let (word, rest) = line.split_once('\t').unwrap_or((line, ""));
-        match word {
-            "move" => rest
-                .parse()
-                .map(|index| Reply::Move(Square::new(index)))
-                .map_err(|_| format!("bad square '{rest}'")),
-            "hint" => rest
-                .split(';')
-                .filter(|part| !part.is_empty())
-                .map(|part| {
-                    let mut fields = part.split(':');
-                    let square = fields.next().and_then(|field| field.parse().ok());
-                    let result = match fields.next() {
-                        Some("W") => Some(GameResult::Win),
-                        Some("D") => Some(GameResult::Draw),
-                        Some("L") => Some(GameResult::Loss),
-                        _ => None,
-                    };
-                    let plies = fields.next().and_then(|field| field.parse().ok());
-                    match (square, result, plies) {
-                        (Some(square), Some(result), Some(plies)) => Ok(MoveValue {
-                            square: Square::new(square),
-                            value: Value::new(result, plies),
-                        }),
-                        _ => Err(format!("bad hint '{part}'")),
-                    }
-                })
-                .collect::<Result<Vec<_>, _>>()
-                .map(|moves| Reply::Answer(Answer::Hint(moves))),
-            "review" => Ok(Reply::Answer(Answer::Review(
-                rest.split(SEPARATOR).map(str::to_owned).collect(),
-            ))),
-            "error" => Ok(Reply::Error(rest.to_owned())),
-            _ => Err(format!("unknown reply '{line}'")),
-        }
+    /// What is wrong with the message, in words.
+    pub fn decode(text: &str) -> Result<Reply, String> {
+        let answered: Answered =
+            serde_json::from_str(text).map_err(|error| format!("bad reply: {error}"))?;
+        Ok(match answered {
+            Answered::Move { square } => Reply::Move(Square::new(square)),
+            Answered::Hint { moves } => Reply::Answer(Answer::Hint(
+                moves
+                    .into_iter()
+                    .map(|rated| MoveValue {
+                        square: Square::new(rated.square),
+                        value: Value::new(
+                            match rated.result {
+                                Outcome::Win => GameResult::Win,
+                                Outcome::Draw => GameResult::Draw,
+                                Outcome::Loss => GameResult::Loss,
+                            },
+                            rated.plies,
+                        ),
+                    })
+                    .collect(),
+            )),
+            Answered::Review { lines } => Reply::Answer(Answer::Review(lines)),
+            Answered::Error { message } => Reply::Error(message),
+        })
     }
 }
 
@@ -287,6 +309,7 @@ mod tests {
     #![allow(clippy::unwrap_used, reason = "a test fails by panicking")]
 
     use super::*;
+    use ttt_players::Strength;
 
     fn game() -> Position {
         let rules = Rules::default();
@@ -319,8 +342,10 @@ mod tests {
             let (Request::Move(Order { position, .. }) | Request::Job(_, _, position)) = decoded;
             assert_eq!(position.history(), sent.history(), "the moves travel too");
         }
-        assert!(Request::decode("move\tperfect").is_err());
+        assert!(Request::decode(r#"{"kind":"move","player":"perfect"}"#).is_err());
         assert!(Request::decode("dance").is_err());
+        let off_board = r#"{"kind":"hint","naming":"numbers","game":{"width":3,"height":3,"k":3,"rule":"freestyle","first":"X","moves":[9]}}"#;
+        assert!(Request::decode(off_board).is_err());
     }
 
     #[test]
@@ -348,7 +373,13 @@ mod tests {
         assert_eq!(hint, Reply::Answer(here));
         let big = Position::new(Rules::new(15, 15, 5).unwrap(), Mark::X);
         let refused = answer(&Request::Job(Purpose::Hint, SquareNaming::Numbers, big).encode());
-        assert!(refused.starts_with("error\tNo hint here"), "{refused}");
-        assert!(answer("nonsense").starts_with("error\t"));
+        assert!(
+            matches!(Reply::decode(&refused), Ok(Reply::Error(message)) if message.starts_with("No hint here")),
+            "{refused}"
+        );
+        assert!(matches!(
+            Reply::decode(&answer("nonsense")),
+            Ok(Reply::Error(_))
+        ));
     }
 }

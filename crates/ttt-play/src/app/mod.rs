@@ -154,6 +154,22 @@ pub struct App {
     offer: Option<GameRecord>,
     /// Set when the offered game was resumed, until the front end takes it.
     resumed: bool,
+    /// Whether the front end draws the marks on the board itself ([`App::shown_marks`]).
+    marks_outside: bool,
+}
+
+/// A mark on the board as the game screen shows it, for a front end that draws marks with
+/// its own glyphs (the web page, in crisp shapes that fill their squares).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct ShownMark {
+    /// The inside of its square, in the screen's cells.
+    pub cell: Rect,
+    /// The mark.
+    pub mark: Mark,
+    /// Whether it is on the winning line.
+    pub winning: bool,
+    /// Whether it is the last move.
+    pub last: bool,
 }
 
 impl App {
@@ -188,6 +204,7 @@ impl App {
             stats: None,
             offer: None,
             resumed: false,
+            marks_outside: false,
         };
         if fixed {
             app.screen = Screen::Game(GameScreen::new(rules));
@@ -342,6 +359,44 @@ impl App {
     /// The screen showing.
     pub fn screen(&self) -> &Screen {
         &self.screen
+    }
+
+    /// The same app, leaving the board's marks to the front end: the game screen draws
+    /// each square's colours but not its mark wherever [`App::shown_marks`] lists it (a box
+    /// over the board brings the app's own drawings back, since the front end's would
+    /// cover the box).
+    #[must_use]
+    pub fn with_marks_outside(mut self) -> App {
+        self.marks_outside = true;
+        self
+    }
+
+    /// The marks the front end draws itself, set by [`App::with_marks_outside`]: those on
+    /// the game screen's board, where a window of `area` shows it and no box covers it;
+    /// none otherwise, and none for a front end that leaves the drawing to the app.
+    pub fn shown_marks(&self, area: Rect) -> Vec<ShownMark> {
+        if !self.marks_outside || self.overlay.is_some() || self.too_small(area) {
+            return Vec::new();
+        }
+        let (Screen::Game(_), Some(geometry)) = (&self.screen, layout::board(area, self.rules()))
+        else {
+            return Vec::new();
+        };
+        let position = self.position();
+        let rules = position.rules();
+        let last = position.history().last().copied();
+        rules
+            .squares()
+            .filter_map(|square| {
+                let mark = position.board().get(square)?;
+                Some(ShownMark {
+                    cell: geometry.cell(rules.column(square) as u16, rules.row(square) as u16),
+                    mark,
+                    winning: position.is_over() && position.is_on_winning_line(square),
+                    last: Some(square) == last,
+                })
+            })
+            .collect()
     }
 
     /// The box over the screen, if any.

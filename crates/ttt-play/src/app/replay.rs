@@ -99,6 +99,7 @@ impl Widget for &ReplayScreen {
             naming: SquareNaming::Numbers.on_board(rules),
             cursor: None,
             hints: None,
+            glyphs: true,
         };
         board(&look, replay.position(), &geometry, buf);
         let block = Block::new()

@@ -1806,3 +1806,27 @@ fn the_offered_game_shows_whole_on_a_phone_and_a_tap_on_it_resumes() {
         assert_eq!(app.position().history().len(), 2);
     }
 }
+
+#[test]
+fn a_front_end_that_draws_marks_itself_gets_them_where_no_box_covers_the_board() {
+    let mut app = two_people().with_marks_outside();
+    key(&mut app, Key::Char('5'));
+    key(&mut app, Key::Char('1'));
+    let shown = app.shown_marks(AREA);
+    let cells: Vec<(Mark, bool)> = shown.iter().map(|shown| (shown.mark, shown.last)).collect();
+    assert_eq!(cells, [(Mark::O, true), (Mark::X, false)]);
+    let (x, y) = centre_of(&app, Square::new(4));
+    assert!(shown[1].cell.contains((x, y).into()));
+    // The app draws no glyph where the front end draws the mark.
+    let drawn = screen_text(&app);
+    assert!(!drawn.contains('╳') && !drawn.contains('╭'), "{drawn}");
+    // A box over the board: the front end draws none (they would cover the box), the app
+    // draws them under the box again.
+    key(&mut app, Key::Char('?'));
+    assert!(app.shown_marks(AREA).is_empty());
+    // An app that draws its own marks lists none.
+    let mut own = two_people();
+    key(&mut own, Key::Char('5'));
+    assert!(own.shown_marks(AREA).is_empty());
+    assert!(screen_text(&own).contains('╳'));
+}

@@ -174,6 +174,7 @@ fn game_screen(app: &App, game: &GameScreen, area: Rect, buf: &mut Buffer) {
             naming: app.naming(),
             cursor: (!app.session().is_over()).then_some(game.cursor),
             hints: game.hints.as_deref(),
+            glyphs: app.shown_marks(area).is_empty(),
         };
         board(&look, position, &geometry, buf);
     }
@@ -349,6 +350,8 @@ pub(super) struct BoardLook<'a> {
     pub(super) cursor: Option<Square>,
     /// Values shown in free squares.
     pub(super) hints: Option<&'a [MoveValue]>,
+    /// Whether the marks are drawn here, not by the front end.
+    pub(super) glyphs: bool,
 }
 
 pub(super) fn board(
@@ -383,7 +386,9 @@ pub(super) fn board(
                     // No room for the marker: the last move is underlined instead.
                     mark_style = mark_style.add_modifier(Modifier::UNDERLINED);
                 }
-                draw_mark(mark, cell, mark_style, buf);
+                if look.glyphs {
+                    draw_mark(mark, cell, mark_style, buf);
+                }
                 if Some(square) == last && large {
                     buf.set_string(cell.right() - 1, cell.y, "•", style);
                 }
