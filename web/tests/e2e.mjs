@@ -274,6 +274,26 @@ try {
     `a large window again gets the wide layout (${[...wide[0]].length}x${wide.length})`,
   );
 
+  // The game shows at every size a window really has: the font is chosen to fit (a
+  // phone on its side, a small phone upright, a short desktop window).
+  const sizes = [[932, 430], [932, 380], [375, 553], [430, 559], [844, 390], [390, 844]];
+  for (let height = 300; height <= 600; height += 7) sizes.push([1600, height]);
+  const small = [];
+  for (const [width, height] of sizes) {
+    await page.setViewportSize({ width, height });
+    // Once the page has settled on its new size (a few frames).
+    let shown = false;
+    for (let wait = 0; wait < 30 && !shown; wait++) {
+      await page.waitForTimeout(50);
+      const lines = await screen();
+      shown = lines.length > 0 && !lines.some((line) => line.includes("too small"));
+    }
+    if (!shown) small.push(`${width}x${height}`);
+  }
+  check(small.length === 0, `no "too small" at ${sizes.length} window sizes (${small.join(", ")})`);
+  await page.setViewportSize({ width: 1200, height: 800 });
+  await page.waitForTimeout(200);
+
   // Kept in the browser's local storage: the games (the gomoku game under way among
   // them) and the start screen's choices. A reload offers the unfinished game, opens with
   // the choices, shows the record against the chosen opponent, and sets aside a value
@@ -301,9 +321,12 @@ try {
   check(true, "a reload offers the unfinished game, with last visit's choices and the record");
   const aside = await page.evaluate(() => [localStorage.getItem("ttt.unreadable.broken"), localStorage.getItem("ttt.game.broken")]);
   check(aside[0] === "not a game" && aside[1] === null, "an unreadable game is set aside, not lost");
-  await page.keyboard.press("r");
+  // A finger alone takes it up: a tap on the offer, on a phone held upright.
+  await page.setViewportSize({ width: 390, height: 844 });
+  await page.waitForTimeout(300);
+  await clickText("resume the unfinished");
   await waitFor("The unfinished game goes on");
-  check(true, "r takes the unfinished game up");
+  check(true, "a tap on the offer takes the unfinished game up on a phone");
 
   check(errors.length === 0, `no errors in the page (${errors.join("; ")})`);
 } catch (error) {

@@ -168,12 +168,17 @@ fn grid_size() -> Option<(u16, u16)> {
 /// The size of one cell of the page's font in CSS pixels, measured as the DOM backend
 /// measures it: a block character in a `pre` inside the screen element.
 fn cell_size() -> Option<(f64, f64)> {
+    cell_size_at("inherit")
+}
+
+/// The size of one cell at the CSS font size `font` (`inherit` for the screen's own).
+fn cell_size_at(font: &str) -> Option<(f64, f64)> {
     let document = web_sys::window()?.document()?;
     let parent = document.get_element_by_id(SCREEN)?;
     let pre = document.create_element("pre").ok()?;
     pre.set_attribute(
         "style",
-        "margin: 0; padding: 0; border: 0; line-height: normal;",
+        &format!("margin: 0; padding: 0; border: 0; line-height: normal; font-size: {font};"),
     )
     .ok()?;
     let span = document.create_element("span").ok()?;
@@ -185,6 +190,62 @@ fn cell_size() -> Option<(f64, f64)> {
     let cell = span.get_bounding_client_rect();
     parent.remove_child(&pre).ok()?;
     (cell.width() > 0.0 && cell.height() > 0.0).then(|| (cell.width(), cell.height()))
+}
+
+/// The largest font, in CSS pixels, at which `app` shows its screen in the screen element
+/// (at least 80x24 cells, or 50x40 held upright, and room for the board). The page always
+/// shows the game, on a phone turned either way too; never above 22 px, where a big
+/// window gains nothing.
+///
+/// Found by trying sizes, each cell measured as the DOM backend measures it: a line's
+/// height is rounded to whole pixels at small sizes, so it is not a share of the font.
+fn fitting_font(app: &App) -> Option<f64> {
+    let screen = web_sys::window()?
+        .document()?
+        .get_element_by_id(SCREEN)?
+        .get_bounding_client_rect();
+    let fits = |font: f64| {
+        cell_size_at(&format!("{font:.2}px")).is_some_and(|(width, height)| {
+            let cells =
+                |length: f64, cell: f64| (length / cell).floor().min(f64::from(u16::MAX)) as u16;
+            let area = Rect::new(
+                0,
+                0,
+                cells(screen.width(), width),
+                cells(screen.height(), height),
+            );
+            !app.too_small(area)
+        })
+    };
+    let (mut low, mut high) = (1.0, 22.0);
+    if fits(high) {
+        return Some(high);
+    }
+    for _ in 0..14 {
+        let middle = (low + high) / 2.0;
+        if fits(middle) {
+            low = middle;
+        } else {
+            high = middle;
+        }
+    }
+    Some(low)
+}
+
+/// Sets the screen element's font to [`fitting_font`].
+fn fit_font(app: &App) {
+    let Some(font) = fitting_font(app) else {
+        return;
+    };
+    let screen = web_sys::window()
+        .and_then(|window| window.document())
+        .and_then(|document| document.get_element_by_id(SCREEN))
+        .and_then(|element| element.dyn_into::<web_sys::HtmlElement>().ok());
+    if let Some(screen) = screen {
+        let _ = screen
+            .style()
+            .set_property("font-size", &format!("{font:.2}px"));
+    }
 }
 
 /// The area to draw in: what fits the screen element, and never more than the backend's
@@ -438,10 +499,20 @@ fn animate(mut terminal: Terminal<DomBackend>, page: Rc<RefCell<Page>>) {
     // measured frame after frame until the area holds still over a frame drawn at the new
     // size, as the backend remakes its grid for the new size only when it next draws.
     let (mut settled_at, mut seen) = (None, None);
+    // The font is fitted again when the window or what must fit in it changes (a board
+    // that needs more cells).
+    let mut fitted_for = None;
     *frame.borrow_mut() = Some(Closure::new(move || {
         {
             let mut page = page.borrow_mut();
             let window = window_size();
+            let in_game = matches!(page.app.screen(), ttt_play::app::Screen::Game(_));
+            let fitting = Some((window, page.app.rules(), in_game));
+            if fitting != fitted_for {
+                fit_font(&page.app);
+                fitted_for = fitting;
+                settled_at = None;
+            }
             if window != settled_at {
                 let area = area(&mut terminal);
                 let drawn_since = seen == window;
