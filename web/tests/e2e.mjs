@@ -134,6 +134,25 @@ try {
     if (verdict) break;
     const width = lines[0].length;
     let clicked = false;
+    if (turn === 0) {
+      // The first move by the board's grid of buttons, as a screen reader presses one.
+      const pressed = await page.evaluate(() => {
+        const button = document.querySelector('#board [role="gridcell"][aria-label*="empty"]');
+        button?.click();
+        return button?.getAttribute("aria-label") ?? null;
+      });
+      check(pressed !== null, `a board button to press (${pressed})`);
+      await page.waitForTimeout(300);
+      const label = pressed.split(":")[0];
+      const now = await page.evaluate(
+        (label) => document.querySelector(`#board [aria-label^="${label}:"]`)?.getAttribute("aria-label"),
+        label,
+      );
+      check(/, X/.test(now ?? ""), `pressing it plays there (${now})`);
+      const said = await page.evaluate(() => document.getElementById("said").textContent);
+      check(said.length > 0, `the live region says the move (${said})`);
+      continue;
+    }
     for (let row = 0; row < lines.length && !clicked; row++) {
       const chars = [...lines[row]];
       for (let column = 0; column < width - 33 && !clicked; column++) {
@@ -168,6 +187,17 @@ try {
     marks.shapes.every((shape) => shape.onCell && shape.width > 40 && shape.height > 40),
     "each shape sits over its square and fills it",
   );
+  // For a screen reader: the board a grid of nine named buttons, a live region with the result.
+  const grid = await page.evaluate(() => ({
+    cells: Array.from(document.querySelectorAll('#board[role="grid"] [role="row"] button[role="gridcell"]'), (cell) => cell.getAttribute("aria-label")),
+    live: document.getElementById("said").getAttribute("aria-live"),
+    said: document.getElementById("said").textContent,
+  }));
+  check(
+    grid.cells.length === 9 && grid.cells.every((name) => /^\d: row \d, column \d, (empty|X|O)/.test(name)),
+    `the board is a grid of named buttons (${grid.cells[0]})`,
+  );
+  check(grid.live === "polite" && grid.said.includes(verdict), `the live region says the result (${grid.said})`);
   await page.screenshot({ path: join(root, "target", "web-e2e-3x3.png") });
 
   // Undo after the end takes the last move back; then a hint: both by clicks on the key

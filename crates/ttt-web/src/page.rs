@@ -11,7 +11,7 @@ use ratzilla::ratatui::backend::Backend;
 use ratzilla::ratatui::layout::Rect;
 use ratzilla::ratatui::{Terminal, TerminalOptions, Viewport};
 use ttt_core::{Mark, Rules};
-use ttt_play::app::{App, Input, Job, KeptGames, Key, ShownMark, Theme};
+use ttt_play::app::{App, Input, Job, KeptGames, Key, ShownMark, ShownSquare, Theme};
 use ttt_play::session::Thinking;
 use ttt_play::{Seats, Settings};
 use ttt_players::PlayerError;
@@ -39,6 +39,12 @@ const GRID: &str = "screen_ratzilla_grid";
 /// since the backend empties the screen element when it remakes its grid).
 const MARKS: &str = "marks";
 
+/// The id of the board as a grid of buttons, for screen readers and keyboard focus.
+const BOARD: &str = "board";
+
+/// The id of the live region that says each move and result.
+const SAID: &str = "said";
+
 /// The app and the work it handed out, waiting for the workers' replies.
 struct Page {
     app: App,
@@ -52,6 +58,10 @@ struct Page {
     job: Option<Job>,
     /// The marks drawn in the marks layer, and the window's size they were placed for.
     marks: (Vec<ShownMark>, Option<(u32, u32)>),
+    /// The board's squares in the grid of buttons, and the window's size likewise.
+    squares: (Vec<ShownSquare>, Option<(u32, u32)>),
+    /// What the live region said last.
+    said: String,
 }
 
 thread_local! {
@@ -320,6 +330,64 @@ fn draw_marks(marks: &[ShownMark]) {
     layer.set_inner_html(&shapes);
 }
 
+/// The board as a grid of buttons over the squares, each named in words ("5: row 2,
+/// column 2, X"), for a screen reader; a button pressed (a click, or Enter on one that has
+/// focus) plays its square as a click on it would.
+fn board_buttons(squares: &[ShownSquare]) {
+    let Some(layer) = web_sys::window()
+        .and_then(|window| window.document())
+        .and_then(|document| document.get_element_by_id(BOARD))
+    else {
+        return;
+    };
+    let mut html = String::new();
+    let mut row = None;
+    for shown in squares {
+        if row != Some(shown.row) {
+            if row.is_some() {
+                html.push_str("</div>");
+            }
+            html.push_str(r#"<div role="row">"#);
+            row = Some(shown.row);
+        }
+        let Some((left, top, width, height)) = cell_box(shown.cell) else {
+            continue;
+        };
+        let centre = (
+            shown.cell.x + shown.cell.width.saturating_sub(1) / 2,
+            shown.cell.y + shown.cell.height / 2,
+        );
+        html.push_str(&format!(
+            r#"<button role="gridcell" aria-label="{}" data-column="{}" data-row="{}" style="left:{left}px;top:{top}px;width:{width}px;height:{height}px"></button>"#,
+            shown.words, centre.0, centre.1
+        ));
+    }
+    if row.is_some() {
+        html.push_str("</div>");
+    }
+    layer.set_inner_html(&html);
+}
+
+/// Says `text` in the live region, for a screen reader to read out.
+fn say(text: &str) {
+    if let Some(region) = web_sys::window()
+        .and_then(|window| window.document())
+        .and_then(|document| document.get_element_by_id(SAID))
+    {
+        region.set_text_content(Some(text));
+    }
+}
+
+/// The click a board button stands for: its square's middle cell.
+fn button_click(event: &web_sys::Event) -> Option<Input> {
+    let button: web_sys::Element = event.target()?.dyn_into().ok()?;
+    let number = |name: &str| button.get_attribute(name)?.parse::<u16>().ok();
+    Some(Input::Click {
+        column: number("data-column")?,
+        row: number("data-row")?,
+    })
+}
+
 /// The game's key for a key pressed on the page, if it is one.
 fn key(event: &web_sys::KeyboardEvent) -> Option<Key> {
     if event.ctrl_key() || event.alt_key() || event.meta_key() {
@@ -409,6 +477,14 @@ fn listen(page: &Rc<RefCell<Page>>) -> Result<(), JsValue> {
     let keys = Closure::<dyn FnMut(web_sys::KeyboardEvent)>::new({
         let page = page.clone();
         move |event: web_sys::KeyboardEvent| {
+            // Enter or space on a board button is that button's press, not the cursor's.
+            let on_button = event
+                .target()
+                .and_then(|target| target.dyn_into::<web_sys::Element>().ok())
+                .is_some_and(|element| element.tag_name() == "BUTTON");
+            if on_button && matches!(event.key().as_str(), "Enter" | " ") {
+                return;
+            }
             if let Some(key) = key(&event) {
                 page.borrow_mut().handle(Input::Key(key));
             }
@@ -427,6 +503,18 @@ fn listen(page: &Rc<RefCell<Page>>) -> Result<(), JsValue> {
         }
     });
     screen.add_event_listener_with_callback("pointerdown", clicks.as_ref().unchecked_ref())?;
+    let presses = Closure::<dyn FnMut(web_sys::Event)>::new({
+        let page = page.clone();
+        move |event: web_sys::Event| {
+            if let Some(input) = button_click(&event) {
+                page.borrow_mut().handle(input);
+            }
+        }
+    });
+    if let Some(board) = document.get_element_by_id(BOARD) {
+        board.add_event_listener_with_callback("click", presses.as_ref().unchecked_ref())?;
+    }
+    presses.forget();
     // The page keeps listening as long as it lives.
     keys.forget();
     clicks.forget();
@@ -480,6 +568,8 @@ pub fn start() -> Result<(), JsValue> {
         thinking: None,
         job: None,
         marks: (Vec::new(), None),
+        squares: (Vec::new(), None),
+        said: String::new(),
     }));
     PAGE.with(|slot| *slot.borrow_mut() = Some(page.clone()));
     listen(&page)?;
@@ -536,6 +626,16 @@ fn animate(mut terminal: Terminal<DomBackend>, page: Rc<RefCell<Page>>) {
         if marks != page.marks {
             draw_marks(&marks.0);
             page.marks = marks;
+        }
+        let squares = (page.app.shown_squares(page.area), window_size());
+        if squares != page.squares {
+            board_buttons(&squares.0);
+            page.squares = squares;
+        }
+        let said = page.app.status().text.clone();
+        if said != page.said {
+            say(&said);
+            page.said = said;
         }
         request_frame(&next);
     }));

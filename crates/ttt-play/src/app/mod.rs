@@ -158,6 +158,22 @@ pub struct App {
     marks_outside: bool,
 }
 
+/// A square of the board as the game screen shows it, for a front end that offers the
+/// board in a form of its own (the web page's grid of buttons, for a screen reader).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ShownSquare {
+    /// The square.
+    pub square: Square,
+    /// The inside of its square, in the screen's cells.
+    pub cell: Rect,
+    /// Its row and column from 0, top left first.
+    pub row: usize,
+    /// See [`ShownSquare::row`].
+    pub column: usize,
+    /// In words, as a screen reader says it: "5: row 2, column 2, X".
+    pub words: String,
+}
+
 /// A mark on the board as the game screen shows it, for a front end that draws marks with
 /// its own glyphs (the web page, in crisp shapes that fill their squares).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -395,6 +411,50 @@ impl App {
                     winning: position.is_over() && position.is_on_winning_line(square),
                     last: Some(square) == last,
                 })
+            })
+            .collect()
+    }
+
+    /// Every square of the game screen's board, where a window of `area` shows it and no
+    /// box covers it, row by row; none otherwise.
+    pub fn shown_squares(&self, area: Rect) -> Vec<ShownSquare> {
+        if self.overlay.is_some() || self.too_small(area) {
+            return Vec::new();
+        }
+        let (Screen::Game(game), Some(geometry)) =
+            (&self.screen, layout::board(area, self.rules()))
+        else {
+            return Vec::new();
+        };
+        let position = self.position();
+        let rules = position.rules();
+        let naming = self.naming();
+        rules
+            .squares()
+            .map(|square| {
+                let (row, column) = (rules.row(square), rules.column(square));
+                let mut words = format!(
+                    "{}: row {}, column {}, ",
+                    naming.label(square, rules),
+                    row + 1,
+                    column + 1
+                );
+                match position.board().get(square) {
+                    Some(mark) => words.push_str(&mark.to_string()),
+                    None => words.push_str("empty"),
+                }
+                if position.is_over() && position.is_on_winning_line(square) {
+                    words.push_str(", on the winning line");
+                } else if !position.is_over() && square == game.cursor {
+                    words.push_str(", the cursor");
+                }
+                ShownSquare {
+                    square,
+                    cell: geometry.cell(column as u16, row as u16),
+                    row,
+                    column,
+                    words,
+                }
             })
             .collect()
     }

@@ -1830,3 +1830,25 @@ fn a_front_end_that_draws_marks_itself_gets_them_where_no_box_covers_the_board()
     assert!(own.shown_marks(AREA).is_empty());
     assert!(screen_text(&own).contains('╳'));
 }
+
+#[test]
+fn the_board_in_words_names_every_square_with_its_row_column_and_mark() {
+    let mut app = two_people();
+    key(&mut app, Key::Char('5'));
+    let squares = app.shown_squares(AREA);
+    assert_eq!(squares.len(), 9);
+    assert_eq!(squares[4].words, "5: row 2, column 2, X, the cursor");
+    assert_eq!((squares[5].row, squares[5].column), (1, 2));
+    assert!(
+        squares[5].words.starts_with("6: row 2, column 3, empty"),
+        "{:?}",
+        squares[5]
+    );
+    let (x, y) = centre_of(&app, Square::new(5));
+    assert!(squares[5].cell.contains((x, y).into()));
+    key(&mut app, Key::Char('?'));
+    assert!(
+        app.shown_squares(AREA).is_empty(),
+        "no board in words under a box"
+    );
+}
