@@ -270,9 +270,14 @@ fn area(terminal: &mut Terminal<DomBackend>) -> Rect {
     Rect::new(0, 0, columns.min(grid.width), rows.min(grid.height))
 }
 
+/// The page's element of this id.
+fn element(id: &str) -> Option<web_sys::Element> {
+    web_sys::window()?.document()?.get_element_by_id(id)
+}
+
 /// The cell element the backend drew at `column` and `row` of its grid.
 fn cell_element(column: u16, row: u16) -> Option<web_sys::Element> {
-    let grid = web_sys::window()?.document()?.get_element_by_id(GRID)?;
+    let grid = element(GRID)?;
     grid.children()
         .item(u32::from(row))?
         .children()
@@ -304,10 +309,7 @@ fn mark_shape(mark: Mark) -> &'static str {
 /// Draws `marks` in the marks layer, each an SVG shape over its square, in place of the
 /// line drawings a terminal shows.
 fn draw_marks(marks: &[ShownMark]) {
-    let Some(layer) = web_sys::window()
-        .and_then(|window| window.document())
-        .and_then(|document| document.get_element_by_id(MARKS))
-    else {
+    let Some(layer) = element(MARKS) else {
         return;
     };
     let mut shapes = String::new();
@@ -334,10 +336,7 @@ fn draw_marks(marks: &[ShownMark]) {
 /// column 2, X"), for a screen reader; a button pressed (a click, or Enter on one that has
 /// focus) plays its square as a click on it would.
 fn board_buttons(squares: &[ShownSquare]) {
-    let Some(layer) = web_sys::window()
-        .and_then(|window| window.document())
-        .and_then(|document| document.get_element_by_id(BOARD))
-    else {
+    let Some(layer) = element(BOARD) else {
         return;
     };
     let mut html = String::new();
@@ -370,10 +369,7 @@ fn board_buttons(squares: &[ShownSquare]) {
 
 /// Says `text` in the live region, for a screen reader to read out.
 fn say(text: &str) {
-    if let Some(region) = web_sys::window()
-        .and_then(|window| window.document())
-        .and_then(|document| document.get_element_by_id(SAID))
-    {
+    if let Some(region) = element(SAID) {
         region.set_text_content(Some(text));
     }
 }
