@@ -55,7 +55,20 @@ const browser = await chromium.launch({
 });
 
 let failed = false;
-const page = await browser.newPage({ viewport: { width: 1200, height: 800 } });
+// One context, so that a second tab shares the first one's local storage.
+const context = await browser.newContext({ viewport: { width: 1200, height: 800 } });
+const page = await context.newPage();
+// Every animation frame the page asks for is counted, to check that an idle page draws
+// nothing.
+await context.addInitScript(() => {
+  const request = window.requestAnimationFrame.bind(window);
+  window.tttFrames = 0;
+  window.requestAnimationFrame = (callback) =>
+    request((time) => {
+      window.tttFrames += 1;
+      callback(time);
+    });
+});
 const errors = [];
 page.on("pageerror", (error) => errors.push(String(error)));
 page.on("console", (message) => {
@@ -70,22 +83,39 @@ function check(condition, what) {
 }
 
 /** The screen as lines of text. */
-async function screen() {
-  return page.evaluate(() =>
+async function screen(tab = page) {
+  return tab.evaluate(() =>
     Array.from(document.querySelectorAll("#screen pre")).map((row) => row.textContent),
   );
 }
 
-async function waitFor(text, timeout = 10000) {
+/** Animation frames a second while nobody does anything, over two seconds. */
+async function idleFrames() {
+  const before = await page.evaluate(() => window.tttFrames);
+  await page.waitForTimeout(2000);
+  return ((await page.evaluate(() => window.tttFrames)) - before) / 2;
+}
+
+async function waitFor(text, timeout = 10000, tab = page) {
   const start = Date.now();
   while (Date.now() - start < timeout) {
-    const lines = await screen();
+    const lines = await screen(tab);
     if (lines.some((line) => line.includes(text))) {
       return lines;
     }
-    await page.waitForTimeout(20);
+    await tab.waitForTimeout(20);
   }
-  throw new Error(`"${text}" did not appear; the screen:\n${(await screen()).join("\n")}`);
+  throw new Error(`"${text}" did not appear; the screen:\n${(await screen(tab)).join("\n")}`);
+}
+
+/** Waits until `text` is gone from the screen of `tab`. */
+async function waitGone(text, timeout, tab) {
+  const start = Date.now();
+  while (Date.now() - start < timeout) {
+    if (!(await screen(tab)).some((line) => line.includes(text))) return;
+    await tab.waitForTimeout(20);
+  }
+  throw new Error(`"${text}" stayed; the screen:\n${(await screen(tab)).join("\n")}`);
 }
 
 /** Clicks the cell at `column`, `row` of the character grid. */
@@ -116,6 +146,8 @@ try {
   await page.keyboard.press("ArrowUp");
   await waitFor("▸ Board");
   check(true, "keys work without a click first");
+  const startIdle = await idleFrames();
+  check(startIdle < 2, `the idle start screen draws ${startIdle} frames a second`);
 
   // Against the perfect player, chosen with clicks: medium -> mcts -> hard -> impossible.
   for (let i = 0; i < 3; i++) {
@@ -168,6 +200,8 @@ try {
     verdict = verdicts.find((text) => after.some((line) => line.includes(text)));
   }
   check(verdict === "Draw." || verdict === "The computer wins.", `the verdict on the page: ${verdict}`);
+  const endIdle = await idleFrames();
+  check(endIdle < 2, `the ended game, left alone, draws ${endIdle} frames a second`);
 
   // The page draws the marks itself, as shapes over their squares: none of the terminal's
   // line drawings, one shape per mark, each inside the board's grid.
@@ -357,6 +391,35 @@ try {
   await clickText("resume the unfinished");
   await waitFor("The unfinished game goes on");
   check(true, "a tap on the offer takes the unfinished game up on a phone");
+
+  // Two tabs never play one kept game: a second tab does not offer the game the first
+  // plays; offers it once the first lets it go; and taking it up there withdraws the
+  // first tab's offer.
+  const offer = "resume the unfinished game (15x15";
+  const second = await context.newPage();
+  second.on("pageerror", (error) => errors.push(String(error)));
+  await second.goto(url);
+  await waitFor("Play against", 10000, second);
+  await second.waitForTimeout(300);
+  check(!(await screen(second)).some((line) => line.includes(offer)), "a second tab does not offer the game the first plays");
+  await page.keyboard.press("m");
+  await page.keyboard.press("y");
+  await waitFor(offer);
+  await waitFor(offer, 3000, second);
+  check(true, "the second tab offers it once the first left it");
+  await second.keyboard.press("r");
+  await waitFor("The unfinished game goes on", 3000, second);
+  await waitGone(offer, 3000, page);
+  check(true, "taken up in the second tab, the first tab's offer goes");
+  await page.keyboard.press("r");
+  await page.waitForTimeout(300);
+  const first = await screen();
+  check(!first.some((line) => line.includes("15x15")), `r in the first tab does not take up the game open in the second (${first[0].trim()})`);
+  await page.keyboard.press("m");
+  await page.keyboard.press("y");
+  await second.close();
+  await waitFor(offer, 3000);
+  check(true, "the second tab closed, the first tab offers the game again");
 
   check(errors.length === 0, `no errors in the page (${errors.join("; ")})`);
 } catch (error) {

@@ -2,7 +2,7 @@
 //! window size and animation frames; the slow work posted to two web workers (one for the
 //! computer's moves, one for hints and reviews) that run this same wasm.
 
-use std::cell::RefCell;
+use std::cell::{Cell, RefCell};
 use std::rc::Rc;
 use std::time::Duration;
 
@@ -62,6 +62,10 @@ struct Page {
     squares: (Vec<ShownSquare>, Option<(u32, u32)>),
     /// What the live region said last.
     said: String,
+    /// This tab's id, in its hold on the kept game it plays.
+    tab: String,
+    /// The kept game this tab holds, so that no other tab offers it.
+    holding: Option<String>,
 }
 
 thread_local! {
@@ -83,7 +87,14 @@ fn media(query: &str) -> bool {
 }
 
 impl Page {
+    /// Handles an input from the person, and draws what it changed.
     fn handle(&mut self, input: Input) {
+        self.apply(input);
+        wake();
+    }
+
+    /// Handles an input, in a frame about to be drawn or from the person.
+    fn apply(&mut self, input: Input) {
         self.app.handle(input, now());
         if self.app.end().is_some() {
             // A page has nothing to quit to: quitting goes back to the start screen, with
@@ -98,13 +109,46 @@ impl Page {
     /// can be closed at any moment), and the start screen's choices.
     fn keep(&mut self) {
         let now = storage::now();
+        self.others_changed();
         let _ = self.kept.follow(&mut self.app, now);
         let _ = self.kept.leave(&self.app, now);
+        let holding = self.kept.holding(&self.app).map(str::to_owned);
+        if holding != self.holding {
+            if let Some(old) = &self.holding {
+                storage::let_go(&self.tab, old);
+            }
+            if let Some(new) = &holding {
+                storage::hold(&self.tab, new);
+            }
+            self.holding = holding;
+        }
         if let Some(choices) = self.app.remembered()
             && self.remembered.as_ref() != Some(&choices)
         {
             storage::keep_choices(&choices);
             self.remembered = Some(choices);
+        }
+    }
+
+    /// Follows what other tabs hold: a game one of them took up is not offered here, one
+    /// let go is offered again. Returns whether the offer changed.
+    fn others_changed(&mut self) -> bool {
+        let held = storage::held_elsewhere(&self.tab);
+        self.kept.open_elsewhere(&mut self.app, held)
+    }
+
+    /// Renews this tab's hold, and follows the holds of other tabs that lapsed.
+    fn renew(&mut self) -> bool {
+        if let Some(id) = &self.holding {
+            storage::hold(&self.tab, id);
+        }
+        self.others_changed()
+    }
+
+    /// Lets go of the game this tab holds, as the tab closes.
+    fn let_go(&mut self) {
+        if let Some(id) = self.holding.take() {
+            storage::let_go(&self.tab, &id);
         }
     }
 
@@ -154,6 +198,7 @@ impl Page {
         }
         self.send_work();
         self.keep();
+        wake();
     }
 }
 
@@ -242,32 +287,39 @@ fn fitting_font(app: &App) -> Option<f64> {
     Some(low)
 }
 
-/// Sets the screen element's font to [`fitting_font`].
+/// Sets the screen element's font to [`fitting_font`]. A new font is told to the DOM
+/// backend as a resize (the one event it follows), so that it lays its grid out again for
+/// cells of the new size when it next draws.
 fn fit_font(app: &App) {
     let Some(font) = fitting_font(app) else {
         return;
     };
-    let screen = web_sys::window()
-        .and_then(|window| window.document())
-        .and_then(|document| document.get_element_by_id(SCREEN))
-        .and_then(|element| element.dyn_into::<web_sys::HtmlElement>().ok());
-    if let Some(screen) = screen {
-        let _ = screen
-            .style()
-            .set_property("font-size", &format!("{font:.2}px"));
+    let screen =
+        element(SCREEN).and_then(|element| element.dyn_into::<web_sys::HtmlElement>().ok());
+    let Some(screen) = screen else {
+        return;
+    };
+    let font = format!("{font:.2}px");
+    if screen.style().get_property_value("font-size").ok() != Some(font.clone()) {
+        let _ = screen.style().set_property("font-size", &font);
+        if let (Some(window), Ok(resize)) = (web_sys::window(), web_sys::Event::new("resize")) {
+            let _ = window.dispatch_event(&resize);
+        }
     }
 }
 
 /// The area to draw in: what fits the screen element, and never more than the backend's
-/// grid of cells holds.
-fn area(terminal: &mut Terminal<DomBackend>) -> Rect {
+/// grid of cells holds; and whether the grid held it back (a grid laid out for another
+/// size, to be laid out again as the backend next draws).
+fn area(terminal: &mut Terminal<DomBackend>) -> (Rect, bool) {
     let (columns, rows) = grid_size().unwrap_or((80, 24));
     let grid = terminal
         .backend_mut()
         .window_size()
         .map(|size| size.columns_rows)
         .unwrap_or_default();
-    Rect::new(0, 0, columns.min(grid.width), rows.min(grid.height))
+    let area = Rect::new(0, 0, columns.min(grid.width), rows.min(grid.height));
+    (area, columns > grid.width || rows > grid.height)
 }
 
 /// The page's element of this id.
@@ -510,6 +562,41 @@ fn listen(page: &Rc<RefCell<Page>>) -> Result<(), JsValue> {
     if let Some(board) = document.get_element_by_id(BOARD) {
         board.add_event_listener_with_callback("click", presses.as_ref().unchecked_ref())?;
     }
+    // A new size is drawn at once, and the grid laid out for it.
+    let window = web_sys::window().ok_or_else(|| JsValue::from_str("no window"))?;
+    let resized = Closure::<dyn FnMut()>::new(wake);
+    window.add_event_listener_with_callback("resize", resized.as_ref().unchecked_ref())?;
+    resized.forget();
+    // Another tab took up a kept game or let one go: the offer here follows.
+    let others = Closure::<dyn FnMut()>::new({
+        let page = page.clone();
+        move || {
+            if page.borrow_mut().others_changed() {
+                wake();
+            }
+        }
+    });
+    window.add_event_listener_with_callback("storage", others.as_ref().unchecked_ref())?;
+    others.forget();
+    let renew = Closure::<dyn FnMut()>::new({
+        let page = page.clone();
+        move || {
+            if page.borrow_mut().renew() {
+                wake();
+            }
+        }
+    });
+    window.set_interval_with_callback_and_timeout_and_arguments_0(
+        renew.as_ref().unchecked_ref(),
+        storage::HOLD_RENEWED,
+    )?;
+    renew.forget();
+    let closing = Closure::<dyn FnMut()>::new({
+        let page = page.clone();
+        move || page.borrow_mut().let_go()
+    });
+    window.add_event_listener_with_callback("pagehide", closing.as_ref().unchecked_ref())?;
+    closing.forget();
     presses.forget();
     // The page keeps listening as long as it lives.
     keys.forget();
@@ -531,7 +618,7 @@ pub fn start() -> Result<(), JsValue> {
         },
     )
     .map_err(to_js)?;
-    let first_area = area(&mut terminal);
+    let (first_area, _) = area(&mut terminal);
     terminal.resize(first_area).map_err(to_js)?;
     let settings = Settings::new(Rules::default(), Seats::Ask { letter: None }).map_err(to_js)?;
     // Colour unless the person asked the system for more contrast or forced colours.
@@ -543,16 +630,8 @@ pub fn start() -> Result<(), JsValue> {
     if let Some(remembered) = &remembered {
         app = app.with_remembered(remembered);
     }
-    let offer = kept
-        .iter()
-        .filter(|(_, record)| record.can_resume() && record.has_person())
-        .max_by_key(|(_, record)| record.started)
-        .cloned();
     let recorder = Recorder::new(Box::new(storage::LocalStorage));
-    let mut kept = KeptGames::new(recorder, kept, &mut app);
-    if let Some((id, record)) = offer {
-        kept.offer(&mut app, &id, &record);
-    }
+    let kept = KeptGames::new(recorder, kept, &mut app);
     for line in unreadable {
         web_sys::console::warn_1(&JsValue::from_str(&line));
     }
@@ -566,20 +645,74 @@ pub fn start() -> Result<(), JsValue> {
         marks: (Vec::new(), None),
         squares: (Vec::new(), None),
         said: String::new(),
+        tab: storage::tab_id(),
+        holding: None,
     }));
+    // The start screen's offer: the latest unfinished game no other tab holds.
+    page.borrow_mut().keep();
     PAGE.with(|slot| *slot.borrow_mut() = Some(page.clone()));
     listen(&page)?;
     animate(terminal, page);
     Ok(())
 }
 
-/// Draws on every animation frame, after letting time pass and following the window's size.
-/// The closure that draws a frame and asks for the next one.
-type Frame = Rc<RefCell<Option<Closure<dyn FnMut()>>>>;
+/// The closure that draws a frame.
+type Frame = Closure<dyn FnMut()>;
 
+thread_local! {
+    /// The frame to draw when woken, once the page has started.
+    static FRAME: RefCell<Option<Frame>> = const { RefCell::new(None) };
+    /// Whether a frame is asked for and not yet drawn.
+    static FRAME_ASKED: Cell<bool> = const { Cell::new(false) };
+    /// What wakes the page when the app's next due time comes, and its timer.
+    static ALARM: RefCell<(Option<Frame>, Option<i32>)> = const { RefCell::new((None, None)) };
+}
+
+/// Asks for a frame, unless one is asked for already: the page draws only when something
+/// may have changed (an input, a worker's reply, the window's size, a due time), and is
+/// idle otherwise.
+fn wake() {
+    if FRAME_ASKED.with(Cell::get) {
+        return;
+    }
+    FRAME.with(|frame| {
+        if let (Some(window), Some(closure)) = (web_sys::window(), frame.borrow().as_ref())
+            && window
+                .request_animation_frame(closure.as_ref().unchecked_ref())
+                .is_ok()
+        {
+            FRAME_ASKED.with(|asked| asked.set(true));
+        }
+    });
+}
+
+/// Wakes the page at `due` on the page's clock (replacing any earlier alarm), or never.
+fn wake_at(due: Option<Duration>) {
+    ALARM.with(|alarm| {
+        let mut alarm = alarm.borrow_mut();
+        let Some(window) = web_sys::window() else {
+            return;
+        };
+        if let Some(timer) = alarm.1.take() {
+            window.clear_timeout_with_handle(timer);
+        }
+        let Some(due) = due else {
+            return;
+        };
+        let wait = due.saturating_sub(now()).as_millis().min(i32::MAX as u128) as i32;
+        let closure = alarm.0.get_or_insert_with(|| Closure::new(wake));
+        alarm.1 = window
+            .set_timeout_with_callback_and_timeout_and_arguments_0(
+                closure.as_ref().unchecked_ref(),
+                wait,
+            )
+            .ok();
+    });
+}
+
+/// Makes the frame that draws the app, after letting time pass and following the window's
+/// size, and draws the first.
 fn animate(mut terminal: Terminal<DomBackend>, page: Rc<RefCell<Page>>) {
-    let frame: Frame = Rc::new(RefCell::new(None));
-    let next = frame.clone();
     // The grid is measured (a probe element laid out) only after the window's size
     // changed, not on every frame: the font follows the window and nothing else. It is
     // measured frame after frame until the area holds still over a frame drawn at the new
@@ -588,10 +721,11 @@ fn animate(mut terminal: Terminal<DomBackend>, page: Rc<RefCell<Page>>) {
     // The font is fitted again when the window or what must fit in it changes (a board
     // that needs more cells).
     let mut fitted_for = None;
-    *frame.borrow_mut() = Some(Closure::new(move || {
+    let frame = Closure::new(move || {
+        FRAME_ASKED.with(|asked| asked.set(false));
+        let window = window_size();
         {
             let mut page = page.borrow_mut();
-            let window = window_size();
             let in_game = matches!(page.app.screen(), ttt_play::app::Screen::Game(_));
             let fitting = Some((window, page.app.rules(), in_game));
             if fitting != fitted_for {
@@ -600,30 +734,30 @@ fn animate(mut terminal: Terminal<DomBackend>, page: Rc<RefCell<Page>>) {
                 settled_at = None;
             }
             if window != settled_at {
-                let area = area(&mut terminal);
+                let (area, held_back) = area(&mut terminal);
                 let drawn_since = seen == window;
                 seen = window;
-                if area == page.area && drawn_since {
+                if area == page.area && drawn_since && !held_back {
                     settled_at = window;
                 } else if area != page.area && terminal.resize(area).is_ok() {
                     page.area = area;
-                    page.handle(Input::Resize {
+                    page.apply(Input::Resize {
                         width: area.width,
                         height: area.height,
                     });
                 }
             }
-            page.handle(Input::Tick);
+            page.apply(Input::Tick);
         }
         let mut page = page.borrow_mut();
         let _ = terminal.draw(|frame| frame.render_widget(&page.app, frame.area()));
         // After the draw: the backend makes its grid for a new size only as it draws.
-        let marks = (page.app.shown_marks(page.area), window_size());
+        let marks = (page.app.shown_marks(page.area), window);
         if marks != page.marks {
             draw_marks(&marks.0);
             page.marks = marks;
         }
-        let squares = (page.app.shown_squares(page.area), window_size());
+        let squares = (page.app.shown_squares(page.area), window);
         if squares != page.squares {
             board_buttons(&squares.0);
             page.squares = squares;
@@ -633,9 +767,14 @@ fn animate(mut terminal: Terminal<DomBackend>, page: Rc<RefCell<Page>>) {
             say(&said);
             page.said = said;
         }
-        request_frame(&next);
-    }));
-    request_frame(&frame);
+        if window != settled_at {
+            // The grid is still being laid out for a new size.
+            wake();
+        }
+        wake_at(page.app.next_due());
+    });
+    FRAME.with(|slot| *slot.borrow_mut() = Some(frame));
+    wake();
 }
 
 /// The window's inner size in CSS pixels.
@@ -644,12 +783,6 @@ fn window_size() -> Option<(u32, u32)> {
     let width = window.inner_width().ok()?.as_f64()?;
     let height = window.inner_height().ok()?.as_f64()?;
     Some((width as u32, height as u32))
-}
-
-fn request_frame(frame: &Frame) {
-    if let (Some(window), Some(closure)) = (web_sys::window(), frame.borrow().as_ref()) {
-        let _ = window.request_animation_frame(closure.as_ref().unchecked_ref());
-    }
 }
 
 /// Hands a worker's reply line to the page (called by the page's script).

@@ -3,6 +3,10 @@
 //! `ttt.choices`. A value that cannot be read is moved aside under `ttt.unreadable.<id>`,
 //! never written over. Each game is one key, written whole by the browser, so two tabs
 //! playing at once each keep their own games.
+//!
+//! A tab playing a kept game holds it under `ttt.open.<id>` (the tab's id and when it last
+//! said so), so that another tab does not offer it too: a hold lapses when the tab closes,
+//! or a while after it stops renewing it (a tab that crashed).
 
 use ttt_play::records::{GameRecord, Keep, Remembered};
 use web_sys::Storage;
@@ -13,6 +17,13 @@ const GAME: &str = "ttt.game.";
 const CHOICES: &str = "ttt.choices";
 /// The prefix a value that cannot be read is moved to.
 const UNREADABLE: &str = "ttt.unreadable.";
+/// The prefix of a hold on a game open in a tab.
+const OPEN: &str = "ttt.open.";
+
+/// How often a tab renews its hold, in milliseconds.
+pub const HOLD_RENEWED: i32 = 10_000;
+/// How long a hold lasts unless renewed, in milliseconds: three renewals missed.
+const HOLD_LASTS: f64 = 3.0 * HOLD_RENEWED as f64;
 
 fn storage() -> Option<Storage> {
     web_sys::window()?.local_storage().ok().flatten()
@@ -86,4 +97,69 @@ pub fn keep_choices(remembered: &Remembered) {
     if let Some(storage) = storage() {
         let _ = storage.set_item(CHOICES, &remembered.to_text());
     }
+}
+
+/// A new tab's id: random enough that two tabs never share one.
+pub fn tab_id() -> String {
+    let random = || (web_sys::js_sys::Math::random() * f64::from(u32::MAX)) as u32;
+    format!("{:08x}{:08x}", random(), random())
+}
+
+/// Holds the kept game `id` for the tab `tab`, or renews its hold.
+pub fn hold(tab: &str, id: &str) {
+    if let Some(storage) = storage() {
+        let _ = storage.set_item(
+            &format!("{OPEN}{id}"),
+            &format!("{tab} {}", web_sys::js_sys::Date::now()),
+        );
+    }
+}
+
+/// Lets go of the kept game `id`, if the tab `tab` holds it.
+pub fn let_go(tab: &str, id: &str) {
+    let Some(storage) = storage() else {
+        return;
+    };
+    let key = format!("{OPEN}{id}");
+    let held_here = storage
+        .get_item(&key)
+        .ok()
+        .flatten()
+        .is_some_and(|value| value.split(' ').next() == Some(tab));
+    if held_here {
+        let _ = storage.remove_item(&key);
+    }
+}
+
+/// The ids of the kept games other tabs hold now, in order; a hold that lapsed is removed.
+pub fn held_elsewhere(tab: &str) -> Vec<String> {
+    let Some(storage) = storage() else {
+        return Vec::new();
+    };
+    let now = web_sys::js_sys::Date::now();
+    let keys: Vec<String> = (0..storage.length().unwrap_or(0))
+        .filter_map(|index| storage.key(index).ok().flatten())
+        .filter(|key| key.starts_with(OPEN))
+        .collect();
+    let mut held = Vec::new();
+    for key in keys {
+        let value = storage.get_item(&key).ok().flatten().unwrap_or_default();
+        let mut words = value.split(' ');
+        let (holder, since) = (
+            words.next(),
+            words.next().and_then(|at| at.parse::<f64>().ok()),
+        );
+        match since {
+            Some(since) if now - since < HOLD_LASTS => {
+                if holder != Some(tab) {
+                    held.push(key[OPEN.len()..].to_owned());
+                }
+            }
+            _ => {
+                let _ = storage.remove_item(&key);
+            }
+        }
+    }
+    held.sort();
+    held
 }

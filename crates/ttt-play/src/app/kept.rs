@@ -14,6 +14,9 @@ pub struct KeptGames {
     games: Vec<KeptGame>,
     /// The kept game offered on the start screen, as offered.
     offered: Option<KeptGame>,
+    /// The ids of kept games open in another window on the same store (another tab of
+    /// the page): never offered here, so that two windows do not play one game.
+    elsewhere: Vec<String>,
 }
 
 impl KeptGames {
@@ -28,6 +31,7 @@ impl KeptGames {
             recorder,
             games,
             offered: None,
+            elsewhere: Vec::new(),
         };
         app.set_stats(kept.stats());
         kept
@@ -71,6 +75,30 @@ impl KeptGames {
         Ok(())
     }
 
+    /// The id of the kept game `app` is playing, if it is in a game kept already: the
+    /// game this window holds, which no other window should take up.
+    pub fn holding(&self, app: &App) -> Option<&str> {
+        match app.screen() {
+            Screen::Game(_) => self.recorder.current_id(),
+            _ => None,
+        }
+    }
+
+    /// The kept games with these `ids` are open in another window: the start screen offers
+    /// none of them (withdrawing the offer of one taken up there meanwhile), and offers
+    /// again one let go. Returns whether the offer changed.
+    pub fn open_elsewhere(&mut self, app: &mut App, ids: Vec<String>) -> bool {
+        if ids == self.elsewhere {
+            return false;
+        }
+        self.elsewhere = ids;
+        let before = self.offered.clone();
+        if matches!(app.screen(), Screen::Start(_)) {
+            self.offer_latest(app);
+        }
+        before != self.offered
+    }
+
     /// Keeps the game under way, unfinished (see [`Recorder::leave`]).
     ///
     /// # Errors
@@ -93,14 +121,15 @@ impl KeptGames {
         }
     }
 
-    /// Offers the latest unfinished game a person played, as it is kept now (a game left
-    /// and offered, then taken up again by the same choices, has changed since); withdraws
-    /// the offer when there is none.
+    /// Offers the latest unfinished game a person played and no other window holds, as it
+    /// is kept now (a game left and offered, then taken up again by the same choices, has
+    /// changed since); withdraws the offer when there is none.
     fn offer_latest(&mut self, app: &mut App) {
         let latest = self
             .games
             .iter()
             .filter(|kept| kept.record.can_resume() && kept.record.has_person())
+            .filter(|kept| !self.elsewhere.contains(&kept.id))
             .max_by_key(|kept| kept.record.started)
             .cloned();
         match latest {
@@ -260,5 +289,36 @@ mod tests {
             let offer = app.offer_line().unwrap_or_default();
             assert!(offer.contains("2 moves"), "leaving with {leave}: {offer:?}");
         }
+    }
+
+    #[test]
+    fn a_game_open_in_another_window_is_not_offered_until_it_is_let_go() {
+        let memory = Memory::default();
+        let (mut app, mut kept) = against(Seat::Computer(Strength::Random), &memory);
+        assert_eq!(kept.holding(&app), None, "nothing kept yet");
+        app.place(Square::new(4), Duration::ZERO);
+        kept.follow(&mut app, 1).unwrap();
+        let id = memory.games()[0].0.clone();
+        assert_eq!(
+            kept.holding(&app),
+            Some(id.as_str()),
+            "the game on the board"
+        );
+        press(&mut app, &mut kept, Key::Char('m'));
+        press(&mut app, &mut kept, Key::Char('y'));
+        assert_eq!(kept.holding(&app), None, "left for the start screen");
+        assert!(app.offer_line().is_some());
+        // Taken up in another tab: the offer here goes.
+        assert!(kept.open_elsewhere(&mut app, vec![id.clone()]));
+        assert_eq!(app.offer_line(), None);
+        press(&mut app, &mut kept, Key::Char('r'));
+        assert!(
+            matches!(app.screen(), Screen::Start(_)),
+            "r resumes nothing"
+        );
+        assert!(!kept.open_elsewhere(&mut app, vec![id]), "nothing new");
+        // Let go there: offered here again.
+        assert!(kept.open_elsewhere(&mut app, Vec::new()));
+        assert!(app.offer_line().is_some());
     }
 }

@@ -479,6 +479,35 @@ impl App {
         self.theme
     }
 
+    /// When time passing next changes something (a computer's pause over, the next game
+    /// between two computers), if anything waits on time: a front end that draws only when
+    /// something changed sends [`Input::Tick`] then, and needs none before.
+    ///
+    /// ```
+    /// use std::time::Duration;
+    /// use ratatui::layout::Rect;
+    /// use ttt_core::Rules;
+    /// use ttt_play::app::{App, Input, Key, Theme, COMPUTER_PAUSE};
+    /// use ttt_play::{Seat, Seats, Settings};
+    /// use ttt_players::Strength;
+    ///
+    /// let seats = Seats::Fixed { x: Seat::Computer(Strength::Perfect), o: Seat::Human };
+    /// let settings = Settings::new(Rules::default(), seats).unwrap();
+    /// let mut app = App::new(settings, Theme::monochrome(), Rect::new(0, 0, 80, 24), Duration::ZERO);
+    /// assert_eq!(app.next_due(), None, "the start screen waits on nobody");
+    /// app.handle(Input::Key(Key::Enter), Duration::from_secs(1));
+    /// assert_eq!(app.next_due(), Some(Duration::from_secs(1) + COMPUTER_PAUSE));
+    /// ```
+    pub fn next_due(&self) -> Option<Duration> {
+        let Screen::Game(game) = &self.screen else {
+            return None;
+        };
+        match (game.computer_due, game.next_game_due) {
+            (Some(a), Some(b)) => Some(a.min(b)),
+            (a, b) => a.or(b),
+        }
+    }
+
     /// How the app ended, once it has.
     pub fn end(&self) -> Option<End> {
         self.end

@@ -814,6 +814,11 @@ impl Recorder {
         }
     }
 
+    /// The id in the store of the game on the board, once it is kept.
+    pub fn current_id(&self) -> Option<&str> {
+        self.current.as_ref()?.id.as_deref()
+    }
+
     /// The game the session has just resumed is the kept game `id`, started at `started`:
     /// it is kept there from now on.
     pub fn resumed(&mut self, session: &crate::Session, id: &str, started: u64) {
