@@ -71,7 +71,7 @@ await context.addInitScript(() => {
 });
 const errors = [];
 page.on("pageerror", (error) => errors.push(String(error)));
-page.on("console", (message) => {
+page.on("console", (message) => { if (process.env.DEBUG) console.log("console:", message.text());
   if (message.type() === "error") errors.push(message.text());
 });
 
@@ -132,11 +132,30 @@ async function clickCell(column, row) {
 }
 
 /** Clicks the first place `text` shows on the screen. */
-async function clickText(text) {
-  const lines = await screen();
+async function clickText(text, tab = page) {
+  const lines = await screen(tab);
   const row = lines.findIndex((line) => line.includes(text));
   check(row >= 0, `"${text}" is on the screen`);
-  await clickCell([...lines[row].slice(0, lines[row].indexOf(text))].length + 1, row);
+  const column = [...lines[row].slice(0, lines[row].indexOf(text))].length + 1;
+  const box = await tab.evaluate(
+    ([column, row]) => {
+      const cell = document.querySelectorAll("#screen pre")[row].children[column].getBoundingClientRect();
+      return { x: cell.x + cell.width / 2, y: cell.y + cell.height / 2 };
+    },
+    [column, row],
+  );
+  await tab.mouse.click(box.x, box.y);
+}
+
+/** A random number generator from a seed (mulberry32), for taps that scatter alike on
+ * every run. */
+function random(seed) {
+  return () => {
+    seed = (seed + 0x6d2b79f5) | 0;
+    let t = Math.imul(seed ^ (seed >>> 15), 1 | seed);
+    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
 }
 
 try {
@@ -420,6 +439,70 @@ try {
   await second.close();
   await waitFor(offer, 3000);
   check(true, "the second tab closed, the first tab offers the game again");
+
+  // Taps on a big board on a phone: a finger scatters (6 px, as a normal spread), and a
+  // square smaller than a fingertip is chosen by one tap and played by a second, so that
+  // a tap off target plays nothing. A person taps the square they want until it is played.
+  const touch = await browser.newContext({ viewport: { width: 390, height: 844 }, hasTouch: true, isMobile: true });
+  const phone15 = await touch.newPage();
+  phone15.on("pageerror", (error) => errors.push(String(error)));
+  await phone15.goto(url);
+  await waitFor("Play against", 10000, phone15);
+  for (let i = 0; i < 8 && !(await screen(phone15)).some((line) => line.includes("a friend")); i++) {
+    await clickText("the computer,", phone15);
+    await phone15.waitForTimeout(50);
+  }
+  for (let i = 0; i < 8 && !(await screen(phone15)).some((line) => line.includes("15x15")); i++) {
+    await clickText("Board", phone15);
+    await phone15.waitForTimeout(50);
+  }
+  await clickText("[ Start ]", phone15);
+  await waitFor("to move", 10000, phone15);
+  const squareBox = (row, column) =>
+    phone15.evaluate(
+      ([row, column]) => {
+        const button = document.querySelectorAll('#board [role="row"]')[row].children[column];
+        const box = button.getBoundingClientRect();
+        return { x: box.x + box.width / 2, y: box.y + box.height / 2, width: box.width, height: box.height, name: button.getAttribute("aria-label") };
+      },
+      [row, column],
+    );
+  const marked = () =>
+    phone15.evaluate(() =>
+      Array.from(document.querySelectorAll('#board [role="gridcell"]'), (button) => !/, empty/.test(button.getAttribute("aria-label"))),
+    );
+  const middle = await squareBox(7, 7);
+  check(Math.max(middle.width, middle.height) < 44, `15x15 on a phone has squares smaller than a fingertip (${middle.width.toFixed(1)}x${middle.height.toFixed(1)} px)`);
+  // Sixty squares on which no five in a row can form (every third row and column left
+  // empty), in an order drawn from a seed.
+  const next = random(2026);
+  const gauss = () => Math.sqrt(-2 * Math.log(1 - next())) * Math.cos(2 * Math.PI * next());
+  const targets = [];
+  for (let row = 0; row < 15; row++) {
+    for (let column = 0; column < 15; column++) {
+      if (row % 3 !== 2 && column % 3 !== 2) targets.push([row, column]);
+    }
+  }
+  targets.sort(() => next() - 0.5);
+  let [onTarget, taps] = [0, 0];
+  for (const [row, column] of targets.slice(0, 60)) {
+    const before = await marked();
+    for (let tap = 0; tap < 12; tap++) {
+      const box = await squareBox(row, column);
+      await phone15.touchscreen.tap(box.x + 6 * gauss(), box.y + 6 * gauss());
+      taps += 1;
+      await phone15.waitForTimeout(40);
+      const after = await marked();
+      const played = after.flatMap((marked, index) => (marked && !before[index] ? [index] : []));
+      if (played.length > 0) {
+        if (played.length === 1 && played[0] === row * 15 + column) onTarget += 1;
+        break;
+      }
+    }
+  }
+  check(onTarget >= 58, `taps with a 6 px scatter on 15x15 upright: ${onTarget} of 60 on target (${taps} taps)`);
+  await phone15.screenshot({ path: join(root, "target", "web-e2e-phone-15x15.png") });
+  await touch.close();
 
   check(errors.length === 0, `no errors in the page (${errors.join("; ")})`);
 } catch (error) {

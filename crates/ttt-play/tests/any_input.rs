@@ -45,6 +45,7 @@ fn input() -> impl Strategy<Value = Input> {
         4 => keys.prop_map(Input::Key),
         3 => (0_u32..10).prop_map(|digit| Input::Key(Key::Char(char::from_digit(digit, 10).unwrap_or('0')))),
         2 => (0_u16..130, 0_u16..45).prop_map(|(column, row)| Input::Click { column, row }),
+        1 => (0_u16..130, 0_u16..45).prop_map(|(column, row)| Input::Select { column, row }),
         1 => prop::sample::select(vec![(80, 24), (60, 20), (130, 45), (100, 30)])
             .prop_map(|(width, height)| Input::Resize { width, height }),
         3 => Just(Input::Tick),

@@ -45,6 +45,10 @@ const BOARD: &str = "board";
 /// The id of the live region that says each move and result.
 const SAID: &str = "said";
 
+/// The smallest square a finger hits reliably, in CSS pixels (WCAG's target size): on a
+/// touch screen, a smaller square is played by two taps, one to choose it and one to play.
+const FINGERTIP: f64 = 44.0;
+
 /// The app and the work it handed out, waiting for the workers' replies.
 struct Page {
     app: App,
@@ -66,6 +70,8 @@ struct Page {
     tab: String,
     /// The kept game this tab holds, so that no other tab offers it.
     holding: Option<String>,
+    /// The square a first tap chose, for a second tap to play.
+    chosen: Option<ttt_core::Square>,
 }
 
 thread_local! {
@@ -128,6 +134,33 @@ impl Page {
             storage::keep_choices(&choices);
             self.remembered = Some(choices);
         }
+    }
+
+    /// What a tap on a touch screen does: a click, but on a board whose squares are
+    /// smaller than a fingertip the first tap on a square chooses it (the cursor goes
+    /// there) and a second tap on the square chosen plays it, so that a tap off target
+    /// plays nothing.
+    fn tap(&mut self, input: Input) -> Input {
+        let Input::Click { column, row } = input else {
+            return input;
+        };
+        let hit = self
+            .squares
+            .0
+            .iter()
+            .find(|shown| shown.cell.contains((column, row).into()));
+        let Some(hit) = hit else {
+            self.chosen = None;
+            return input;
+        };
+        let small =
+            cell_box(hit.cell).is_some_and(|(_, _, width, height)| width.min(height) < FINGERTIP);
+        if !small || (self.chosen == Some(hit.square) && hit.cursor) {
+            self.chosen = None;
+            return input;
+        }
+        self.chosen = Some(hit.square);
+        Input::Select { column, row }
     }
 
     /// Follows what other tabs hold: a game one of them took up is not offered here, one
@@ -542,11 +575,17 @@ fn listen(page: &Rc<RefCell<Page>>) -> Result<(), JsValue> {
     let screen = document
         .get_element_by_id(SCREEN)
         .ok_or_else(|| JsValue::from_str("no screen element"))?;
-    let clicks = Closure::<dyn FnMut(web_sys::MouseEvent)>::new({
+    let clicks = Closure::<dyn FnMut(web_sys::PointerEvent)>::new({
         let page = page.clone();
-        move |event: web_sys::MouseEvent| {
+        move |event: web_sys::PointerEvent| {
             if let Some(input) = click(&event) {
-                page.borrow_mut().handle(input);
+                let mut page = page.borrow_mut();
+                let input = if event.pointer_type() == "touch" {
+                    page.tap(input)
+                } else {
+                    input
+                };
+                page.handle(input);
             }
         }
     });
@@ -647,6 +686,7 @@ pub fn start() -> Result<(), JsValue> {
         said: String::new(),
         tab: storage::tab_id(),
         holding: None,
+        chosen: None,
     }));
     // The start screen's offer: the latest unfinished game no other tab holds.
     page.borrow_mut().keep();
@@ -713,44 +753,48 @@ fn wake_at(due: Option<Duration>) {
 /// Makes the frame that draws the app, after letting time pass and following the window's
 /// size, and draws the first.
 fn animate(mut terminal: Terminal<DomBackend>, page: Rc<RefCell<Page>>) {
-    // The grid is measured (a probe element laid out) only after the window's size
-    // changed, not on every frame: the font follows the window and nothing else. It is
-    // measured frame after frame until the area holds still over a frame drawn at the new
-    // size, as the backend remakes its grid for the new size only when it next draws.
-    let (mut settled_at, mut seen) = (None, None);
+    // The grid is measured (a probe element laid out) only after the window's size or the
+    // font changed, until the area holds still.
+    let mut settled_at = None;
     // The font is fitted again when the window or what must fit in it changes (a board
     // that needs more cells).
     let mut fitted_for = None;
     let frame = Closure::new(move || {
         FRAME_ASKED.with(|asked| asked.set(false));
         let window = window_size();
-        {
-            let mut page = page.borrow_mut();
-            let in_game = matches!(page.app.screen(), ttt_play::app::Screen::Game(_));
-            let fitting = Some((window, page.app.rules(), in_game));
-            if fitting != fitted_for {
-                fit_font(&page.app);
-                fitted_for = fitting;
-                settled_at = None;
-            }
+        let mut page = page.borrow_mut();
+        let in_game = matches!(page.app.screen(), ttt_play::app::Screen::Game(_));
+        let fitting = Some((window, page.app.rules(), in_game));
+        if fitting != fitted_for {
+            fit_font(&page.app);
+            fitted_for = fitting;
+            settled_at = None;
+        }
+        page.apply(Input::Tick);
+        // The backend lays its grid out for a new size only as it draws: after a change,
+        // the area is measured again once it has, and drawn again at the size the new
+        // grid holds, all in this one frame.
+        for _ in 0..3 {
+            let mut held_back = false;
             if window != settled_at {
-                let (area, held_back) = area(&mut terminal);
-                let drawn_since = seen == window;
-                seen = window;
-                if area == page.area && drawn_since && !held_back {
-                    settled_at = window;
-                } else if area != page.area && terminal.resize(area).is_ok() {
+                let area;
+                (area, held_back) = self::area(&mut terminal);
+                if area != page.area && terminal.resize(area).is_ok() {
                     page.area = area;
                     page.apply(Input::Resize {
                         width: area.width,
                         height: area.height,
                     });
                 }
+                if !held_back {
+                    settled_at = window;
+                }
             }
-            page.apply(Input::Tick);
+            let _ = terminal.draw(|frame| frame.render_widget(&page.app, frame.area()));
+            if !held_back {
+                break;
+            }
         }
-        let mut page = page.borrow_mut();
-        let _ = terminal.draw(|frame| frame.render_widget(&page.app, frame.area()));
         // After the draw: the backend makes its grid for a new size only as it draws.
         let marks = (page.app.shown_marks(page.area), window);
         if marks != page.marks {
@@ -766,10 +810,6 @@ fn animate(mut terminal: Terminal<DomBackend>, page: Rc<RefCell<Page>>) {
         if said != page.said {
             say(&said);
             page.said = said;
-        }
-        if window != settled_at {
-            // The grid is still being laid out for a new size.
-            wake();
         }
         wake_at(page.app.next_due());
     });

@@ -14,6 +14,15 @@ pub enum Input {
         /// The cell's row, from 0 at the top.
         row: u16,
     },
+    /// A cell of the screen was chosen without playing it: a touch screen's first tap on
+    /// a small square, which a second tap on it confirms (a [`Click`](Input::Click)). On
+    /// the board it moves the cursor there; anywhere else it is a click.
+    Select {
+        /// The cell's column, from 0 at the left.
+        column: u16,
+        /// The cell's row, from 0 at the top.
+        row: u16,
+    },
     /// The screen has a new size, in cells.
     Resize {
         /// Columns.

@@ -172,6 +172,8 @@ pub struct ShownSquare {
     pub column: usize,
     /// In words, as a screen reader says it: "5: row 2, column 2, X".
     pub words: String,
+    /// Whether the cursor is on it (in a game not over).
+    pub cursor: bool,
 }
 
 /// A mark on the board as the game screen shows it, for a front end that draws marks with
@@ -443,9 +445,10 @@ impl App {
                     Some(mark) => words.push_str(&mark.to_string()),
                     None => words.push_str("empty"),
                 }
+                let cursor = !position.is_over() && square == game.cursor;
                 if position.is_over() && position.is_on_winning_line(square) {
                     words.push_str(", on the winning line");
-                } else if !position.is_over() && square == game.cursor {
+                } else if cursor {
                     words.push_str(", the cursor");
                 }
                 ShownSquare {
@@ -454,6 +457,7 @@ impl App {
                     row,
                     column,
                     words,
+                    cursor,
                 }
             })
             .collect()
@@ -553,6 +557,7 @@ impl App {
             }
             Input::Key(key) => self.key(key, now),
             Input::Click { column, row } => self.click(column, row, now),
+            Input::Select { column, row } => self.select(column, row, now),
         }
     }
 
@@ -674,6 +679,31 @@ impl App {
                     self.place(square, now);
                 }
             }
+        }
+    }
+
+    /// Moves the cursor to the square at a cell without playing it, and says how to play
+    /// it; anywhere but a square of the board, a click.
+    fn select(&mut self, column: u16, row: u16, now: Duration) {
+        let rules = self.rules();
+        let naming = self.naming();
+        let square = match (&self.overlay, &self.screen) {
+            (None, Screen::Game(_)) => layout::board(self.area, rules)
+                .and_then(|geometry| geometry.square_at(column, row, rules)),
+            _ => None,
+        };
+        let (Some(square), Screen::Game(game)) = (square, &mut self.screen) else {
+            return self.click(column, row, now);
+        };
+        game.entry = None;
+        game.cursor = square;
+        let label = naming.label(square, rules);
+        match self.position().board().get(square) {
+            _ if self.position().is_over() => self.say(format!("Square {label} chosen.")),
+            Some(mark) => self.say(format!("Square {label} is taken by {mark}.")),
+            None => self.say(format!(
+                "Square {label} chosen: tap it again to play there."
+            )),
         }
     }
 

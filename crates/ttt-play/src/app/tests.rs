@@ -452,6 +452,42 @@ fn enter_space_digits_and_clicks_place_marks() {
 }
 
 #[test]
+fn a_square_selected_moves_the_cursor_and_plays_nothing_until_clicked() {
+    let mut app = two_people();
+    key(&mut app, Key::Enter);
+    let (x, y) = centre_of(&app, Square::new(2));
+    app.handle(Input::Select { column: x, row: y }, Duration::ZERO);
+    assert_eq!(app.position().history(), &[Square::new(4)]);
+    assert_eq!(game(&app).cursor, Square::new(2));
+    assert_eq!(
+        app.status.text,
+        "Square 3 chosen: tap it again to play there."
+    );
+    let shown = app.shown_squares(app.area);
+    let cursor: Vec<Square> = shown
+        .iter()
+        .filter(|shown| shown.cursor)
+        .map(|shown| shown.square)
+        .collect();
+    assert_eq!(cursor, [Square::new(2)]);
+    click(&mut app, x, y);
+    assert_eq!(app.position().history(), &[Square::new(4), Square::new(2)]);
+    let (x, y) = centre_of(&app, Square::new(4));
+    app.handle(Input::Select { column: x, row: y }, Duration::ZERO);
+    assert_eq!(app.status.text, "Square 5 is taken by X.");
+    // Off the board it is a click: on the key list, its key.
+    let footer = layout::screen(app.area).unwrap().footer;
+    app.handle(
+        Input::Select {
+            column: footer.x + 1,
+            row: footer.y,
+        },
+        Duration::ZERO,
+    );
+    assert_eq!(app.position().history().len(), 2);
+}
+
+#[test]
 fn keypad_and_coordinate_keys_place_where_they_say() {
     let mut keypad = two_people();
     keypad.naming = SquareNaming::Keypad;
