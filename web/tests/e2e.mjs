@@ -147,6 +147,39 @@ async function clickText(text, tab = page) {
   await tab.mouse.click(box.x, box.y);
 }
 
+/** The contrast of the square whose name has `words` (the cursor, the winning line)
+ * against the page, and of the mark on it against the square, as WCAG measures contrast:
+ * { name, square, mark }. */
+async function highlight(tab, words) {
+  return tab.evaluate((words) => {
+    const luminance = (css) => {
+      const [r, g, b] = css.match(/[\d.]+/g).slice(0, 3).map((value) => {
+        const v = Number(value) / 255;
+        return v <= 0.03928 ? v / 12.92 : ((v + 0.055) / 1.055) ** 2.4;
+      });
+      return 0.2126 * r + 0.7152 * g + 0.0722 * b;
+    };
+    const ratio = (a, b) => {
+      const [light, dark] = [luminance(a), luminance(b)].sort((p, q) => q - p);
+      return (light + 0.05) / (dark + 0.05);
+    };
+    const button = Array.from(document.querySelectorAll('#board [role="gridcell"]')).find((each) =>
+      each.getAttribute("aria-label").includes(words),
+    );
+    const box = button.getBoundingClientRect();
+    const cell = document.elementFromPoint(box.x + 3, box.y + 3);
+    const square = getComputedStyle(cell).backgroundColor;
+    const page = getComputedStyle(document.body).backgroundColor;
+    const [x, y] = [box.x + box.width / 2, box.y + box.height / 2];
+    const svg = Array.from(document.querySelectorAll("#marks svg")).find((each) => {
+      const around = each.getBoundingClientRect();
+      return around.left <= x && x <= around.right && around.top <= y && y <= around.bottom;
+    });
+    const stroke = svg ? getComputedStyle(svg.firstElementChild).stroke : square;
+    return { name: button.getAttribute("aria-label"), square: ratio(square, page), mark: ratio(stroke, square) };
+  }, words);
+}
+
 /** A random number generator from a seed (mulberry32), for taps that scatter alike on
  * every run. */
 function random(seed) {
@@ -503,6 +536,39 @@ try {
   check(onTarget >= 58, `taps with a 6 px scatter on 15x15 upright: ${onTarget} of 60 on target (${taps} taps)`);
   await phone15.screenshot({ path: join(root, "target", "web-e2e-phone-15x15.png") });
   await touch.close();
+
+  // More contrast, and forced colours: the cursor and the winning line stand out from
+  // the page (3:1 or more, as WCAG asks of what a person must see), and so does a mark
+  // on them.
+  for (const media of [
+    { contrast: "more", colorScheme: "dark" },
+    { contrast: "more", colorScheme: "light" },
+    { forcedColors: "active" },
+  ]) {
+    const shown = JSON.stringify(media);
+    const tab = await (await browser.newContext({ viewport: { width: 1200, height: 800 } })).newPage();
+    tab.on("pageerror", (error) => errors.push(String(error)));
+    await tab.emulateMedia(media);
+    await tab.goto(url);
+    await waitFor("Play against", 10000, tab);
+    for (let i = 0; i < 8 && !(await screen(tab)).some((line) => line.includes("a friend")); i++) {
+      await clickText("the computer,", tab);
+      await tab.waitForTimeout(50);
+    }
+    await clickText("[ Start ]", tab);
+    await waitFor("to move", 10000, tab);
+    for (const key of ["1", "4", "2", "5", "ArrowLeft"]) await tab.keyboard.press(key);
+    await tab.waitForTimeout(200);
+    const cursor = await highlight(tab, "the cursor");
+    check(/, [XO],/.test(cursor.name), `${shown}: the cursor on a mark (${cursor.name})`);
+    check(cursor.square >= 3 && cursor.mark >= 3, `${shown}: the cursor stands out ${cursor.square.toFixed(1)}:1, its mark on it ${cursor.mark.toFixed(1)}:1`);
+    await tab.keyboard.press("3");
+    await tab.waitForTimeout(200);
+    const line = await highlight(tab, "on the winning line");
+    check(line.square >= 3 && line.mark >= 3, `${shown}: the winning line stands out ${line.square.toFixed(1)}:1, its marks on it ${line.mark.toFixed(1)}:1`);
+    await tab.screenshot({ path: join(root, "target", `web-e2e-contrast-${Object.values(media).join("-")}.png`) });
+    await tab.context().close();
+  }
 
   check(errors.length === 0, `no errors in the page (${errors.join("; ")})`);
 } catch (error) {

@@ -409,6 +409,9 @@ fn draw_marks(marks: &[ShownMark]) {
         if shown.last {
             classes.push_str(" last");
         }
+        if shown.cursor {
+            classes.push_str(" cursor");
+        }
         shapes.push_str(&format!(
             r#"<svg class="{classes}" viewBox="0 0 100 100" preserveAspectRatio="xMidYMid meet" style="left:{left}px;top:{top}px;width:{width}px;height:{height}px">{}</svg>"#,
             mark_shape(shown.mark)

@@ -188,6 +188,8 @@ pub struct ShownMark {
     pub winning: bool,
     /// Whether it is the last move.
     pub last: bool,
+    /// Whether the cursor is on it (in a game not over), drawn on the cursor's colour.
+    pub cursor: bool,
 }
 
 impl App {
@@ -396,7 +398,8 @@ impl App {
         if !self.marks_outside || self.overlay.is_some() || self.too_small(area) {
             return Vec::new();
         }
-        let (Screen::Game(_), Some(geometry)) = (&self.screen, layout::board(area, self.rules()))
+        let (Screen::Game(game), Some(geometry)) =
+            (&self.screen, layout::board(area, self.rules()))
         else {
             return Vec::new();
         };
@@ -412,6 +415,7 @@ impl App {
                     mark,
                     winning: position.is_over() && position.is_on_winning_line(square),
                     last: Some(square) == last,
+                    cursor: !position.is_over() && square == game.cursor,
                 })
             })
             .collect()
