@@ -30,7 +30,10 @@ if command -v wasm-opt >/dev/null 2>&1; then
 else
   echo "web/build.sh: wasm-opt (binaryen) is not installed: the wasm is left as wasm-bindgen wrote it" >&2
 fi
-cp web/index.html web/style.css web/worker.js web/icon.svg web/dist/
+cp web/index.html web/style.css web/worker.js web/icon.svg web/manifest.webmanifest web/dist/
+# The service worker keeps this build's files under the build's own name.
+build=$(cat web/dist/* | sha256sum | cut -c1-16)
+sed "s/^const version = \"BUILD\";/const version = \"ttt-$build\";/" web/sw.js > web/dist/sw.js
 echo "web/dist:"
 for file in web/dist/*; do
   printf '  %-24s %8d bytes\n' "$(basename "$file")" "$(stat -c %s "$file")"

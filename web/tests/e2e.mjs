@@ -21,6 +21,7 @@ const types = {
   ".css": "text/css",
   ".wasm": "application/wasm",
   ".svg": "image/svg+xml",
+  ".webmanifest": "application/manifest+json",
 };
 
 const server = createServer(async (request, response) => {
@@ -198,6 +199,17 @@ try {
   await page.keyboard.press("ArrowUp");
   await waitFor("▸ Board");
   check(true, "keys work without a click first");
+  // For a screen reader: the start screen is controls with names, the drawn characters
+  // hidden; Tab moves the focus to them, and Enter on the start button starts.
+  const tree = await page.locator("body").ariaSnapshot();
+  check(
+    /button "Play against: the computer, [a-z ]+"/.test(tree) && /button "Start"/.test(tree) && !tree.includes("┌"),
+    `the start screen is named controls to a screen reader:\n${tree}`,
+  );
+  await page.keyboard.press("Tab");
+  const focused = await page.evaluate(() => document.activeElement?.getAttribute("aria-label"));
+  check(focused?.startsWith("Play against"), `Tab moves the focus to the first control (${focused})`);
+  await page.keyboard.press("Escape");
   const startIdle = await idleFrames();
   check(startIdle < 2, `the idle start screen draws ${startIdle} frames a second`);
 
@@ -536,6 +548,30 @@ try {
   check(onTarget >= 58, `taps with a 6 px scatter on 15x15 upright: ${onTarget} of 60 on target (${taps} taps)`);
   await phone15.screenshot({ path: join(root, "target", "web-e2e-phone-15x15.png") });
   await touch.close();
+
+  // Installable and playable with no network: a manifest, and a service worker that
+  // keeps the page's files.
+  const offline = await browser.newContext({ viewport: { width: 1200, height: 800 } });
+  const away = await offline.newPage();
+  away.on("pageerror", (error) => errors.push(String(error)));
+  await away.goto(url);
+  await waitFor("Play against", 10000, away);
+  const manifest = await away.evaluate(async () => {
+    await navigator.serviceWorker.ready;
+    const link = document.querySelector('link[rel="manifest"]');
+    return (await fetch(link.href)).json();
+  });
+  check(manifest.name.includes("ttt") && manifest.icons.length > 0, `a manifest names the page and its icon (${manifest.name})`);
+  await offline.setOffline(true);
+  await away.reload();
+  await waitFor("Play against", 10000, away);
+  await away.keyboard.press("Enter");
+  await waitFor("to move: You", 10000, away);
+  await away.keyboard.press("5");
+  await away.keyboard.press("1");
+  await waitFor(") played", 10000, away);
+  check(true, "with no network, the page opens again and plays the computer (its worker too)");
+  await offline.close();
 
   // More contrast, and forced colours: the cursor and the winning line stand out from
   // the page (3:1 or more, as WCAG asks of what a person must see), and so does a mark

@@ -11,7 +11,7 @@ use ratzilla::ratatui::backend::Backend;
 use ratzilla::ratatui::layout::Rect;
 use ratzilla::ratatui::{Terminal, TerminalOptions, Viewport};
 use ttt_core::{Mark, Rules};
-use ttt_play::app::{App, Input, Job, KeptGames, Key, ShownMark, ShownSquare, Theme};
+use ttt_play::app::{App, Input, Job, KeptGames, Key, ShownControl, ShownMark, ShownSquare, Theme};
 use ttt_play::session::Thinking;
 use ttt_play::{Seats, Settings};
 use ttt_players::PlayerError;
@@ -42,6 +42,9 @@ const MARKS: &str = "marks";
 /// The id of the board as a grid of buttons, for screen readers and keyboard focus.
 const BOARD: &str = "board";
 
+/// The id of the screen's controls as buttons, for screen readers and keyboard focus.
+const CONTROLS: &str = "controls";
+
 /// The id of the live region that says each move and result.
 const SAID: &str = "said";
 
@@ -64,6 +67,8 @@ struct Page {
     marks: (Vec<ShownMark>, Option<(u32, u32)>),
     /// The board's squares in the grid of buttons, and the window's size likewise.
     squares: (Vec<ShownSquare>, Option<(u32, u32)>),
+    /// The screen's controls as buttons, and the window's size likewise.
+    controls: (Vec<ShownControl>, Option<(u32, u32)>),
     /// What the live region said last.
     said: String,
     /// This tab's id, in its hold on the kept game it plays.
@@ -161,6 +166,13 @@ impl Page {
         }
         self.chosen = Some(hit.square);
         Input::Select { column, row }
+    }
+
+    /// Whether a click at this cell does something: on a control or a square.
+    fn acts_at(&self, column: u16, row: u16) -> bool {
+        let cells = self.controls.0.iter().map(|control| control.cell);
+        let mut cells = cells.chain(self.squares.0.iter().map(|shown| shown.cell));
+        cells.any(|cell| cell.contains((column, row).into()))
     }
 
     /// Follows what other tabs hold: a game one of them took up is not offered here, one
@@ -455,6 +467,36 @@ fn board_buttons(squares: &[ShownSquare]) {
     layer.set_inner_html(&html);
 }
 
+/// The screen's controls as buttons over where they are drawn, each named in words
+/// ("Board: 3x3, k=3", "undo"), for a screen reader and the keyboard's focus; a button
+/// pressed clicks its control.
+fn control_buttons(controls: &[ShownControl]) {
+    let Some(layer) = element(CONTROLS) else {
+        return;
+    };
+    let mut html = String::new();
+    for control in controls {
+        let Some((left, top, width, height)) = cell_box(control.cell) else {
+            continue;
+        };
+        html.push_str(&format!(
+            r#"<button aria-label="{}" data-column="{}" data-row="{}" style="left:{left}px;top:{top}px;width:{width}px;height:{height}px"></button>"#,
+            escaped(&control.words),
+            control.click.0,
+            control.click.1
+        ));
+    }
+    layer.set_inner_html(&html);
+}
+
+/// `text` with the characters HTML gives a meaning escaped, for an attribute's value.
+fn escaped(text: &str) -> String {
+    text.replace('&', "&amp;")
+        .replace('"', "&quot;")
+        .replace('<', "&lt;")
+        .replace('>', "&gt;")
+}
+
 /// Says `text` in the live region, for a screen reader to read out.
 fn say(text: &str) {
     if let Some(region) = element(SAID) {
@@ -472,7 +514,8 @@ fn button_click(event: &web_sys::Event) -> Option<Input> {
     })
 }
 
-/// The game's key for a key pressed on the page, if it is one.
+/// The game's key for a key pressed on the page, if it is one (Tab is not: on a page it
+/// moves the focus between the board's squares and the controls).
 fn key(event: &web_sys::KeyboardEvent) -> Option<Key> {
     if event.ctrl_key() || event.alt_key() || event.meta_key() {
         return None;
@@ -482,7 +525,6 @@ fn key(event: &web_sys::KeyboardEvent) -> Option<Key> {
         "Enter" => Key::Enter,
         "Escape" => Key::Esc,
         "Backspace" => Key::Backspace,
-        "Tab" => Key::Tab,
         "ArrowUp" => Key::Up,
         "ArrowDown" => Key::Down,
         "ArrowLeft" => Key::Left,
@@ -601,9 +643,30 @@ fn listen(page: &Rc<RefCell<Page>>) -> Result<(), JsValue> {
             }
         }
     });
-    if let Some(board) = document.get_element_by_id(BOARD) {
-        board.add_event_listener_with_callback("click", presses.as_ref().unchecked_ref())?;
+    for layer in [BOARD, CONTROLS] {
+        if let Some(layer) = document.get_element_by_id(layer) {
+            layer.add_event_listener_with_callback("click", presses.as_ref().unchecked_ref())?;
+        }
     }
+    // The pointer shows where a click does something.
+    let hover = Closure::<dyn FnMut(web_sys::MouseEvent)>::new({
+        let page = page.clone();
+        move |event: web_sys::MouseEvent| {
+            let acts = clicked_cell(&event).is_some_and(|input| match input {
+                Input::Click { column, row } => page.borrow().acts_at(column, row),
+                _ => false,
+            });
+            if let Some(screen) =
+                element(SCREEN).and_then(|screen| screen.dyn_into::<web_sys::HtmlElement>().ok())
+            {
+                let _ = screen
+                    .style()
+                    .set_property("cursor", if acts { "pointer" } else { "default" });
+            }
+        }
+    });
+    screen.add_event_listener_with_callback("pointermove", hover.as_ref().unchecked_ref())?;
+    hover.forget();
     // A new size is drawn at once, and the grid laid out for it.
     let window = web_sys::window().ok_or_else(|| JsValue::from_str("no window"))?;
     let resized = Closure::<dyn FnMut()>::new(wake);
@@ -686,6 +749,7 @@ pub fn start() -> Result<(), JsValue> {
         job: None,
         marks: (Vec::new(), None),
         squares: (Vec::new(), None),
+        controls: (Vec::new(), None),
         said: String::new(),
         tab: storage::tab_id(),
         holding: None,
@@ -808,6 +872,11 @@ fn animate(mut terminal: Terminal<DomBackend>, page: Rc<RefCell<Page>>) {
         if squares != page.squares {
             board_buttons(&squares.0);
             page.squares = squares;
+        }
+        let controls = (page.app.shown_controls(page.area), window);
+        if controls != page.controls {
+            control_buttons(&controls.0);
+            page.controls = controls;
         }
         let said = page.app.status().text.clone();
         if said != page.said {

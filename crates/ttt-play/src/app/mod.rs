@@ -158,6 +158,19 @@ pub struct App {
     marks_outside: bool,
 }
 
+/// A control the screen shows (a start-screen line, the start button, the offer of an
+/// unfinished game, an entry of a key list), for a front end that offers it as a control
+/// of its own (the web page's buttons, for a screen reader and for the keyboard's focus).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ShownControl {
+    /// Where it is drawn, in the screen's cells.
+    pub cell: Rect,
+    /// What it is, in words: "Board: 3x3, k=3", "Start", "undo".
+    pub words: String,
+    /// The cell a click presses it at: [`Input::Click`] there does what it does.
+    pub click: (u16, u16),
+}
+
 /// A square of the board as the game screen shows it, for a front end that offers the
 /// board in a form of its own (the web page's grid of buttons, for a screen reader).
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -419,6 +432,34 @@ impl App {
                 })
             })
             .collect()
+    }
+
+    /// Every control of the screen a window of `area` shows, top to bottom (none while a
+    /// box covers the screen): on the start screen its lines, the start button, the offer
+    /// of an unfinished game and the key list's entries that press a key; in a game, the
+    /// key list's.
+    ///
+    /// ```
+    /// use std::time::Duration;
+    /// use ratatui::layout::Rect;
+    /// use ttt_core::Rules;
+    /// use ttt_play::app::{App, Input, Theme};
+    /// use ttt_play::{Seats, Settings};
+    ///
+    /// let settings = Settings::new(Rules::default(), Seats::Ask { letter: None }).unwrap();
+    /// let area = Rect::new(0, 0, 80, 24);
+    /// let mut app = App::new(settings, Theme::monochrome(), area, Duration::ZERO);
+    /// let controls = app.shown_controls(area);
+    /// let start = controls.iter().find(|control| control.words == "Start").unwrap();
+    /// let (column, row) = start.click;
+    /// app.handle(Input::Click { column, row }, Duration::ZERO);
+    /// assert!(app.shown_controls(area).iter().any(|control| control.words == "undo"));
+    /// ```
+    pub fn shown_controls(&self, area: Rect) -> Vec<ShownControl> {
+        if self.overlay.is_some() || self.too_small(area) {
+            return Vec::new();
+        }
+        ui::controls(self, area)
     }
 
     /// Every square of the game screen's board, where a window of `area` shows it and no

@@ -488,6 +488,76 @@ fn a_square_selected_moves_the_cursor_and_plays_nothing_until_clicked() {
 }
 
 #[test]
+fn the_screen_s_controls_are_named_and_a_click_at_each_presses_it() {
+    let launched = launch(None, FirstPolicy::X, Theme::monochrome());
+    let mut app = start_app(launched, AREA, Duration::ZERO);
+    let controls = app.shown_controls(app.area);
+    let words: Vec<&str> = controls
+        .iter()
+        .map(|control| control.words.as_str())
+        .collect();
+    assert!(
+        words[0].starts_with("Play against: the computer"),
+        "{words:?}"
+    );
+    assert_eq!(words[5], "Start");
+    assert!(words.contains(&"Board: 3x3, k=3"), "{words:?}");
+    assert!(words.contains(&"help"), "{words:?}");
+    assert!(
+        !words.contains(&"start"),
+        "Enter is the Start button already: {words:?}"
+    );
+    for control in &controls {
+        assert!(control.cell.contains(control.click.into()), "{control:?}");
+    }
+    let board = controls
+        .iter()
+        .find(|control| control.words.starts_with("Board"))
+        .unwrap();
+    app.handle(
+        Input::Click {
+            column: board.click.0,
+            row: board.click.1,
+        },
+        Duration::ZERO,
+    );
+    let after: Vec<String> = app
+        .shown_controls(app.area)
+        .into_iter()
+        .map(|control| control.words)
+        .collect();
+    assert!(
+        after
+            .iter()
+            .any(|words| words.starts_with("Board") && words != &board.words),
+        "{after:?}"
+    );
+    key(&mut app, Key::Enter);
+    let controls = app.shown_controls(app.area);
+    let words: Vec<&str> = controls
+        .iter()
+        .map(|control| control.words.as_str())
+        .collect();
+    assert_eq!(
+        words,
+        ["type", "hint", "undo", "new", "review", "help", "quit"]
+    );
+    let help = &controls[5];
+    app.handle(
+        Input::Click {
+            column: help.click.0,
+            row: help.click.1,
+        },
+        Duration::ZERO,
+    );
+    assert!(app.overlay().is_some(), "help is open");
+    assert!(
+        app.shown_controls(app.area).is_empty(),
+        "the box covers the screen"
+    );
+}
+
+#[test]
 fn keypad_and_coordinate_keys_place_where_they_say() {
     let mut keypad = two_people();
     keypad.naming = SquareNaming::Keypad;

@@ -9,7 +9,7 @@ use ttt_core::{Mark, Position, Rules, Square};
 use ttt_solver::MoveValue;
 
 use super::layout::{self, BoardGeometry, MIN_HEIGHT, MIN_WIDTH, TALL_MIN_HEIGHT, TALL_MIN_WIDTH};
-use super::{App, GameScreen, Key, Leave, Overlay, Screen, StartLine, StartMenu};
+use super::{App, GameScreen, Key, Leave, Overlay, Screen, ShownControl, StartLine, StartMenu};
 
 impl Widget for &App {
     fn render(self, area: Rect, buf: &mut Buffer) {
@@ -272,6 +272,87 @@ fn key_at(items: &[(&str, Option<Key>)], column: u16) -> Option<Key> {
         left = right + FOOTER_GAP.chars().count() as u16;
     }
     None
+}
+
+/// The screen's controls (see [`App::shown_controls`]).
+pub(super) fn controls(app: &App, area: Rect) -> Vec<ShownControl> {
+    let mut controls = Vec::new();
+    match app.screen() {
+        Screen::Start(menu) => {
+            let start = layout::start(area, StartLine::ALL.len() as u16);
+            for (rect, line) in start.lines.iter().zip(StartLine::ALL) {
+                let words = match menu.choices.line(line) {
+                    _ if line == StartLine::Start => "Start".to_owned(),
+                    (label, value) => format!("{label}: {value}"),
+                };
+                // A click on the label steps the value on (one on the ‹ steps it back).
+                controls.push(ShownControl {
+                    cell: *rect,
+                    words,
+                    click: (rect.x + rect.width / 2, rect.y),
+                });
+            }
+            let below = start_keys_area(area, &start);
+            for (line, y) in key_rows(&START_KEYS, area.width)
+                .iter()
+                .zip(below.y..below.bottom())
+            {
+                let width = key_list(line).chars().count() as u16;
+                let left = below.x + below.width.saturating_sub(width) / 2;
+                // Enter is the start button's key: a control already.
+                let line: Vec<_> = line
+                    .iter()
+                    .map(|&(shown, key)| (shown, key.filter(|&key| key != Key::Enter)))
+                    .collect();
+                key_controls(&line, left, y, &mut controls);
+            }
+            for note in start_notes(app, area, &start)
+                .iter()
+                .filter(|note| note.offers)
+            {
+                controls.push(ShownControl {
+                    cell: note.area,
+                    words: note.text.clone(),
+                    click: (note.area.x, note.area.y),
+                });
+            }
+        }
+        Screen::Game(_) => {
+            if let Some(screen) = layout::screen(area) {
+                let rows = key_rows(&footer_items(app.rules()), screen.footer.width);
+                for (line, y) in rows.iter().zip(screen.footer.y..screen.footer.bottom()) {
+                    key_controls(line, screen.footer.x, y, &mut controls);
+                }
+            }
+        }
+    }
+    controls
+}
+
+/// The entries of a key list's line drawn from `left` on row `y` that press a key, as
+/// controls named by what they do ("undo" for "u undo", "help" for "?: help").
+fn key_controls(
+    items: &[(&str, Option<Key>)],
+    left: u16,
+    y: u16,
+    controls: &mut Vec<ShownControl>,
+) {
+    let mut x = left;
+    for &(shown, key) in items {
+        let width = shown.chars().count() as u16;
+        if key.is_some() {
+            let words = shown
+                .split_once(": ")
+                .or_else(|| shown.split_once(' '))
+                .map_or(shown, |(_, words)| words);
+            controls.push(ShownControl {
+                cell: Rect::new(x, y, width, 1),
+                words: words.to_owned(),
+                click: (x, y),
+            });
+        }
+        x += width + FOOTER_GAP.chars().count() as u16;
+    }
 }
 
 /// Where a start-screen line's value, with its ‹, begins: after the pointer and the label.
