@@ -536,16 +536,21 @@ impl App {
     /// use std::time::Duration;
     /// use ratatui::layout::Rect;
     /// use ttt_core::Rules;
-    /// use ttt_play::app::{App, Input, Key, Theme, COMPUTER_PAUSE};
-    /// use ttt_play::{Seat, Seats, Settings};
+    /// use ttt_play::app::{App, Input, Theme, COMPUTER_PAUSE};
+    /// use ttt_play::{FirstPolicy, Seat, Seats, Settings};
     /// use ttt_players::Strength;
     ///
+    /// // The computer opens: its move is due after its pause.
     /// let seats = Seats::Fixed { x: Seat::Computer(Strength::Perfect), o: Seat::Human };
-    /// let settings = Settings::new(Rules::default(), seats).unwrap();
+    /// let settings = Settings::new(Rules::default(), seats).unwrap().with_first(FirstPolicy::X);
     /// let mut app = App::new(settings, Theme::monochrome(), Rect::new(0, 0, 80, 24), Duration::ZERO);
-    /// assert_eq!(app.next_due(), None, "the start screen waits on nobody");
-    /// app.handle(Input::Key(Key::Enter), Duration::from_secs(1));
-    /// assert_eq!(app.next_due(), Some(Duration::from_secs(1) + COMPUTER_PAUSE));
+    /// assert_eq!(app.next_due(), Some(COMPUTER_PAUSE));
+    /// // Then it thinks (elsewhere): nothing waits on time until its move comes back.
+    /// app.handle(Input::Tick, COMPUTER_PAUSE);
+    /// let thinking = app.take_thinking().unwrap();
+    /// assert_eq!(app.next_due(), None);
+    /// app.receive(thinking.think(), COMPUTER_PAUSE);
+    /// assert_eq!(app.next_due(), None, "the person's turn waits on nobody");
     /// ```
     pub fn next_due(&self) -> Option<Duration> {
         let Screen::Game(game) = &self.screen else {
