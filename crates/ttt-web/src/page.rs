@@ -729,7 +729,10 @@ pub fn start() -> Result<(), JsValue> {
     // Colour unless the person asked the system for more contrast or forced colours.
     let theme = Theme::new(!media("(prefers-contrast: more)") && !media("(forced-colors: active)"));
     // The page draws the board's marks itself, as shapes that fill their squares.
-    let mut app = App::new(settings, theme, first_area, now()).with_marks_outside();
+    // The page has nothing to quit to (quitting goes back to the start screen).
+    let mut app = App::new(settings, theme, first_area, now())
+        .with_marks_outside()
+        .with_nothing_to_quit();
     let (kept, unreadable) = storage::load();
     let remembered = storage::choices();
     if let Some(remembered) = &remembered {

@@ -465,7 +465,7 @@ fn keys_act_while_a_hint_is_worked_out_and_the_hint_comes() {
     // milliseconds; the app's tests hold a job in flight for as long as they like): the
     // keys pressed right after asking act, and the hint comes.
     tmux.keys(&["H", "?"]);
-    tmux.wait_for("Press any key to close.");
+    tmux.wait_for("Press any key, or click, to close.");
     tmux.keys(&["Escape"]);
     tmux.wait_for("Hint:");
     tmux.keys(&["q"]);

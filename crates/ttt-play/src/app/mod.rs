@@ -156,6 +156,8 @@ pub struct App {
     resumed: bool,
     /// Whether the front end draws the marks on the board itself ([`App::shown_marks`]).
     marks_outside: bool,
+    /// Whether the front end has nothing to quit to ([`App::with_nothing_to_quit`]).
+    nothing_to_quit: bool,
 }
 
 /// A control the screen shows (a start-screen line, the start button, the offer of an
@@ -238,6 +240,7 @@ impl App {
             offer: None,
             resumed: false,
             marks_outside: false,
+            nothing_to_quit: false,
         };
         if fixed {
             app.screen = Screen::Game(GameScreen::new(rules));
@@ -392,6 +395,15 @@ impl App {
     /// The screen showing.
     pub fn screen(&self) -> &Screen {
         &self.screen
+    }
+
+    /// The same app for a front end with nothing to quit to (a web page, where quitting
+    /// goes back to the start screen): the key lists and the help offer no quitting (q,
+    /// Esc and Ctrl-C still act as they do).
+    #[must_use]
+    pub fn with_nothing_to_quit(mut self) -> App {
+        self.nothing_to_quit = true;
+        self
     }
 
     /// The same app, leaving the board's marks to the front end: the game screen draws
@@ -701,7 +713,7 @@ impl App {
                         StartAction::Changed => self.status = Status::default(),
                         _ => {}
                     }
-                } else if let Some(key) = ui::start_key(area, &start, column, row) {
+                } else if let Some(key) = ui::start_key(self, area, &start, column, row) {
                     self.key(key, now);
                 } else if ui::start_notes(self, area, &start)
                     .iter()
@@ -716,7 +728,7 @@ impl App {
                     && screen.footer.contains((column, row).into()) =>
             {
                 // The key list is buttons too, for a mouse or a finger alone.
-                if let Some(key) = ui::footer_key_at(rules, screen.footer, column, row) {
+                if let Some(key) = ui::footer_key_at(self, screen.footer, column, row) {
                     self.key(key, now);
                 }
             }

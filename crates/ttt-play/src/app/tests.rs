@@ -558,6 +558,39 @@ fn the_screen_s_controls_are_named_and_a_click_at_each_presses_it() {
 }
 
 #[test]
+fn a_front_end_with_nothing_to_quit_to_offers_no_quitting() {
+    let launched = launch(None, FirstPolicy::X, Theme::monochrome());
+    let mut app = start_app(launched, AREA, Duration::ZERO).with_nothing_to_quit();
+    let start = screen_text(&app);
+    assert!(
+        start.contains("?: help") && !start.contains("q: quit"),
+        "{start}"
+    );
+    key(&mut app, Key::Char('?'));
+    let help = screen_text(&app);
+    assert!(
+        help.contains("this help") && !help.contains("quit"),
+        "{help}"
+    );
+    key(&mut app, Key::Esc);
+    key(&mut app, Key::Enter);
+    let game = screen_text(&app);
+    assert!(
+        game.contains("? help") && !game.contains("q quit"),
+        "{game}"
+    );
+    let words: Vec<String> = app
+        .shown_controls(app.area)
+        .into_iter()
+        .map(|control| control.words)
+        .collect();
+    assert!(!words.iter().any(|words| words == "quit"), "{words:?}");
+    // The key still acts: the front end decides where quitting goes.
+    key(&mut app, Key::Char('q'));
+    assert_eq!(app.end(), Some(End::Quit));
+}
+
+#[test]
 fn keypad_and_coordinate_keys_place_where_they_say() {
     let mut keypad = two_people();
     keypad.naming = SquareNaming::Keypad;
@@ -1131,7 +1164,11 @@ fn every_text_fits_whole_at_the_smallest_size_on_every_board() {
             assert_shows(&start, &[message], "the start screen's status");
         }
         start.overlay = Some(Overlay::Help);
-        assert_shows(&start, &["Press any key to close.", "Ctrl-C"], "the help");
+        assert_shows(
+            &start,
+            &["Press any key, or click, to close.", "Ctrl-C"],
+            "the help",
+        );
 
         let setup = launch_on(
             rules,
@@ -1161,7 +1198,7 @@ fn every_text_fits_whole_at_the_smallest_size_on_every_board() {
             "arrows, hjkl, wasd move the cursor",
             "digits, t           type a square's name (5, 3 2, h8); Esc cancels",
             "q, Esc quit (asks during a game)",
-            "Press any key to close.",
+            "Press any key, or click, to close.",
         ]
         .map(str::to_owned)
         .to_vec();
@@ -1477,7 +1514,7 @@ fn a_mouse_or_a_finger_alone_reaches_every_action() {
     // Leaving a game in progress asks; a click on the answer line says yes.
     click(&mut app, column_of("n new"), footer_row);
     assert_eq!(app.overlay, Some(Overlay::Confirm(Leave::NewGame)));
-    let (_, lines) = super::ui::overlay_text(app.overlay.as_ref().unwrap(), false, false);
+    let (_, lines) = super::ui::overlay_text(app.overlay.as_ref().unwrap(), false, false, true);
     let rect = super::ui::overlay_rect(AREA, &lines);
     let answer = lines.last().unwrap();
     let answer_row = rect.y + lines.len() as u16;
@@ -1582,7 +1619,7 @@ fn an_upright_window_puts_the_panel_under_the_board_and_every_text_fits() {
         assert_drawn_in(
             &buffer,
             TALL,
-            &["Press any key to close.", "Ctrl-C"],
+            &["Press any key, or click, to close.", "Ctrl-C"],
             "the help",
         );
     }

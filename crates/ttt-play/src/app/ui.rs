@@ -91,8 +91,8 @@ fn start_screen(app: &App, menu: &StartMenu, area: Rect, buf: &mut Buffer) {
         };
         text.render(*rect, buf);
     }
-    let below = start_keys_area(area, &start);
-    for (row, y) in key_rows(&START_KEYS, area.width)
+    let below = start_keys_area(app, area, &start);
+    for (row, y) in key_rows(&start_keys(app), area.width)
         .iter()
         .zip(below.y..below.bottom())
     {
@@ -183,7 +183,7 @@ fn game_screen(app: &App, game: &GameScreen, area: Rect, buf: &mut Buffer) {
     } else {
         panel(app, position, screen.panel, buf);
     }
-    let rows = key_rows(&footer_items(rules), screen.footer.width);
+    let rows = key_rows(&game_keys(app), screen.footer.width);
     for (row, y) in rows.iter().zip(screen.footer.y..screen.footer.bottom()) {
         Line::from(Span::styled(key_list(row), app.theme().quiet()))
             .render(Rect::new(screen.footer.x, y, screen.footer.width, 1), buf);
@@ -218,6 +218,27 @@ pub fn footer_items(rules: Rules) -> Vec<(&'static str, Option<Key>)> {
     items
 }
 
+/// The game screen's key list as `app` shows it: without quitting for a front end with
+/// nothing to quit to.
+fn game_keys(app: &App) -> Vec<(&'static str, Option<Key>)> {
+    without_quitting(app, footer_items(app.rules()))
+}
+
+/// The start screen's key list as `app` shows it (see [`game_keys`]).
+fn start_keys(app: &App) -> Vec<(&'static str, Option<Key>)> {
+    without_quitting(app, START_KEYS.to_vec())
+}
+
+fn without_quitting(
+    app: &App,
+    mut items: Vec<(&'static str, Option<Key>)>,
+) -> Vec<(&'static str, Option<Key>)> {
+    if app.nothing_to_quit {
+        items.retain(|&(_, key)| key != Some(Key::Char('q')));
+    }
+    items
+}
+
 /// Between two entries of the key list.
 pub const FOOTER_GAP: &str = " · ";
 
@@ -228,8 +249,8 @@ pub fn footer(rules: Rules) -> String {
 
 /// The key of the footer entry drawn at `column`, `row` of the screen, the footer taking
 /// the lines of `footer` (as many as its entries need at that width).
-pub(super) fn footer_key_at(rules: Rules, footer: Rect, column: u16, row: u16) -> Option<Key> {
-    let rows = key_rows(&footer_items(rules), footer.width);
+pub(super) fn footer_key_at(app: &App, footer: Rect, column: u16, row: u16) -> Option<Key> {
+    let rows = key_rows(&game_keys(app), footer.width);
     let line = rows.get(usize::from(row.checked_sub(footer.y)?))?;
     key_at(line, column.checked_sub(footer.x)?)
 }
@@ -292,8 +313,8 @@ pub(super) fn controls(app: &App, area: Rect) -> Vec<ShownControl> {
                     click: (rect.x + rect.width / 2, rect.y),
                 });
             }
-            let below = start_keys_area(area, &start);
-            for (line, y) in key_rows(&START_KEYS, area.width)
+            let below = start_keys_area(app, area, &start);
+            for (line, y) in key_rows(&start_keys(app), area.width)
                 .iter()
                 .zip(below.y..below.bottom())
             {
@@ -319,7 +340,7 @@ pub(super) fn controls(app: &App, area: Rect) -> Vec<ShownControl> {
         }
         Screen::Game(_) => {
             if let Some(screen) = layout::screen(area) {
-                let rows = key_rows(&footer_items(app.rules()), screen.footer.width);
+                let rows = key_rows(&game_keys(app), screen.footer.width);
                 for (line, y) in rows.iter().zip(screen.footer.y..screen.footer.bottom()) {
                     key_controls(line, screen.footer.x, y, &mut controls);
                 }
@@ -369,8 +390,8 @@ const START_KEYS: [(&str, Option<Key>); 5] = [
 
 /// The lines of the start screen's key list, under the menu: one, or two in a narrow
 /// window.
-fn start_keys_area(area: Rect, start: &layout::StartLayout) -> Rect {
-    let rows = key_rows(&START_KEYS, area.width).len() as u16;
+fn start_keys_area(app: &App, area: Rect, start: &layout::StartLayout) -> Rect {
+    let rows = key_rows(&start_keys(app), area.width).len() as u16;
     let top = start.frame.bottom().min(area.bottom().saturating_sub(rows));
     Rect::new(area.x, top, area.width, rows.min(area.bottom() - top))
 }
@@ -388,7 +409,7 @@ pub(super) struct StartNote {
 /// The start screen's notes, under its key list: the unfinished game on offer and the
 /// record against the chosen opponent, each wrapped to the screen's width, as many as fit.
 pub(super) fn start_notes(app: &App, area: Rect, start: &layout::StartLayout) -> Vec<StartNote> {
-    let mut top = start_keys_area(area, start).bottom();
+    let mut top = start_keys_area(app, area, start).bottom();
     let mut notes = Vec::new();
     let offered = app.offer_line().map(|text| (text, true));
     let record = app.record_line().map(|text| (text, false));
@@ -409,13 +430,14 @@ pub(super) fn start_notes(app: &App, area: Rect, start: &layout::StartLayout) ->
 
 /// The key of the start screen's key list under a click, if any: each line is centred.
 pub(super) fn start_key(
+    app: &App,
     area: Rect,
     start: &layout::StartLayout,
     column: u16,
     row: u16,
 ) -> Option<Key> {
-    let below = start_keys_area(area, start);
-    let rows = key_rows(&START_KEYS, area.width);
+    let below = start_keys_area(app, area, start);
+    let rows = key_rows(&start_keys(app), area.width);
     let line = rows.get(usize::from(row.checked_sub(below.y)?))?;
     let width = key_list(line).chars().count() as u16;
     let left = below.x + below.width.saturating_sub(width) / 2;
@@ -787,15 +809,17 @@ fn move_lines(app: &App, position: &Position) -> Vec<String> {
 
 /// The title and lines of an overlay box.
 /// `kept`: the front end keeps the game under way when the person quits; `on_start`: the
-/// box is over the start screen (its help lists that screen's keys).
+/// box is over the start screen (its help lists that screen's keys); `quits`: the front
+/// end has something to quit to.
 pub(super) fn overlay_text(
     overlay: &Overlay,
     kept: bool,
     on_start: bool,
+    quits: bool,
 ) -> (&'static str, Vec<String>) {
     let (title, mut lines) = match overlay {
-        Overlay::Help if on_start => ("Keys", start_help_lines()),
-        Overlay::Help => ("Keys", help_lines()),
+        Overlay::Help if on_start => ("Keys", start_help_lines(quits)),
+        Overlay::Help => ("Keys", help_lines(quits)),
         Overlay::Review(lines) => ("Review", lines.clone()),
         Overlay::Confirm(leave) => {
             let (title, question) = match leave {
@@ -820,7 +844,7 @@ pub(super) fn overlay_text(
     };
     if !matches!(overlay, Overlay::Confirm(_)) {
         lines.push(String::new());
-        lines.push("Press any key to close.".to_owned());
+        lines.push("Press any key, or click, to close.".to_owned());
     }
     (title, lines)
 }
@@ -841,7 +865,7 @@ pub(super) fn confirms(overlay: &Overlay, area: Rect, column: u16, row: u16) -> 
         return false;
     };
     // The box has as many lines either way.
-    let (_, lines) = overlay_text(overlay, false, false);
+    let (_, lines) = overlay_text(overlay, false, false, true);
     let rect = overlay_rect(area, &lines);
     // The last line, inside the frame (one cell) and its padding (one more).
     let answer_row = rect.y + lines.len() as u16;
@@ -896,7 +920,7 @@ fn overlay_paragraph(lines: &[String]) -> Paragraph<'static> {
 
 fn overlay_box(app: &App, overlay: &Overlay, area: Rect, buf: &mut Buffer) {
     let on_start = matches!(app.screen(), super::Screen::Start(_));
-    let (title, lines) = overlay_text(overlay, app.stats.is_some(), on_start);
+    let (title, lines) = overlay_text(overlay, app.stats.is_some(), on_start, !app.nothing_to_quit);
     let rect = overlay_rect(area, &lines);
     Clear.render(rect, buf);
     let block = Block::new()
@@ -906,8 +930,9 @@ fn overlay_box(app: &App, overlay: &Overlay, area: Rect, buf: &mut Buffer) {
     overlay_paragraph(&lines).block(block).render(rect, buf);
 }
 
-/// The start screen's keys, for its help.
-fn start_help_lines() -> Vec<String> {
+/// The start screen's keys, for its help (without quitting where there is nothing to
+/// quit to).
+fn start_help_lines(quits: bool) -> Vec<String> {
     [
         ("arrows, jk, ws, Tab", "go to another line"),
         ("←→, hl, ad, Space", "change the line's choice"),
@@ -919,12 +944,13 @@ fn start_help_lines() -> Vec<String> {
         ("Ctrl-C", "quit at once"),
     ]
     .iter()
+    .filter(|(_, what)| quits || !what.starts_with("quit"))
     .map(|(key, what)| format!("{key:<20}{what}"))
     .collect()
 }
 
-/// The game's keys, for its help.
-fn help_lines() -> Vec<String> {
+/// The game's keys, for its help (see [`start_help_lines`]).
+fn help_lines(quits: bool) -> Vec<String> {
     // Hints come from the exact solver: on its boards only.
     let hint = format!(
         "hint: each free square's value (up to {} squares)",
@@ -948,6 +974,7 @@ fn help_lines() -> Vec<String> {
         ("Ctrl-C", "quit at once"),
     ]
     .iter()
+    .filter(|(_, what)| quits || !what.starts_with("quit"))
     .map(|(key, what)| format!("{key:<20}{what}"))
     .collect()
 }
