@@ -395,6 +395,14 @@ fn cell_box(cell: Rect) -> Option<(f64, f64, f64, f64)> {
     ))
 }
 
+/// The style that places an element over `cell` (in the screen's cells) on the page.
+fn placed(cell: Rect) -> Option<String> {
+    let (left, top, width, height) = cell_box(cell)?;
+    Some(format!(
+        "left:{left}px;top:{top}px;width:{width}px;height:{height}px"
+    ))
+}
+
 /// An X (two strokes) or an O (a ring) filling a square of 100 by 100.
 fn mark_shape(mark: Mark) -> &'static str {
     match mark {
@@ -411,7 +419,7 @@ fn draw_marks(marks: &[ShownMark]) {
     };
     let mut shapes = String::new();
     for shown in marks {
-        let Some((left, top, width, height)) = cell_box(shown.cell) else {
+        let Some(place) = placed(shown.cell) else {
             continue;
         };
         let mut classes = format!("mark mark-{}", shown.mark.to_string().to_lowercase());
@@ -425,7 +433,7 @@ fn draw_marks(marks: &[ShownMark]) {
             classes.push_str(" cursor");
         }
         shapes.push_str(&format!(
-            r#"<svg class="{classes}" viewBox="0 0 100 100" preserveAspectRatio="xMidYMid meet" style="left:{left}px;top:{top}px;width:{width}px;height:{height}px">{}</svg>"#,
+            r#"<svg class="{classes}" viewBox="0 0 100 100" preserveAspectRatio="xMidYMid meet" style="{place}">{}</svg>"#,
             mark_shape(shown.mark)
         ));
     }
@@ -449,7 +457,7 @@ fn board_buttons(squares: &[ShownSquare]) {
             html.push_str(r#"<div role="row">"#);
             row = Some(shown.row);
         }
-        let Some((left, top, width, height)) = cell_box(shown.cell) else {
+        let Some(place) = placed(shown.cell) else {
             continue;
         };
         let centre = (
@@ -457,7 +465,7 @@ fn board_buttons(squares: &[ShownSquare]) {
             shown.cell.y + shown.cell.height / 2,
         );
         html.push_str(&format!(
-            r#"<button role="gridcell" aria-label="{}" data-column="{}" data-row="{}" style="left:{left}px;top:{top}px;width:{width}px;height:{height}px"></button>"#,
+            r#"<button role="gridcell" aria-label="{}" data-column="{}" data-row="{}" style="{place}"></button>"#,
             shown.words, centre.0, centre.1
         ));
     }
@@ -476,11 +484,11 @@ fn control_buttons(controls: &[ShownControl]) {
     };
     let mut html = String::new();
     for control in controls {
-        let Some((left, top, width, height)) = cell_box(control.cell) else {
+        let Some(place) = placed(control.cell) else {
             continue;
         };
         html.push_str(&format!(
-            r#"<button aria-label="{}" data-column="{}" data-row="{}" style="left:{left}px;top:{top}px;width:{width}px;height:{height}px"></button>"#,
+            r#"<button aria-label="{}" data-column="{}" data-row="{}" style="{place}"></button>"#,
             escaped(&control.words),
             control.click.0,
             control.click.1

@@ -420,12 +420,7 @@ impl App {
     /// the game screen's board, where a window of `area` shows it and no box covers it;
     /// none otherwise, and none for a front end that leaves the drawing to the app.
     pub fn shown_marks(&self, area: Rect) -> Vec<ShownMark> {
-        if !self.marks_outside || self.overlay.is_some() || self.too_small(area) {
-            return Vec::new();
-        }
-        let (Screen::Game(game), Some(geometry)) =
-            (&self.screen, layout::board(area, self.rules()))
-        else {
+        let Some((game, geometry)) = self.shown_board(area).filter(|_| self.marks_outside) else {
             return Vec::new();
         };
         let position = self.position();
@@ -474,15 +469,22 @@ impl App {
         ui::controls(self, area)
     }
 
+    /// The game screen and where its board is drawn, when a window of `area` shows it and
+    /// no box covers it.
+    fn shown_board(&self, area: Rect) -> Option<(&GameScreen, layout::BoardGeometry)> {
+        if self.overlay.is_some() || self.too_small(area) {
+            return None;
+        }
+        match &self.screen {
+            Screen::Game(game) => Some((game, layout::board(area, self.rules())?)),
+            Screen::Start(_) => None,
+        }
+    }
+
     /// Every square of the game screen's board, where a window of `area` shows it and no
     /// box covers it, row by row; none otherwise.
     pub fn shown_squares(&self, area: Rect) -> Vec<ShownSquare> {
-        if self.overlay.is_some() || self.too_small(area) {
-            return Vec::new();
-        }
-        let (Screen::Game(game), Some(geometry)) =
-            (&self.screen, layout::board(area, self.rules()))
-        else {
+        let Some((game, geometry)) = self.shown_board(area) else {
             return Vec::new();
         };
         let position = self.position();

@@ -933,20 +933,19 @@ fn overlay_box(app: &App, overlay: &Overlay, area: Rect, buf: &mut Buffer) {
 /// The start screen's keys, for its help (without quitting where there is nothing to
 /// quit to).
 fn start_help_lines(quits: bool) -> Vec<String> {
-    [
-        ("arrows, jk, ws, Tab", "go to another line"),
-        ("←→, hl, ad, Space", "change the line's choice"),
-        ("mouse click", "change a line (on its ‹: back)"),
-        ("Enter", "start the game"),
-        ("r", "resume the unfinished game, when offered"),
-        ("?", "this help"),
-        ("q, Esc", "quit"),
-        ("Ctrl-C", "quit at once"),
-    ]
-    .iter()
-    .filter(|(_, what)| quits || !what.starts_with("quit"))
-    .map(|(key, what)| format!("{key:<20}{what}"))
-    .collect()
+    help_table(
+        &[
+            ("arrows, jk, ws, Tab", "go to another line"),
+            ("←→, hl, ad, Space", "change the line's choice"),
+            ("mouse click", "change a line (on its ‹: back)"),
+            ("Enter", "start the game"),
+            ("r", "resume the unfinished game, when offered"),
+            ("?", "this help"),
+            ("q, Esc", "quit"),
+            ("Ctrl-C", "quit at once"),
+        ],
+        quits,
+    )
 }
 
 /// The game's keys, for its help (see [`start_help_lines`]).
@@ -956,25 +955,34 @@ fn help_lines(quits: bool) -> Vec<String> {
         "hint: each free square's value (up to {} squares)",
         ttt_solver::MAX_SOLVED_SQUARES
     );
-    [
-        ("arrows, hjkl, wasd", "move the cursor"),
-        ("Enter, Space", "place your mark"),
-        (
-            "digits, t",
-            "type a square's name (5, 3 2, h8); Esc cancels",
-        ),
-        ("mouse click", "place on that square"),
-        ("H", hint.as_str()),
-        ("u", "undo"),
-        ("n", "new game"),
-        ("r", "review of the finished game"),
-        ("m", "back to the start screen"),
-        ("?", "this help"),
-        ("q, Esc", "quit (asks during a game)"),
-        ("Ctrl-C", "quit at once"),
-    ]
-    .iter()
-    .filter(|(_, what)| quits || !what.starts_with("quit"))
-    .map(|(key, what)| format!("{key:<20}{what}"))
-    .collect()
+    help_table(
+        &[
+            ("arrows, hjkl, wasd", "move the cursor"),
+            ("Enter, Space", "place your mark"),
+            (
+                "digits, t",
+                "type a square's name (5, 3 2, h8); Esc cancels",
+            ),
+            ("mouse click", "place on that square"),
+            ("H", hint.as_str()),
+            ("u", "undo"),
+            ("n", "new game"),
+            ("r", "review of the finished game"),
+            ("m", "back to the start screen"),
+            ("?", "this help"),
+            ("q, Esc", "quit (asks during a game)"),
+            ("Ctrl-C", "quit at once"),
+        ],
+        quits,
+    )
+}
+
+/// Lines of a help box: each key, then what it does; without quitting where there is
+/// nothing to quit to.
+fn help_table(entries: &[(&str, &str)], quits: bool) -> Vec<String> {
+    entries
+        .iter()
+        .filter(|(_, what)| quits || !what.starts_with("quit"))
+        .map(|(key, what)| format!("{key:<20}{what}"))
+        .collect()
 }
