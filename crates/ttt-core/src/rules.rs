@@ -198,6 +198,29 @@ impl Rules {
         self.with_win_rule(WinRule::Freestyle) == Self::TIC_TAC_TOE
     }
 
+    /// The game these rules are known as, if they are a known one: tic-tac-toe on 3x3
+    /// with three in a row, gomoku with five in a row on its 15x15 and 19x19 boards (under
+    /// either win rule).
+    ///
+    /// ```
+    /// use ttt_core::{Rules, WinRule};
+    ///
+    /// assert_eq!(Rules::default().game_name(), Some("tic-tac-toe"));
+    /// let gomoku = Rules::new(15, 15, 5)?;
+    /// assert_eq!(gomoku.game_name(), Some("gomoku"));
+    /// assert_eq!(gomoku.with_win_rule(WinRule::Exact).game_name(), Some("gomoku"));
+    /// assert_eq!(Rules::new(7, 6, 4)?.game_name(), None);
+    /// # Ok::<(), ttt_core::RulesError>(())
+    /// ```
+    #[must_use]
+    pub fn game_name(self) -> Option<&'static str> {
+        match (self.width, self.height, self.k) {
+            (3, 3, 3) => Some("tic-tac-toe"),
+            (15, 15, 5) | (19, 19, 5) => Some("gomoku"),
+            _ => None,
+        }
+    }
+
     /// Every square of the board, row by row from the top left.
     pub fn squares(self) -> impl DoubleEndedIterator<Item = Square> + ExactSizeIterator {
         (0..self.square_count()).map(Square::new)

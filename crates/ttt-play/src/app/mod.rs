@@ -167,7 +167,7 @@ pub struct App {
 pub struct ShownControl {
     /// Where it is drawn, in the screen's cells.
     pub cell: Rect,
-    /// What it is, in words: "Board: 3x3, k=3", "Start", "undo".
+    /// What it is, in words: "Board: 3x3, k=3: tic-tac-toe", "Start", "undo".
     pub words: String,
     /// The cell a click presses it at: [`Input::Click`] there does what it does.
     pub click: (u16, u16),

@@ -177,7 +177,13 @@ impl Choices {
                 },
             ),
             StartLine::Naming => ("Square names", self.square_names().to_owned()),
-            StartLine::Board => ("Board", self.rules.to_string()),
+            StartLine::Board => (
+                "Board",
+                match self.rules.game_name() {
+                    Some(name) => format!("{}: {name}", self.rules),
+                    None => self.rules.to_string(),
+                },
+            ),
             StartLine::Start => ("", "Start".to_owned()),
         }
     }

@@ -255,7 +255,7 @@ fn the_start_screen_offers_gomoku_with_exactly_five_and_a_six_wins_nothing_there
         key(&mut app, Key::Right);
     }
     assert!(
-        screen_text(&app).contains("‹ 15x15, exactly 5 ›"),
+        screen_text(&app).contains("‹ 15x15, exactly 5: gomoku ›"),
         "{}",
         screen_text(&app)
     );
@@ -501,7 +501,7 @@ fn the_screen_s_controls_are_named_and_a_click_at_each_presses_it() {
         "{words:?}"
     );
     assert_eq!(words[5], "Start");
-    assert!(words.contains(&"Board: 3x3, k=3"), "{words:?}");
+    assert!(words.contains(&"Board: 3x3, k=3: tic-tac-toe"), "{words:?}");
     assert!(words.contains(&"help"), "{words:?}");
     assert!(
         !words.contains(&"start"),
