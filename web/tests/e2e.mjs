@@ -296,6 +296,10 @@ try {
     `the board is a grid of named buttons (${grid.cells[0]})`,
   );
   check(grid.live === "polite" && grid.said.includes(verdict), `the live region says the result (${grid.said})`);
+  const again = await page.evaluate(() =>
+    Array.from(document.querySelectorAll("#controls button"), (button) => button.getAttribute("aria-label")),
+  );
+  check(again.includes("play again") && (await screen())[0].includes("[ n: play again ]"), `the verdict over the board with a button to play again (${(await screen())[0].trim()})`);
   await page.screenshot({ path: join(root, "target", "web-e2e-3x3.png") });
 
   // Undo after the end takes the last move back; then a hint: both by clicks on the key
@@ -348,6 +352,14 @@ try {
   const stillThinking = (await screen()).some((line) => line.includes("thinking"));
   check(stillThinking, "the computer was still thinking");
   check(took < 100, `a key answered within 100 ms while the computer thought (${took} ms)`);
+  const box = await page.evaluate(() => ({
+    said: document.getElementById("said").textContent,
+    controls: Array.from(document.querySelectorAll("#controls button"), (button) => button.getAttribute("aria-label")),
+  }));
+  check(
+    box.said.startsWith("Keys.") && box.said.includes("Press any key, or click, to close.") && box.controls.join() === "close",
+    `a box is said whole to a screen reader, with its one control (${box.controls}; ${box.said.slice(0, 60)}…)`,
+  );
   await page.keyboard.press("Escape");
   await waitFor("Computer (hard) played", 15000);
   check(true, "the computer's move came back from the worker");

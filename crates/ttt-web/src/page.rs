@@ -889,7 +889,17 @@ fn animate(mut terminal: Terminal<DomBackend>, page: Rc<RefCell<Page>>) {
             control_buttons(&controls.0);
             page.controls = controls;
         }
-        let said = page.app.status().text.clone();
+        // A box over the screen is said whole; otherwise the status line.
+        let said = match page.app.overlay_lines() {
+            Some((title, lines)) => {
+                let lines = lines
+                    .iter()
+                    .map(|line| line.split_whitespace().collect::<Vec<_>>().join(" "));
+                let lines: Vec<String> = lines.filter(|line| !line.is_empty()).collect();
+                format!("{title}. {}", lines.join(" / "))
+            }
+            None => page.app.status().text.clone(),
+        };
         if said != page.said {
             say(&said);
             page.said = said;

@@ -441,10 +441,11 @@ impl App {
             .collect()
     }
 
-    /// Every control of the screen a window of `area` shows, top to bottom (none while a
-    /// box covers the screen): on the start screen its lines, the start button, the offer
-    /// of an unfinished game and the key list's entries that press a key; in a game, the
-    /// key list's.
+    /// Every control of the screen a window of `area` shows, top to bottom: on the start
+    /// screen its lines, the start button, the offer of an unfinished game and the key
+    /// list's entries that press a key; in a game, the verdict's "play again" and the key
+    /// list's; while a box covers the screen, the box's (its yes and "keep playing", or
+    /// "close").
     ///
     /// ```
     /// use std::time::Duration;
@@ -463,10 +464,19 @@ impl App {
     /// assert!(app.shown_controls(area).iter().any(|control| control.words == "undo"));
     /// ```
     pub fn shown_controls(&self, area: Rect) -> Vec<ShownControl> {
-        if self.overlay.is_some() || self.too_small(area) {
+        if self.too_small(area) {
             return Vec::new();
         }
-        ui::controls(self, area)
+        match &self.overlay {
+            Some(overlay) => ui::overlay_controls(self, overlay, area),
+            None => ui::controls(self, area),
+        }
+    }
+
+    /// The box over the screen, if one is open, as drawn: its title and lines (for a
+    /// front end that says it in words, as the web page does to a screen reader).
+    pub fn overlay_lines(&self) -> Option<(&'static str, Vec<String>)> {
+        Some(ui::shown_overlay(self, self.overlay.as_ref()?))
     }
 
     /// The game screen and where its board is drawn, when a window of `area` shows it and
@@ -694,6 +704,9 @@ impl App {
             return;
         }
         let (area, rules, given) = (self.area, self.rules(), self.session.settings().rules());
+        let plays_again = layout::screen(area)
+            .and_then(|screen| ui::result_line(self, screen.title))
+            .is_some_and(|(_, button)| button.contains((column, row).into()));
         match &mut self.screen {
             Screen::Start(menu) => {
                 let start = layout::start(area, StartLine::ALL.len() as u16);
@@ -724,6 +737,10 @@ impl App {
                     // The offer of the unfinished game is a button too.
                     self.key(Key::Char('r'), now);
                 }
+            }
+            Screen::Game(_) if plays_again => {
+                // The verdict's button: the next game.
+                self.key(Key::Char('n'), now);
             }
             Screen::Game(_)
                 if let Some(screen) = layout::screen(area)

@@ -551,10 +551,67 @@ fn the_screen_s_controls_are_named_and_a_click_at_each_presses_it() {
         Duration::ZERO,
     );
     assert!(app.overlay().is_some(), "help is open");
+    let (title, lines) = app.overlay_lines().unwrap();
+    assert_eq!(title, "Keys");
+    assert_eq!(lines.last().unwrap(), "Press any key, or click, to close.");
+    let controls = app.shown_controls(app.area);
+    let words: Vec<&str> = controls
+        .iter()
+        .map(|control| control.words.as_str())
+        .collect();
+    assert_eq!(words, ["close"], "the box covers the screen");
+    let (column, row) = controls[0].click;
+    app.handle(Input::Click { column, row }, Duration::ZERO);
+    assert!(app.overlay().is_none(), "closed by its control");
+    // Asked before leaving a game with a move: yes, or keep playing.
+    let before = app.position().history().len();
+    key(&mut app, Key::Enter);
+    key(&mut app, Key::Char('n'));
+    let controls = app.shown_controls(app.area);
+    let words: Vec<&str> = controls
+        .iter()
+        .map(|control| control.words.as_str())
+        .collect();
+    assert_eq!(words, ["yes, new game", "keep playing"]);
+    let (column, row) = controls[1].click;
+    app.handle(Input::Click { column, row }, Duration::ZERO);
+    assert!(app.overlay().is_none(), "kept playing");
+    assert_eq!(app.position().history().len(), before + 1);
+    key(&mut app, Key::Char('n'));
+    let (column, row) = app.shown_controls(app.area)[0].click;
+    app.handle(Input::Click { column, row }, Duration::ZERO);
     assert!(
-        app.shown_controls(app.area).is_empty(),
-        "the box covers the screen"
+        app.position().history().len() <= 1,
+        "a new game (the computer may open it)"
     );
+}
+
+#[test]
+fn a_finished_game_shows_its_verdict_over_the_board_with_a_button_to_play_again() {
+    let mut app = two_people();
+    for digit in ['1', '4', '2', '5', '3'] {
+        key(&mut app, Key::Char(digit));
+    }
+    assert!(app.session().is_over());
+    assert!(
+        screen_text(&app).starts_with(" X wins.  [ n: play again ]"),
+        "{}",
+        screen_text(&app)
+    );
+    let controls = app.shown_controls(app.area);
+    let again = controls
+        .iter()
+        .find(|control| control.words == "play again")
+        .unwrap();
+    app.handle(
+        Input::Click {
+            column: again.click.0,
+            row: again.click.1,
+        },
+        Duration::ZERO,
+    );
+    assert!(app.position().history().is_empty(), "a new game");
+    assert!(screen_text(&app).starts_with(" ttt — noughts and crosses"));
 }
 
 #[test]

@@ -162,10 +162,18 @@ fn game_screen(app: &App, game: &GameScreen, area: Rect, buf: &mut Buffer) {
         return;
     };
     let rules = app.rules();
-    let title = Line::from(vec![
-        Span::styled(" ttt", app.theme().accent()),
-        Span::raw(format!(" — noughts and crosses · {rules}")),
-    ]);
+    // Once a game a person played has ended, its verdict and a button to play again take
+    // the top line, just over the board.
+    let title = match result_line(app, screen.title) {
+        Some((verdict, _)) => Line::from(vec![
+            Span::styled(format!(" {verdict}  "), app.theme().accent()),
+            Span::styled(PLAY_AGAIN, app.theme().accent()),
+        ]),
+        None => Line::from(vec![
+            Span::styled(" ttt", app.theme().accent()),
+            Span::raw(format!(" — noughts and crosses · {rules}")),
+        ]),
+    };
     title.render(screen.title, buf);
     let position = app.position();
     if let Some(geometry) = layout::board(area, rules) {
@@ -188,6 +196,22 @@ fn game_screen(app: &App, game: &GameScreen, area: Rect, buf: &mut Buffer) {
         Line::from(Span::styled(key_list(row), app.theme().quiet()))
             .render(Rect::new(screen.footer.x, y, screen.footer.width, 1), buf);
     }
+}
+
+/// The button that starts the next game, beside the verdict.
+const PLAY_AGAIN: &str = "[ n: play again ]";
+
+/// The verdict shown on the top line `title` once a game a person played has ended (and
+/// another can follow), and where its [`PLAY_AGAIN`] button is drawn.
+pub(super) fn result_line(app: &App, title: Rect) -> Option<(String, Rect)> {
+    let session = app.session();
+    if !session.is_over() || !session.has_human() || session.games_left() == Some(0) {
+        return None;
+    }
+    let verdict = crate::words::verdict(session);
+    let left = title.x + format!(" {verdict}  ").chars().count() as u16;
+    let width = PLAY_AGAIN.chars().count() as u16;
+    (left + width <= title.right()).then(|| (verdict, Rect::new(left, title.y, width, 1)))
 }
 
 /// Whether games on a board of `rules` have hints: where the exact solver reaches (a
@@ -340,6 +364,13 @@ pub(super) fn controls(app: &App, area: Rect) -> Vec<ShownControl> {
         }
         Screen::Game(_) => {
             if let Some(screen) = layout::screen(area) {
+                if let Some((_, button)) = result_line(app, screen.title) {
+                    controls.push(ShownControl {
+                        cell: button,
+                        words: "play again".to_owned(),
+                        click: (button.x, button.y),
+                    });
+                }
                 let rows = key_rows(&game_keys(app), screen.footer.width);
                 for (line, y) in rows.iter().zip(screen.footer.y..screen.footer.bottom()) {
                     key_controls(line, screen.footer.x, y, &mut controls);
@@ -866,12 +897,48 @@ pub(super) fn confirms(overlay: &Overlay, area: Rect, column: u16, row: u16) -> 
     };
     // The box has as many lines either way.
     let (_, lines) = overlay_text(overlay, false, false, true);
+    yes_cell(*leave, overlay_rect(area, &lines), &lines).contains((column, row).into())
+}
+
+/// Where the yes of a box asking before leaving a game is drawn, the box `rect` holding
+/// `lines`: the last line, inside the frame (one cell) and its padding (one more).
+fn yes_cell(leave: Leave, rect: Rect, lines: &[String]) -> Rect {
+    let width = confirm_yes(leave.answer()).chars().count() as u16;
+    Rect::new(rect.x + 2, rect.y + lines.len() as u16, width, 1)
+}
+
+/// The box over the screen as `app` shows it: its title and lines.
+pub(super) fn shown_overlay(app: &App, overlay: &Overlay) -> (&'static str, Vec<String>) {
+    let on_start = matches!(app.screen(), Screen::Start(_));
+    overlay_text(overlay, app.stats.is_some(), on_start, !app.nothing_to_quit)
+}
+
+/// The controls of the box `overlay` over `area`: its yes and "keep playing" when it asks
+/// before leaving a game, "close" otherwise (a click anywhere but a yes closes a box).
+pub(super) fn overlay_controls(app: &App, overlay: &Overlay, area: Rect) -> Vec<ShownControl> {
+    let (_, lines) = shown_overlay(app, overlay);
     let rect = overlay_rect(area, &lines);
-    // The last line, inside the frame (one cell) and its padding (one more).
-    let answer_row = rect.y + lines.len() as u16;
-    let left = rect.x + 2;
-    let yes = confirm_yes(leave.answer()).chars().count() as u16;
-    row == answer_row && (left..left + yes).contains(&column)
+    let Overlay::Confirm(leave) = overlay else {
+        return vec![ShownControl {
+            cell: rect,
+            words: "close".to_owned(),
+            click: (rect.x + 1, rect.y + 1),
+        }];
+    };
+    let yes = yes_cell(*leave, rect, &lines);
+    let keep = Rect::new(yes.right(), yes.y, KEEP_PLAYING.chars().count() as u16, 1);
+    vec![
+        ShownControl {
+            cell: yes,
+            words: format!("yes, {}", leave.answer()),
+            click: (yes.x, yes.y),
+        },
+        ShownControl {
+            cell: keep,
+            words: "keep playing".to_owned(),
+            click: (keep.x + 2, keep.y),
+        },
+    ]
 }
 
 /// Where the box of `lines` goes: centred, as wide as the longest line and its frame.
@@ -919,8 +986,7 @@ fn overlay_paragraph(lines: &[String]) -> Paragraph<'static> {
 }
 
 fn overlay_box(app: &App, overlay: &Overlay, area: Rect, buf: &mut Buffer) {
-    let on_start = matches!(app.screen(), super::Screen::Start(_));
-    let (title, lines) = overlay_text(overlay, app.stats.is_some(), on_start, !app.nothing_to_quit);
+    let (title, lines) = shown_overlay(app, overlay);
     let rect = overlay_rect(area, &lines);
     Clear.render(rect, buf);
     let block = Block::new()
