@@ -49,8 +49,10 @@ pub struct Screen {
     pub tall: bool,
 }
 
-/// The game screen in `area`, or `None` when the window is too small.
-pub fn screen(area: Rect) -> Option<Screen> {
+/// The game screen for a board of `rules` in `area`, or `None` when the window is too
+/// small. In a narrow window the board takes the height its grid needs and the panel under
+/// it the rest (a longer list of moves), so that no blank band lies between them.
+pub fn screen(area: Rect, rules: Rules) -> Option<Screen> {
     if !fits(area) {
         return None;
     }
@@ -71,13 +73,21 @@ pub fn screen(area: Rect) -> Option<Screen> {
             tall: false,
         });
     }
-    let [title, board, panel, footer] = Layout::vertical([
+    let [title, body, footer] = Layout::vertical([
         Constraint::Length(1),
         Constraint::Min(0),
-        Constraint::Length(TALL_PANEL_HEIGHT),
         Constraint::Length(TALL_FOOTER_HEIGHT),
     ])
     .areas(area);
+    let most = Rect {
+        height: body.height.saturating_sub(TALL_PANEL_HEIGHT),
+        ..body
+    };
+    let needed = BoardGeometry::fit(most, rules).map_or(most.height, |geometry| {
+        geometry.outer().height + BoardGeometry::axis(rules).1
+    });
+    let [board, panel] =
+        Layout::vertical([Constraint::Length(needed), Constraint::Min(0)]).areas(body);
     Some(Screen {
         title,
         board,
@@ -90,7 +100,7 @@ pub fn screen(area: Rect) -> Option<Screen> {
 /// The board's grid on the game screen of a window of `area`, or `None` when the window
 /// is too small for the screen or for this board.
 pub fn board(area: Rect, rules: Rules) -> Option<BoardGeometry> {
-    screen(area).and_then(|screen| BoardGeometry::fit(screen.board, rules))
+    screen(area, rules).and_then(|screen| BoardGeometry::fit(screen.board, rules))
 }
 
 /// The board's cells in a given area: their size and where the grid starts.
@@ -138,11 +148,7 @@ impl BoardGeometry {
     /// for column letters above and row numbers to the left.
     pub fn fit(area: Rect, rules: Rules) -> Option<BoardGeometry> {
         let (columns, rows) = (rules.width() as u16, rules.height() as u16);
-        let (left, top) = if rules.is_tic_tac_toe() {
-            (0, 0)
-        } else {
-            (AXIS_WIDTH, 1)
-        };
+        let (left, top) = BoardGeometry::axis(rules);
         let area = Rect::new(
             area.x + left,
             area.y + top,
@@ -164,6 +170,16 @@ impl BoardGeometry {
                     rows,
                 })
             })
+    }
+
+    /// The room left of the grid and above it for its axes: row numbers and column
+    /// letters off 3x3, none on 3x3.
+    fn axis(rules: Rules) -> (u16, u16) {
+        if rules.is_tic_tac_toe() {
+            (0, 0)
+        } else {
+            (AXIS_WIDTH, 1)
+        }
     }
 
     /// The whole grid, lines included.
@@ -238,7 +254,7 @@ mod tests {
         let big = BoardGeometry::fit(Rect::new(0, 0, 48, 22), rules).unwrap();
         assert_eq!((big.cell_width, big.cell_height), (11, 5));
         // A big window gets a big board: 3x3 keeps growing past 80x24.
-        let screen = screen(Rect::new(0, 0, 160, 50)).unwrap();
+        let screen = screen(Rect::new(0, 0, 160, 50), rules).unwrap();
         let huge = BoardGeometry::fit(screen.board, rules).unwrap();
         assert_eq!((huge.cell_width, huge.cell_height), (23, 11));
         assert!(huge.outer().height > 2 * big.outer().height - 10);
@@ -266,7 +282,7 @@ mod tests {
     #[test]
     fn gomoku_fits_the_smallest_window_with_its_axes() {
         let rules = Rules::new(19, 19, 5).unwrap();
-        let screen = screen(Rect::new(0, 0, 80, 24)).unwrap();
+        let screen = screen(Rect::new(0, 0, 80, 24), rules).unwrap();
         let geometry = BoardGeometry::fit(screen.board, rules).unwrap();
         assert_eq!(
             (geometry.cell_width, geometry.cell_height, geometry.gap),
@@ -275,9 +291,9 @@ mod tests {
         assert!(geometry.x >= screen.board.x + AXIS_WIDTH && geometry.y > screen.board.y);
         assert!(geometry.outer().right() <= screen.board.right());
         assert!(geometry.outer().bottom() <= screen.board.bottom());
-        let small = super::screen(Rect::new(0, 0, MIN_WIDTH, MIN_HEIGHT)).unwrap();
         for side in Rules::MIN_SIDE..=Rules::MAX_SIDE {
             let rules = Rules::new(side, side, 3).unwrap();
+            let small = super::screen(Rect::new(0, 0, MIN_WIDTH, MIN_HEIGHT), rules).unwrap();
             assert!(
                 BoardGeometry::fit(small.board, rules).is_some(),
                 "the smallest window fits {rules}"
@@ -287,8 +303,9 @@ mod tests {
 
     #[test]
     fn too_small_a_window_has_no_screen() {
-        assert!(screen(Rect::new(0, 0, 80, 24)).is_some());
-        assert!(screen(Rect::new(0, 0, 79, 24)).is_none());
-        assert!(screen(Rect::new(0, 0, 80, 23)).is_none());
+        let rules = Rules::default();
+        assert!(screen(Rect::new(0, 0, 80, 24), rules).is_some());
+        assert!(screen(Rect::new(0, 0, 79, 24), rules).is_none());
+        assert!(screen(Rect::new(0, 0, 80, 23), rules).is_none());
     }
 }

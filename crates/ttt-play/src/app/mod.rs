@@ -704,7 +704,7 @@ impl App {
             return;
         }
         let (area, rules, given) = (self.area, self.rules(), self.session.settings().rules());
-        let plays_again = layout::screen(area)
+        let plays_again = layout::screen(area, rules)
             .and_then(|screen| ui::result_line(self, screen.title))
             .is_some_and(|(_, button)| button.contains((column, row).into()));
         match &mut self.screen {
@@ -743,7 +743,7 @@ impl App {
                 self.key(Key::Char('n'), now);
             }
             Screen::Game(_)
-                if let Some(screen) = layout::screen(area)
+                if let Some(screen) = layout::screen(area, rules)
                     && screen.footer.contains((column, row).into()) =>
             {
                 // The key list is buttons too, for a mouse or a finger alone.

@@ -80,7 +80,8 @@ impl Widget for &ReplayScreen {
         let record = replay.record();
         let rules = record.rules;
         let theme = self.theme;
-        let (Some(screen), Some(geometry)) = (layout::screen(area), layout::board(area, rules))
+        let (Some(screen), Some(geometry)) =
+            (layout::screen(area, rules), layout::board(area, rules))
         else {
             Paragraph::new(vec![
                 Line::from(format!("Window too small for {rules}")),

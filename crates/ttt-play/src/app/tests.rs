@@ -476,7 +476,7 @@ fn a_square_selected_moves_the_cursor_and_plays_nothing_until_clicked() {
     app.handle(Input::Select { column: x, row: y }, Duration::ZERO);
     assert_eq!(app.status.text, "Square 5 is taken by X.");
     // Off the board it is a click: on the key list, its key.
-    let footer = layout::screen(app.area).unwrap().footer;
+    let footer = layout::screen(app.area, app.rules()).unwrap().footer;
     app.handle(
         Input::Select {
             column: footer.x + 1,
@@ -1177,7 +1177,7 @@ fn assert_shows(app: &App, needles: &[&str], what: &str) {
     let (width, height) = (layout::MIN_WIDTH, layout::MIN_HEIGHT);
     let buffer = render(app, width, height);
     let screen = if what.contains("status") && in_game(app) {
-        let panel = layout::screen(buffer.area).unwrap().panel;
+        let panel = layout::screen(buffer.area, app.rules()).unwrap().panel;
         text_in(&buffer, panel)
     } else {
         text(&buffer)
@@ -1640,12 +1640,13 @@ fn an_upright_window_puts_the_panel_under_the_board_and_every_text_fits() {
             Theme::monochrome(),
         );
         let mut game = start_app(setup, TALL, Duration::ZERO);
-        let screen = layout::screen(TALL).unwrap();
+        let screen = layout::screen(TALL, rules).unwrap();
         assert!(screen.tall);
         let geometry = layout::board(TALL, rules).unwrap_or_else(|| panic!("{rules} fits"));
-        assert!(
-            geometry.outer().bottom() <= screen.panel.y,
-            "{rules}: board above the panel"
+        assert_eq!(
+            geometry.outer().bottom(),
+            screen.panel.y,
+            "{rules}: the panel right under the board, no blank band between them"
         );
         let message =
             "The impossible computer plays boards of up to 16 squares: now the computer, hard.";
@@ -1689,7 +1690,7 @@ fn in_an_upright_window_the_key_list_s_second_line_is_buttons_too() {
     let (x, y) = centre_of(&app, Square::new(4));
     click(&mut app, x, y);
     assert_eq!(app.position().history().len(), 1, "{}", app.status.text);
-    let footer = layout::screen(TALL).unwrap().footer;
+    let footer = layout::screen(TALL, app.rules()).unwrap().footer;
     let buffer = render(&app, TALL.width, TALL.height);
     let rows: Vec<String> = text_in(&buffer, footer)
         .lines()

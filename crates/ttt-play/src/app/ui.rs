@@ -158,7 +158,7 @@ fn wrapped_height(text: &str, width: u16) -> usize {
 }
 
 fn game_screen(app: &App, game: &GameScreen, area: Rect, buf: &mut Buffer) {
-    let Some(screen) = layout::screen(area) else {
+    let Some(screen) = layout::screen(area, app.rules()) else {
         return;
     };
     let rules = app.rules();
@@ -363,7 +363,7 @@ pub(super) fn controls(app: &App, area: Rect) -> Vec<ShownControl> {
             }
         }
         Screen::Game(_) => {
-            if let Some(screen) = layout::screen(area) {
+            if let Some(screen) = layout::screen(area, app.rules()) {
                 if let Some((_, button)) = result_line(app, screen.title) {
                     controls.push(ShownControl {
                         cell: button,
