@@ -12,7 +12,7 @@ use ttt_players::{Limits, Player, PlayerError, Strength};
 use ttt_solver::{Mistake, Solver, SolverError};
 
 use crate::records::GameRecord;
-use crate::settings::{EngineCommand, FirstPolicy, Seat, Settings, engines_play_on};
+use crate::settings::{EngineCommand, FirstPolicy, Seat, Settings};
 
 /// A computer player the session can lend to another thread.
 type Computer = Box<dyn Player + Send>;
@@ -84,6 +84,12 @@ pub enum Refusal {
     OffBoard {
         /// The square asked for.
         square: Square,
+    },
+    /// A table whose seat cannot play its board (see [`Seat::plays_on`]).
+    #[error("a seat cannot play on {rules}")]
+    CannotPlay {
+        /// The board of the table refused.
+        rules: ttt_core::Rules,
     },
     /// A saved game that cannot be taken up: its moves are not legal, or a seat cannot
     /// play its board.
@@ -257,10 +263,17 @@ impl Session {
     /// tally and the games played: the game on the board, if any, is left.
     ///
     /// # Errors
-    /// [`Refusal::Thinking`] while a computer thinks.
+    /// [`Refusal::Thinking`] while a computer thinks, [`Refusal::CannotPlay`] when a seat
+    /// cannot play the table's board; either changes nothing.
     pub fn change_table(&mut self, table: Table) -> Result<(), Refusal> {
         if self.is_thinking() {
             return Err(Refusal::Thinking);
+        }
+        if [&table.x, &table.o]
+            .iter()
+            .any(|seat| seat.plays_on(table.rules).is_err())
+        {
+            return Err(Refusal::CannotPlay { rules: table.rules });
         }
         self.position = Position::new(table.rules, Mark::X);
         self.table = table;
@@ -338,15 +351,11 @@ impl Session {
         if position.is_over() {
             return Err(Refusal::GameOver);
         }
-        for seat in [&record.x, &record.o] {
-            let plays = match seat {
-                Seat::Human => true,
-                Seat::Computer(strength) => strength.check(record.rules).is_ok(),
-                Seat::Engine(_) => engines_play_on(record.rules),
-            };
-            if !plays {
-                return Err(Refusal::NotResumable);
-            }
+        if [&record.x, &record.o]
+            .iter()
+            .any(|seat| seat.plays_on(record.rules).is_err())
+        {
+            return Err(Refusal::NotResumable);
         }
         self.change_table(Table {
             rules: record.rules,
@@ -905,6 +914,44 @@ mod tests {
 
     fn squares(indices: &[usize]) -> Vec<Square> {
         indices.iter().map(|&index| Square::new(index)).collect()
+    }
+
+    #[test]
+    fn a_table_whose_seat_cannot_play_its_board_is_refused_and_changes_nothing() {
+        let settings = Settings::new(Rules::default(), Seats::Ask { letter: None }).unwrap();
+        let mut session = Session::new(settings, Seat::Human, Seat::Human);
+        let before = session.table().clone();
+        let gomoku = ttt_core::Rules::new(15, 15, 5).unwrap();
+        for seat in [
+            Seat::Computer(Strength::Perfect),
+            "brain:./engine".parse::<Seat>().unwrap(),
+        ] {
+            let rules = if matches!(seat, Seat::Engine(_)) {
+                Rules::default()
+            } else {
+                gomoku
+            };
+            let table = Table {
+                rules,
+                x: Seat::Human,
+                o: seat.clone(),
+                first: FirstPolicy::X,
+            };
+            assert_eq!(
+                session.change_table(table),
+                Err(Refusal::CannotPlay { rules }),
+                "{seat}"
+            );
+            assert_eq!(session.table(), &before);
+        }
+        let table = Table {
+            rules: gomoku,
+            x: Seat::Human,
+            o: Seat::Computer(Strength::Search),
+            first: FirstPolicy::X,
+        };
+        assert_eq!(session.change_table(table.clone()), Ok(()));
+        assert_eq!(session.table(), &table);
     }
 
     #[test]

@@ -107,6 +107,33 @@ impl Seat {
         *self == Seat::Human
     }
 
+    /// Whether this seat can play on a board of `rules`: the one rule for seats and boards
+    /// (a person plays any board, a built-in computer those its player reaches, an outside
+    /// engine five in a row from 5x5 to 20x20).
+    ///
+    /// ```
+    /// use ttt_core::Rules;
+    /// use ttt_play::Seat;
+    /// use ttt_players::Strength;
+    ///
+    /// let gomoku = Rules::new(15, 15, 5)?;
+    /// assert!(Seat::Human.plays_on(gomoku).is_ok());
+    /// assert!(Seat::Computer(Strength::Search).plays_on(gomoku).is_ok());
+    /// assert!(Seat::Computer(Strength::Perfect).plays_on(gomoku).is_err());
+    /// # Ok::<(), ttt_core::RulesError>(())
+    /// ```
+    ///
+    /// # Errors
+    /// [`SettingsError::Player`] when a computer cannot play on this board,
+    /// [`SettingsError::Engine`] when an outside engine cannot.
+    pub fn plays_on(&self, rules: Rules) -> Result<(), SettingsError> {
+        match self {
+            Seat::Human => Ok(()),
+            Seat::Computer(strength) => Ok(strength.check(rules)?),
+            Seat::Engine(_) => engine_plays_on(rules),
+        }
+    }
+
     /// The built-in computer at this seat, if that is who sits here.
     pub fn strength(&self) -> Option<Strength> {
         match self {
@@ -311,14 +338,7 @@ impl Settings {
     /// [`SettingsError::Engine`] when an engine seat cannot.
     pub fn new(rules: Rules, seats: Seats) -> Result<Settings, SettingsError> {
         for seat in seats.both().into_iter().flatten() {
-            match seat {
-                Seat::Human => {}
-                Seat::Computer(strength) => strength.check(rules)?,
-                Seat::Engine(_) if !engines_play_on(rules) => {
-                    return Err(SettingsError::Engine { rules });
-                }
-                Seat::Engine(_) => {}
-            }
+            seat.plays_on(rules)?;
         }
         Ok(Settings {
             rules,
@@ -438,9 +458,16 @@ impl Settings {
 }
 
 /// Whether an outside engine can play on a board of `rules`: the protocol knows boards
-/// from 5x5 to 20x20 and five in a row only.
-pub fn engines_play_on(rules: Rules) -> bool {
-    rules.k() == 5 && rules.width().min(rules.height()) >= 5
+/// from 5x5 to 20x20 and five in a row only (see [`Seat::plays_on`]).
+///
+/// # Errors
+/// [`SettingsError::Engine`] on any other board.
+pub fn engine_plays_on(rules: Rules) -> Result<(), SettingsError> {
+    if rules.k() == 5 && rules.width().min(rules.height()) >= 5 {
+        Ok(())
+    } else {
+        Err(SettingsError::Engine { rules })
+    }
 }
 
 #[cfg(test)]

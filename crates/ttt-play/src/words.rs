@@ -20,6 +20,7 @@ pub fn refusal(refusal: &Refusal, label: impl Fn(Square) -> String) -> String {
         Refusal::NoGamesLeft => "That was the last game".to_owned(),
         Refusal::NotOver => "The game is not over yet".to_owned(),
         Refusal::NotResumable => "That game cannot be resumed".to_owned(),
+        Refusal::CannotPlay { rules } => format!("A player chosen cannot play on {rules}"),
     }
 }
 

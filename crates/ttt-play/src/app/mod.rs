@@ -266,7 +266,7 @@ impl App {
             choices.rules = settings.rules();
         }
         let engine_forgotten = choices.opponent == Opponent::Engine && settings.engine().is_none();
-        if engine_forgotten || !choices.opponent.plays_on(choices.rules) {
+        if engine_forgotten || choices.opponent.plays_on(choices.rules).is_err() {
             return self;
         }
         if let Screen::Start(menu) = &mut self.screen {

@@ -30,12 +30,16 @@ impl Opponent {
         Opponent::Computer(Strength::Perfect),
     ];
 
-    /// Whether this opponent can play on a board of `rules`.
-    pub fn plays_on(self, rules: Rules) -> bool {
+    /// Whether this opponent can play on a board of `rules`, by the seats' one rule
+    /// ([`Seat::plays_on`](crate::Seat::plays_on)).
+    ///
+    /// # Errors
+    /// The seat's, when it cannot.
+    pub fn plays_on(self, rules: Rules) -> Result<(), SettingsError> {
         match self {
-            Opponent::Friend => true,
-            Opponent::Computer(strength) => strength.check(rules).is_ok(),
-            Opponent::Engine => crate::settings::engines_play_on(rules),
+            Opponent::Friend => Ok(()),
+            Opponent::Computer(strength) => crate::Seat::Computer(strength).plays_on(rules),
+            Opponent::Engine => crate::settings::engine_plays_on(rules),
         }
     }
 }
@@ -215,7 +219,9 @@ impl Choices {
                 let offered: Vec<Opponent> = Opponent::ALL
                     .into_iter()
                     .chain(engine)
-                    .filter(|opponent| opponent.plays_on(self.rules) || *opponent == self.opponent)
+                    .filter(|opponent| {
+                        opponent.plays_on(self.rules).is_ok() || *opponent == self.opponent
+                    })
                     .collect();
                 self.opponent = cycle(&offered, self.opponent, step);
             }
@@ -243,7 +249,7 @@ impl Choices {
                     boards.insert(0, given);
                 }
                 self.rules = cycle(&boards, self.rules, step);
-                if !self.opponent.plays_on(self.rules) {
+                if self.opponent.plays_on(self.rules).is_err() {
                     let why = match self.opponent {
                         Opponent::Engine => {
                             "An outside engine plays five in a row on boards of 5x5 or more"
@@ -340,20 +346,15 @@ impl StartMenu {
 
     /// Whether the chosen opponent can play the chosen board, in words if not.
     pub fn check(&self) -> Result<(), String> {
-        match self.choices.opponent {
-            Opponent::Computer(strength) => strength.check(self.choices.rules).map_err(|error| {
-                let error = SettingsError::from(error);
-                format!("{}.", words::capitalised(&error.to_string()))
-            }),
-            Opponent::Engine if !self.opponent_plays() => Err(format!(
-                "An outside engine plays five in a row on boards of 5x5 or more, not {}.",
-                self.choices.rules
-            )),
-            Opponent::Friend | Opponent::Engine => Ok(()),
-        }
-    }
-
-    fn opponent_plays(&self) -> bool {
-        self.choices.opponent.plays_on(self.choices.rules)
+        self.choices
+            .opponent
+            .plays_on(self.choices.rules)
+            .map_err(|error| match error {
+                // The command line's advice (its flags) means nothing here.
+                SettingsError::Engine { rules } => format!(
+                    "An outside engine plays five in a row on boards of 5x5 or more, not {rules}."
+                ),
+                error => format!("{}.", words::capitalised(&error.to_string())),
+            })
     }
 }

@@ -421,7 +421,7 @@ impl<W: Write> LineGame<W> {
         }
         let strength = self.ask(
             "How strong should the computer be?",
-            if Strength::Perfect.check(rules).is_ok() {
+            if Seat::Computer(Strength::Perfect).plays_on(rules).is_ok() {
                 "easy, medium, hard or impossible"
             } else {
                 "easy, medium or hard"
@@ -431,7 +431,7 @@ impl<W: Write> LineGame<W> {
                 answer
                     .parse::<Strength>()
                     .ok()
-                    .filter(|strength| strength.check(rules).is_ok())
+                    .filter(|&strength| Seat::Computer(strength).plays_on(rules).is_ok())
             },
         )?;
         Ok(Some(strength))
