@@ -101,14 +101,16 @@ fn run(cli: Cli) -> anyhow::Result<ExitCode> {
 fn play(args: &PlayArgs, out: &mut impl Write) -> anyhow::Result<ExitCode> {
     let rules = args.board.rules()?;
     let (store, kept) = open_store(args);
-    // The unfinished game kept last, to take up now (--resume) or to offer.
-    let unfinished = kept
-        .iter()
-        .filter(|kept| kept.record.can_resume())
-        .max_by_key(|kept| kept.record.started)
-        .cloned();
+    // The unfinished game kept last, to take up now (--resume); the one to offer, as
+    // both front ends choose it.
+    let latest = |offered: bool| {
+        kept.iter()
+            .filter(|kept| kept.record.can_resume() && (!offered || kept.record.to_offer()))
+            .max_by_key(|kept| kept.record.started)
+            .cloned()
+    };
     let (settings, resume) = if args.resume {
-        let Some(kept) = unfinished else {
+        let Some(kept) = latest(false) else {
             // Not a mistake in the flags: there is simply nothing to take up (exit 1).
             anyhow::bail!("there is no unfinished game to resume");
         };
@@ -124,9 +126,7 @@ fn play(args: &PlayArgs, out: &mut impl Write) -> anyhow::Result<ExitCode> {
         let settings = args.settings(rules)?;
         // Offered where the person is asked who plays: not when the flags say so.
         let asking = matches!(settings.seats(), Seats::Ask { .. });
-        let offer = unfinished
-            .filter(|kept| asking && kept.record.has_person())
-            .map(Resume::Offer);
+        let offer = latest(true).filter(|_| asking).map(Resume::Offer);
         (settings, offer)
     };
     let recorder = store.clone().map(|store| Recorder::new(Box::new(store)));

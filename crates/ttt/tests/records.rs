@@ -177,6 +177,51 @@ fn games_played_show_in_stats_export_import_and_reset() {
 }
 
 #[test]
+fn the_game_offered_is_the_latest_a_person_left_not_a_later_one_between_computers() {
+    let home = common::home();
+    let gomoku = [
+        "play", "--plain", "--gomoku", "--x", "human", "--o", "human", "--first", "x",
+    ];
+    let (out, _, _) = ttt(&home, &gomoku, "h8\ni9\nquit\n");
+    assert!(out.contains("The unfinished game is kept"), "{out}");
+    // A later run between two computers, left unfinished too.
+    let games = home.join("games");
+    let file = std::fs::read_dir(&games)
+        .unwrap()
+        .next()
+        .unwrap()
+        .unwrap()
+        .path();
+    let mut record: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(&file).unwrap()).unwrap();
+    record["x"] = "search".into();
+    record["o"] = "random".into();
+    record["started"] = (record["started"].as_u64().unwrap() + 100).into();
+    std::fs::write(games.join("later.json"), record.to_string()).unwrap();
+    let (out, _, _) = ttt(&home, &["play", "--plain"], "no\nquit\n");
+    assert!(
+        out.contains(
+            "You left a game unfinished: 15x15, k=5, X human against O human, 2 moves played"
+        ),
+        "{out}"
+    );
+    // --resume takes up the latest of all, the computers' run.
+    let (_, _, code) = ttt(&home, &["play", "--plain", "--resume", "--games", "1"], "");
+    assert_eq!(code, Some(0));
+    let (out, _, _) = ttt(&home, &["games", "--json"], "");
+    let games: serde_json::Value = serde_json::from_str(&out).unwrap();
+    let finished: Vec<&serde_json::Value> = games["games"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|game| game["result"] != "unfinished")
+        .collect();
+    assert_eq!(finished.len(), 1, "{out}");
+    assert_eq!(finished[0]["x"], "search", "{out}");
+    let _ = std::fs::remove_dir_all(&home);
+}
+
+#[test]
 fn a_game_left_halfway_resumes_where_it_was_with_its_undo_history() {
     let home = common::home();
     let gomoku = [

@@ -128,7 +128,7 @@ impl KeptGames {
         let latest = self
             .games
             .iter()
-            .filter(|kept| kept.record.can_resume() && kept.record.has_person())
+            .filter(|kept| kept.record.to_offer())
             .filter(|kept| !self.elsewhere.contains(&kept.id))
             .max_by_key(|kept| kept.record.started)
             .cloned();

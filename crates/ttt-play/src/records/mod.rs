@@ -131,6 +131,13 @@ impl GameRecord {
         !self.is_finished() && !self.moves.is_empty() && self.imported.is_none()
     }
 
+    /// Whether to offer it to take up at the start, in either front end: it can be
+    /// resumed and a person played in it (a run between two computers is taken up only
+    /// when asked for, with `--resume`). Of several, the latest started is offered.
+    pub fn to_offer(&self) -> bool {
+        self.can_resume() && self.has_person()
+    }
+
     /// Whether a person played in it.
     pub fn has_person(&self) -> bool {
         self.x.is_human() || self.o.is_human()
