@@ -420,12 +420,13 @@ impl App {
     /// the game screen's board, where a window of `area` shows it and no box covers it;
     /// none otherwise, and none for a front end that leaves the drawing to the app.
     pub fn shown_marks(&self, area: Rect) -> Vec<ShownMark> {
-        let Some((game, geometry)) = self.shown_board(area).filter(|_| self.marks_outside) else {
+        let Some(geometry) = self.shown_board(area).filter(|_| self.marks_outside) else {
             return Vec::new();
         };
         let position = self.position();
         let rules = position.rules();
         let last = position.history().last().copied();
+        let cursor = self.cursor_shown();
         rules
             .squares()
             .filter_map(|square| {
@@ -435,7 +436,7 @@ impl App {
                     mark,
                     winning: position.is_over() && position.is_on_winning_line(square),
                     last: Some(square) == last,
-                    cursor: !position.is_over() && square == game.cursor,
+                    cursor: Some(square) == cursor,
                 })
             })
             .collect()
@@ -479,14 +480,23 @@ impl App {
         Some(ui::shown_overlay(self, self.overlay.as_ref()?))
     }
 
-    /// The game screen and where its board is drawn, when a window of `area` shows it and
-    /// no box covers it.
-    fn shown_board(&self, area: Rect) -> Option<(&GameScreen, layout::BoardGeometry)> {
+    /// The square the cursor is on, while a game goes on (none on the start screen or
+    /// once the game is over).
+    fn cursor_shown(&self) -> Option<Square> {
+        match &self.screen {
+            Screen::Game(game) if !self.session.is_over() => Some(game.cursor),
+            _ => None,
+        }
+    }
+
+    /// Where the game screen's board is drawn, when a window of `area` shows it and no
+    /// box covers it.
+    fn shown_board(&self, area: Rect) -> Option<layout::BoardGeometry> {
         if self.overlay.is_some() || self.too_small(area) {
             return None;
         }
         match &self.screen {
-            Screen::Game(game) => Some((game, layout::board(area, self.rules())?)),
+            Screen::Game(_) => layout::board(area, self.rules()),
             Screen::Start(_) => None,
         }
     }
@@ -494,12 +504,13 @@ impl App {
     /// Every square of the game screen's board, where a window of `area` shows it and no
     /// box covers it, row by row; none otherwise.
     pub fn shown_squares(&self, area: Rect) -> Vec<ShownSquare> {
-        let Some((game, geometry)) = self.shown_board(area) else {
+        let Some(geometry) = self.shown_board(area) else {
             return Vec::new();
         };
         let position = self.position();
         let rules = position.rules();
         let naming = self.naming();
+        let cursor = self.cursor_shown();
         rules
             .squares()
             .map(|square| {
@@ -514,7 +525,7 @@ impl App {
                     Some(mark) => words.push_str(&mark.to_string()),
                     None => words.push_str("empty"),
                 }
-                let cursor = !position.is_over() && square == game.cursor;
+                let cursor = Some(square) == cursor;
                 if position.is_over() && position.is_on_winning_line(square) {
                     words.push_str(", on the winning line");
                 } else if cursor {
@@ -751,41 +762,49 @@ impl App {
                     self.key(key, now);
                 }
             }
-            Screen::Game(game) => {
-                let square = layout::board(area, rules)
-                    .and_then(|geometry| geometry.square_at(column, row, rules));
-                if let Some(square) = square {
-                    game.entry = None;
-                    game.cursor = square;
+            Screen::Game(_) => {
+                if let Some(square) = self.cursor_to(column, row) {
                     self.place(square, now);
                 }
             }
         }
     }
 
-    /// Moves the cursor to the square at a cell without playing it, and says how to play
-    /// it; anywhere but a square of the board, a click.
-    fn select(&mut self, column: u16, row: u16, now: Duration) {
+    /// Puts the cursor on the board's square drawn at a cell, if a game shows one there
+    /// with no box over it (leaving any name being typed), and returns it.
+    fn cursor_to(&mut self, column: u16, row: u16) -> Option<Square> {
+        if self.overlay.is_some() {
+            return None;
+        }
         let rules = self.rules();
-        let naming = self.naming();
-        let square = match (&self.overlay, &self.screen) {
-            (None, Screen::Game(_)) => layout::board(self.area, rules)
-                .and_then(|geometry| geometry.square_at(column, row, rules)),
-            _ => None,
-        };
-        let (Some(square), Screen::Game(game)) = (square, &mut self.screen) else {
-            return self.click(column, row, now);
+        let square = layout::board(self.area, rules)?.square_at(column, row, rules)?;
+        let Screen::Game(game) = &mut self.screen else {
+            return None;
         };
         game.entry = None;
         game.cursor = square;
+        Some(square)
+    }
+
+    /// Moves the cursor to the square at a cell without playing it, and says how to play
+    /// it; anywhere but a square of the board, a click.
+    fn select(&mut self, column: u16, row: u16, now: Duration) {
+        let Some(square) = self.cursor_to(column, row) else {
+            return self.click(column, row, now);
+        };
+        let (rules, naming) = (self.rules(), self.naming());
         let label = naming.label(square, rules);
-        match self.position().board().get(square) {
-            _ if self.position().is_over() => self.say(format!("Square {label} chosen.")),
-            Some(mark) => self.say(format!("Square {label} is taken by {mark}.")),
-            None => self.say(format!(
-                "Square {label} chosen: tap it again to play there."
-            )),
-        }
+        let said = match self.position().board().get(square) {
+            _ if self.position().is_over() => format!("Square {label} chosen."),
+            Some(mark) => format!(
+                "{}.",
+                words::refusal(&Refusal::Occupied { square, mark }, |square| {
+                    naming.label(square, rules)
+                })
+            ),
+            None => format!("Square {label} chosen: tap it again to play there."),
+        };
+        self.say(said);
     }
 
     /// Leaves the start screen for the game with the chosen table, the tally going on.

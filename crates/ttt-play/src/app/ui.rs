@@ -180,9 +180,9 @@ fn game_screen(app: &App, game: &GameScreen, area: Rect, buf: &mut Buffer) {
         let look = BoardLook {
             theme: app.theme(),
             naming: app.naming(),
-            cursor: (!app.session().is_over()).then_some(game.cursor),
+            cursor: app.cursor_shown(),
             hints: game.hints.as_deref(),
-            glyphs: app.shown_marks(area).is_empty(),
+            glyphs: !app.marks_outside || app.overlay().is_some(),
         };
         board(&look, position, &geometry, buf);
     }
@@ -274,9 +274,61 @@ pub fn footer(rules: Rules) -> String {
 /// The key of the footer entry drawn at `column`, `row` of the screen, the footer taking
 /// the lines of `footer` (as many as its entries need at that width).
 pub(super) fn footer_key_at(app: &App, footer: Rect, column: u16, row: u16) -> Option<Key> {
-    let rows = key_rows(&game_keys(app), footer.width);
-    let line = rows.get(usize::from(row.checked_sub(footer.y)?))?;
-    key_at(line, column.checked_sub(footer.x)?)
+    key_under(&game_key_entries(app, footer), column, row)
+}
+
+/// A key list's entry as drawn: the cells it takes, what it shows, and the key a click
+/// on it presses.
+struct KeyEntry {
+    cell: Rect,
+    shown: &'static str,
+    key: Option<Key>,
+}
+
+/// The entries of the game screen's key list, drawn from the left of `footer`.
+fn game_key_entries(app: &App, footer: Rect) -> Vec<KeyEntry> {
+    laid_out(&game_keys(app), footer, false)
+}
+
+/// The entries of the start screen's key list, each line centred under the menu.
+fn start_key_entries(app: &App, area: Rect, start: &layout::StartLayout) -> Vec<KeyEntry> {
+    laid_out(&start_keys(app), start_keys_area(app, area, start), true)
+}
+
+/// The entries of a key list broken into the lines of `area` (as many as fit), each line
+/// from its left edge or `centred`.
+fn laid_out(items: &[(&'static str, Option<Key>)], area: Rect, centred: bool) -> Vec<KeyEntry> {
+    let gap = FOOTER_GAP.chars().count() as u16;
+    let mut entries = Vec::new();
+    for (line, y) in key_rows(items, area.width)
+        .iter()
+        .zip(area.y..area.bottom())
+    {
+        let width = key_list(line).chars().count() as u16;
+        let mut x = if centred {
+            area.x + area.width.saturating_sub(width) / 2
+        } else {
+            area.x
+        };
+        for &(shown, key) in line {
+            let width = shown.chars().count() as u16;
+            entries.push(KeyEntry {
+                cell: Rect::new(x, y, width, 1),
+                shown,
+                key,
+            });
+            x += width + gap;
+        }
+    }
+    entries
+}
+
+/// The key of the entry drawn at `column`, `row`, if any.
+fn key_under(entries: &[KeyEntry], column: u16, row: u16) -> Option<Key> {
+    entries
+        .iter()
+        .find(|entry| entry.cell.contains((column, row).into()))
+        .and_then(|entry| entry.key)
 }
 
 /// A key list broken into lines of at most `width` columns, between entries.
@@ -306,19 +358,6 @@ fn key_list(items: &[(&str, Option<Key>)]) -> String {
     shown.join(FOOTER_GAP)
 }
 
-/// The key of the entry of a key list at `column` (counted from its left edge), if any.
-fn key_at(items: &[(&str, Option<Key>)], column: u16) -> Option<Key> {
-    let mut left = 0;
-    for &(shown, key) in items {
-        let right = left + shown.chars().count() as u16;
-        if (left..right).contains(&column) {
-            return key;
-        }
-        left = right + FOOTER_GAP.chars().count() as u16;
-    }
-    None
-}
-
 /// The screen's controls (see [`App::shown_controls`]).
 pub(super) fn controls(app: &App, area: Rect) -> Vec<ShownControl> {
     let mut controls = Vec::new();
@@ -337,20 +376,10 @@ pub(super) fn controls(app: &App, area: Rect) -> Vec<ShownControl> {
                     click: (rect.x + rect.width / 2, rect.y),
                 });
             }
-            let below = start_keys_area(app, area, &start);
-            for (line, y) in key_rows(&start_keys(app), area.width)
-                .iter()
-                .zip(below.y..below.bottom())
-            {
-                let width = key_list(line).chars().count() as u16;
-                let left = below.x + below.width.saturating_sub(width) / 2;
-                // Enter is the start button's key: a control already.
-                let line: Vec<_> = line
-                    .iter()
-                    .map(|&(shown, key)| (shown, key.filter(|&key| key != Key::Enter)))
-                    .collect();
-                key_controls(&line, left, y, &mut controls);
-            }
+            // Enter is the start button's key: a control already.
+            let entries = start_key_entries(app, area, &start);
+            let keys = entries.iter().filter(|entry| entry.key != Some(Key::Enter));
+            controls.extend(keys.filter_map(key_control));
             for note in start_notes(app, area, &start)
                 .iter()
                 .filter(|note| note.offers)
@@ -371,40 +400,28 @@ pub(super) fn controls(app: &App, area: Rect) -> Vec<ShownControl> {
                         click: (button.x, button.y),
                     });
                 }
-                let rows = key_rows(&game_keys(app), screen.footer.width);
-                for (line, y) in rows.iter().zip(screen.footer.y..screen.footer.bottom()) {
-                    key_controls(line, screen.footer.x, y, &mut controls);
-                }
+                let entries = game_key_entries(app, screen.footer);
+                controls.extend(entries.iter().filter_map(key_control));
             }
         }
     }
     controls
 }
 
-/// The entries of a key list's line drawn from `left` on row `y` that press a key, as
-/// controls named by what they do ("undo" for "u undo", "help" for "?: help").
-fn key_controls(
-    items: &[(&str, Option<Key>)],
-    left: u16,
-    y: u16,
-    controls: &mut Vec<ShownControl>,
-) {
-    let mut x = left;
-    for &(shown, key) in items {
-        let width = shown.chars().count() as u16;
-        if key.is_some() {
-            let words = shown
-                .split_once(": ")
-                .or_else(|| shown.split_once(' '))
-                .map_or(shown, |(_, words)| words);
-            controls.push(ShownControl {
-                cell: Rect::new(x, y, width, 1),
-                words: words.to_owned(),
-                click: (x, y),
-            });
-        }
-        x += width + FOOTER_GAP.chars().count() as u16;
-    }
+/// A key list's entry that presses a key, as a control named by what it does ("undo" for
+/// "u undo", "help" for "?: help").
+fn key_control(entry: &KeyEntry) -> Option<ShownControl> {
+    entry.key?;
+    let words = entry
+        .shown
+        .split_once(": ")
+        .or_else(|| entry.shown.split_once(' '))
+        .map_or(entry.shown, |(_, words)| words);
+    Some(ShownControl {
+        cell: entry.cell,
+        words: words.to_owned(),
+        click: (entry.cell.x, entry.cell.y),
+    })
 }
 
 /// Where a start-screen line's value, with its ‹, begins: after the pointer and the label.
@@ -467,12 +484,7 @@ pub(super) fn start_key(
     column: u16,
     row: u16,
 ) -> Option<Key> {
-    let below = start_keys_area(app, area, start);
-    let rows = key_rows(&start_keys(app), area.width);
-    let line = rows.get(usize::from(row.checked_sub(below.y)?))?;
-    let width = key_list(line).chars().count() as u16;
-    let left = below.x + below.width.saturating_sub(width) / 2;
-    key_at(line, column.checked_sub(left)?)
+    key_under(&start_key_entries(app, area, start), column, row)
 }
 
 /// What the board shows beside the marks.
