@@ -63,12 +63,14 @@ struct Page {
     area: Rect,
     thinking: Option<Thinking>,
     job: Option<Job>,
-    /// The marks drawn in the marks layer, and the window's size they were placed for.
-    marks: (Vec<ShownMark>, Option<(u32, u32)>),
-    /// The board's squares in the grid of buttons, and the window's size likewise.
-    squares: (Vec<ShownSquare>, Option<(u32, u32)>),
-    /// The screen's controls as buttons, and the window's size likewise.
-    controls: (Vec<ShownControl>, Option<(u32, u32)>),
+    /// The marks drawn in the marks layer.
+    marks: Vec<ShownMark>,
+    /// The board's squares in the grid of buttons.
+    squares: Vec<ShownSquare>,
+    /// The screen's controls as buttons.
+    controls: Vec<ShownControl>,
+    /// The window's size the layers over the screen were placed for.
+    placed_for: Option<(u32, u32)>,
     /// What the live region said last.
     said: String,
     /// This tab's id, in its hold on the kept game it plays.
@@ -112,6 +114,11 @@ impl Page {
             // the last game's choices and the score kept.
             self.app.start_over();
         }
+        self.settle();
+    }
+
+    /// After a change: the work the app handed out posted, and what changed kept.
+    fn settle(&mut self) {
         self.send_work();
         self.keep();
     }
@@ -120,7 +127,6 @@ impl Page {
     /// can be closed at any moment), and the start screen's choices.
     fn keep(&mut self) {
         let now = storage::now();
-        self.others_changed();
         let _ = self.kept.follow(&mut self.app, now);
         let _ = self.kept.leave(&self.app, now);
         let holding = self.kept.holding(&self.app).map(str::to_owned);
@@ -151,7 +157,6 @@ impl Page {
         };
         let hit = self
             .squares
-            .0
             .iter()
             .find(|shown| shown.cell.contains((column, row).into()));
         let Some(hit) = hit else {
@@ -170,8 +175,8 @@ impl Page {
 
     /// Whether a click at this cell does something: on a control or a square.
     fn acts_at(&self, column: u16, row: u16) -> bool {
-        let cells = self.controls.0.iter().map(|control| control.cell);
-        let mut cells = cells.chain(self.squares.0.iter().map(|shown| shown.cell));
+        let cells = self.controls.iter().map(|control| control.cell);
+        let mut cells = cells.chain(self.squares.iter().map(|shown| shown.cell));
         cells.any(|cell| cell.contains((column, row).into()))
     }
 
@@ -241,8 +246,7 @@ impl Page {
                 }
             }
         }
-        self.send_work();
-        self.keep();
+        self.settle();
         wake();
     }
 }
@@ -255,10 +259,7 @@ fn to_js(error: impl std::fmt::Display) -> JsValue {
 /// measures them.
 fn grid_size() -> Option<(u16, u16)> {
     let (width, height) = cell_size()?;
-    let screen = web_sys::window()?
-        .document()?
-        .get_element_by_id(SCREEN)?
-        .get_bounding_client_rect();
+    let screen = element(SCREEN)?.get_bounding_client_rect();
     Some((
         (screen.width() / width) as u16,
         (screen.height() / height) as u16,
@@ -300,10 +301,7 @@ fn cell_size_at(font: &str) -> Option<(f64, f64)> {
 /// Found by trying sizes, each cell measured as the DOM backend measures it: a line's
 /// height is rounded to whole pixels at small sizes, so it is not a share of the font.
 fn fitting_font(app: &App) -> Option<f64> {
-    let screen = web_sys::window()?
-        .document()?
-        .get_element_by_id(SCREEN)?
-        .get_bounding_client_rect();
+    let screen = element(SCREEN)?.get_bounding_client_rect();
     let fits = |font: f64| {
         cell_size_at(&format!("{font:.2}px")).is_some_and(|(width, height)| {
             let cells =
@@ -464,10 +462,7 @@ fn board_buttons(squares: &[ShownSquare]) {
             shown.cell.x + shown.cell.width.saturating_sub(1) / 2,
             shown.cell.y + shown.cell.height / 2,
         );
-        html.push_str(&format!(
-            r#"<button role="gridcell" aria-label="{}" data-column="{}" data-row="{}" style="{place}"></button>"#,
-            shown.words, centre.0, centre.1
-        ));
+        html.push_str(&button(r#" role="gridcell""#, &shown.words, centre, &place));
     }
     if row.is_some() {
         html.push_str("</div>");
@@ -487,14 +482,20 @@ fn control_buttons(controls: &[ShownControl]) {
         let Some(place) = placed(control.cell) else {
             continue;
         };
-        html.push_str(&format!(
-            r#"<button aria-label="{}" data-column="{}" data-row="{}" style="{place}"></button>"#,
-            escaped(&control.words),
-            control.click.0,
-            control.click.1
-        ));
+        html.push_str(&button("", &control.words, control.click, &place));
     }
     layer.set_inner_html(&html);
+}
+
+/// A button named `words`, placed at `place` and pressed as a click at the cell `click`
+/// ([`button_click`]), with any `attributes` more.
+fn button(attributes: &str, words: &str, click: (u16, u16), place: &str) -> String {
+    format!(
+        r#"<button{attributes} aria-label="{}" data-column="{}" data-row="{}" style="{place}"></button>"#,
+        escaped(words),
+        click.0,
+        click.1
+    )
 }
 
 /// `text` with the characters HTML gives a meaning escaped, for an attribute's value.
@@ -559,10 +560,7 @@ fn click(event: &web_sys::MouseEvent) -> Option<Input> {
         return Some(input);
     }
     let (width, height) = cell_size()?;
-    let document = web_sys::window()?.document()?;
-    let screen = document
-        .get_element_by_id(SCREEN)?
-        .get_bounding_client_rect();
+    let screen = element(SCREEN)?.get_bounding_client_rect();
     let (x, y) = (
         f64::from(event.client_x()) - screen.left(),
         f64::from(event.client_y()) - screen.top(),
@@ -758,16 +756,22 @@ pub fn start() -> Result<(), JsValue> {
         area: first_area,
         thinking: None,
         job: None,
-        marks: (Vec::new(), None),
-        squares: (Vec::new(), None),
-        controls: (Vec::new(), None),
+        marks: Vec::new(),
+        squares: Vec::new(),
+        controls: Vec::new(),
+        placed_for: None,
         said: String::new(),
         tab: storage::tab_id(),
         holding: None,
         chosen: None,
     }));
-    // The start screen's offer: the latest unfinished game no other tab holds.
-    page.borrow_mut().keep();
+    // The start screen's offer: the latest unfinished game no other tab holds (from now
+    // on, other tabs' holds are followed as they change: storage events, renewals).
+    {
+        let mut page = page.borrow_mut();
+        page.others_changed();
+        page.keep();
+    }
     PAGE.with(|slot| *slot.borrow_mut() = Some(page.clone()));
     listen(&page)?;
     animate(terminal, page);
@@ -874,21 +878,28 @@ fn animate(mut terminal: Terminal<DomBackend>, page: Rc<RefCell<Page>>) {
             }
         }
         // After the draw: the backend makes its grid for a new size only as it draws.
-        let marks = (page.app.shown_marks(page.area), window);
-        if marks != page.marks {
-            draw_marks(&marks.0);
-            page.marks = marks;
-        }
-        let squares = (page.app.shown_squares(page.area), window);
-        if squares != page.squares {
-            board_buttons(&squares.0);
-            page.squares = squares;
-        }
-        let controls = (page.app.shown_controls(page.area), window);
-        if controls != page.controls {
-            control_buttons(&controls.0);
-            page.controls = controls;
-        }
+        let page = &mut *page;
+        let moved = page.placed_for != window;
+        page.placed_for = window;
+        let area = page.area;
+        refresh(
+            &mut page.marks,
+            page.app.shown_marks(area),
+            moved,
+            draw_marks,
+        );
+        refresh(
+            &mut page.squares,
+            page.app.shown_squares(area),
+            moved,
+            board_buttons,
+        );
+        refresh(
+            &mut page.controls,
+            page.app.shown_controls(area),
+            moved,
+            control_buttons,
+        );
         // A box over the screen is said whole; otherwise the status line.
         let said = match page.app.overlay_lines() {
             Some((title, lines)) => {
@@ -908,6 +919,15 @@ fn animate(mut terminal: Terminal<DomBackend>, page: Rc<RefCell<Page>>) {
     });
     FRAME.with(|slot| *slot.borrow_mut() = Some(frame));
     wake();
+}
+
+/// Draws a layer over the screen again when what it shows changed, or the window did
+/// (`moved`: its cells lie elsewhere on the page).
+fn refresh<T: PartialEq>(drawn: &mut Vec<T>, shown: Vec<T>, moved: bool, draw: fn(&[T])) {
+    if moved || shown != *drawn {
+        draw(&shown);
+        *drawn = shown;
+    }
 }
 
 /// The window's inner size in CSS pixels.
