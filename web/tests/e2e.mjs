@@ -120,8 +120,8 @@ async function waitGone(text, timeout, tab) {
 }
 
 /** Clicks the cell at `column`, `row` of the character grid. */
-async function clickCell(column, row) {
-  const box = await page.evaluate(
+async function clickCell(column, row, tab = page) {
+  const box = await tab.evaluate(
     ([column, row]) => {
       const rows = document.querySelectorAll("#screen pre");
       const cell = rows[row].children[column].getBoundingClientRect();
@@ -129,7 +129,7 @@ async function clickCell(column, row) {
     },
     [column, row],
   );
-  await page.mouse.click(box.x, box.y);
+  await tab.mouse.click(box.x, box.y);
 }
 
 /** Clicks the first place `text` shows on the screen. */
@@ -137,15 +137,27 @@ async function clickText(text, tab = page) {
   const lines = await screen(tab);
   const row = lines.findIndex((line) => line.includes(text));
   check(row >= 0, `"${text}" is on the screen`);
-  const column = [...lines[row].slice(0, lines[row].indexOf(text))].length + 1;
-  const box = await tab.evaluate(
-    ([column, row]) => {
-      const cell = document.querySelectorAll("#screen pre")[row].children[column].getBoundingClientRect();
-      return { x: cell.x + cell.width / 2, y: cell.y + cell.height / 2 };
-    },
-    [column, row],
-  );
-  await tab.mouse.click(box.x, box.y);
+  await clickCell([...lines[row].slice(0, lines[row].indexOf(text))].length + 1, row, tab);
+}
+
+/** Clicks the start screen's line showing `line` until it shows `wanted` (a few times at
+ * most). */
+async function chooseOn(tab, line, wanted) {
+  for (let i = 0; i < 8 && !(await screen(tab)).some((shown) => shown.includes(wanted)); i++) {
+    await clickText(line, tab);
+    await tab.waitForTimeout(50);
+  }
+}
+
+/** A new tab in its own context (`options`), its page errors counted, at the start
+ * screen. */
+async function openTab(options, media) {
+  const tab = await (await browser.newContext(options)).newPage();
+  tab.on("pageerror", (error) => errors.push(String(error)));
+  if (media) await tab.emulateMedia(media);
+  await tab.goto(url);
+  await waitFor("Play against", 10000, tab);
+  return tab;
 }
 
 /** The contrast of the square whose name has `words` (the cursor, the winning line)
@@ -500,19 +512,9 @@ try {
   // Taps on a big board on a phone: a finger scatters (6 px, as a normal spread), and a
   // square smaller than a fingertip is chosen by one tap and played by a second, so that
   // a tap off target plays nothing. A person taps the square they want until it is played.
-  const touch = await browser.newContext({ viewport: { width: 390, height: 844 }, hasTouch: true, isMobile: true });
-  const phone15 = await touch.newPage();
-  phone15.on("pageerror", (error) => errors.push(String(error)));
-  await phone15.goto(url);
-  await waitFor("Play against", 10000, phone15);
-  for (let i = 0; i < 8 && !(await screen(phone15)).some((line) => line.includes("a friend")); i++) {
-    await clickText("the computer,", phone15);
-    await phone15.waitForTimeout(50);
-  }
-  for (let i = 0; i < 8 && !(await screen(phone15)).some((line) => line.includes("15x15")); i++) {
-    await clickText("Board", phone15);
-    await phone15.waitForTimeout(50);
-  }
+  const phone15 = await openTab({ viewport: { width: 390, height: 844 }, hasTouch: true, isMobile: true });
+  await chooseOn(phone15, "the computer,", "a friend");
+  await chooseOn(phone15, "Board", "15x15");
   await clickText("[ Start ]", phone15);
   await waitFor("to move", 10000, phone15);
   const squareBox = (row, column) =>
@@ -559,15 +561,12 @@ try {
   }
   check(onTarget >= 58, `taps with a 6 px scatter on 15x15 upright: ${onTarget} of 60 on target (${taps} taps)`);
   await phone15.screenshot({ path: join(root, "target", "web-e2e-phone-15x15.png") });
-  await touch.close();
+  await phone15.context().close();
 
   // Installable and playable with no network: a manifest, and a service worker that
   // keeps the page's files.
-  const offline = await browser.newContext({ viewport: { width: 1200, height: 800 } });
-  const away = await offline.newPage();
-  away.on("pageerror", (error) => errors.push(String(error)));
-  await away.goto(url);
-  await waitFor("Play against", 10000, away);
+  const away = await openTab({ viewport: { width: 1200, height: 800 } });
+  const offline = away.context();
   const manifest = await away.evaluate(async () => {
     await navigator.serviceWorker.ready;
     const link = document.querySelector('link[rel="manifest"]');
@@ -594,15 +593,8 @@ try {
     { forcedColors: "active" },
   ]) {
     const shown = JSON.stringify(media);
-    const tab = await (await browser.newContext({ viewport: { width: 1200, height: 800 } })).newPage();
-    tab.on("pageerror", (error) => errors.push(String(error)));
-    await tab.emulateMedia(media);
-    await tab.goto(url);
-    await waitFor("Play against", 10000, tab);
-    for (let i = 0; i < 8 && !(await screen(tab)).some((line) => line.includes("a friend")); i++) {
-      await clickText("the computer,", tab);
-      await tab.waitForTimeout(50);
-    }
+    const tab = await openTab({ viewport: { width: 1200, height: 800 } }, media);
+    await chooseOn(tab, "the computer,", "a friend");
     await clickText("[ Start ]", tab);
     await waitFor("to move", 10000, tab);
     for (const key of ["1", "4", "2", "5", "ArrowLeft"]) await tab.keyboard.press(key);

@@ -27,6 +27,11 @@ fn ttt(home: &Path, args: &[&str], stdin: &str) -> (String, String, Option<i32>)
     )
 }
 
+/// Two people at one keyboard playing gomoku in the line mode, X first.
+const TWO_PEOPLE_GOMOKU: [&str; 9] = [
+    "play", "--plain", "--gomoku", "--x", "human", "--o", "human", "--first", "x",
+];
+
 #[test]
 fn games_played_show_in_stats_export_import_and_reset() {
     let home = common::home();
@@ -179,10 +184,7 @@ fn games_played_show_in_stats_export_import_and_reset() {
 #[test]
 fn the_game_offered_is_the_latest_a_person_left_not_a_later_one_between_computers() {
     let home = common::home();
-    let gomoku = [
-        "play", "--plain", "--gomoku", "--x", "human", "--o", "human", "--first", "x",
-    ];
-    let (out, _, _) = ttt(&home, &gomoku, "h8\ni9\nquit\n");
+    let (out, _, _) = ttt(&home, &TWO_PEOPLE_GOMOKU, "h8\ni9\nquit\n");
     assert!(out.contains("The unfinished game is kept"), "{out}");
     // A later run between two computers, left unfinished too.
     let games = home.join("games");
@@ -224,10 +226,7 @@ fn the_game_offered_is_the_latest_a_person_left_not_a_later_one_between_computer
 #[test]
 fn a_game_left_halfway_resumes_where_it_was_with_its_undo_history() {
     let home = common::home();
-    let gomoku = [
-        "play", "--plain", "--gomoku", "--x", "human", "--o", "human", "--first", "x",
-    ];
-    let (out, _, _) = ttt(&home, &gomoku, "h8\ni9\nh9\nquit\n");
+    let (out, _, _) = ttt(&home, &TWO_PEOPLE_GOMOKU, "h8\ni9\nh9\nquit\n");
     assert!(
         out.contains("The unfinished game is kept: `ttt play --resume` takes it up."),
         "{out}"

@@ -487,99 +487,76 @@ fn a_square_selected_moves_the_cursor_and_plays_nothing_until_clicked() {
     assert_eq!(app.position().history().len(), 2);
 }
 
+/// The words of the screen's controls, top to bottom.
+fn control_words(app: &App) -> Vec<String> {
+    let controls = app.shown_controls(app.area);
+    controls.into_iter().map(|control| control.words).collect()
+}
+
+/// Presses the first control whose words `which` picks, by a click where it says; returns
+/// its words.
+fn press_control(app: &mut App, which: impl Fn(&str) -> bool) -> String {
+    let controls = app.shown_controls(app.area);
+    let control = controls
+        .into_iter()
+        .find(|control| which(&control.words))
+        .unwrap();
+    let (column, row) = control.click;
+    app.handle(Input::Click { column, row }, Duration::ZERO);
+    control.words
+}
+
 #[test]
 fn the_screen_s_controls_are_named_and_a_click_at_each_presses_it() {
     let launched = launch(None, FirstPolicy::X, Theme::monochrome());
     let mut app = start_app(launched, AREA, Duration::ZERO);
-    let controls = app.shown_controls(app.area);
-    let words: Vec<&str> = controls
-        .iter()
-        .map(|control| control.words.as_str())
-        .collect();
+    let words = control_words(&app);
+    let has = |words: &[String], wanted: &str| words.iter().any(|words| words == wanted);
     assert!(
         words[0].starts_with("Play against: the computer"),
         "{words:?}"
     );
     assert_eq!(words[5], "Start");
-    assert!(words.contains(&"Board: 3x3, k=3: tic-tac-toe"), "{words:?}");
-    assert!(words.contains(&"help"), "{words:?}");
+    assert!(has(&words, "Board: 3x3, k=3: tic-tac-toe"), "{words:?}");
+    assert!(has(&words, "help"), "{words:?}");
     assert!(
-        !words.contains(&"start"),
+        !has(&words, "start"),
         "Enter is the Start button already: {words:?}"
     );
-    for control in &controls {
+    for control in app.shown_controls(app.area) {
         assert!(control.cell.contains(control.click.into()), "{control:?}");
     }
-    let board = controls
-        .iter()
-        .find(|control| control.words.starts_with("Board"))
-        .unwrap();
-    app.handle(
-        Input::Click {
-            column: board.click.0,
-            row: board.click.1,
-        },
-        Duration::ZERO,
-    );
-    let after: Vec<String> = app
-        .shown_controls(app.area)
-        .into_iter()
-        .map(|control| control.words)
-        .collect();
+    let board = press_control(&mut app, |words| words.starts_with("Board"));
+    let after = control_words(&app);
     assert!(
         after
             .iter()
-            .any(|words| words.starts_with("Board") && words != &board.words),
+            .any(|words| words.starts_with("Board") && *words != board),
         "{after:?}"
     );
     key(&mut app, Key::Enter);
-    let controls = app.shown_controls(app.area);
-    let words: Vec<&str> = controls
-        .iter()
-        .map(|control| control.words.as_str())
-        .collect();
     assert_eq!(
-        words,
+        control_words(&app),
         ["type", "hint", "undo", "new", "review", "help", "quit"]
     );
-    let help = &controls[5];
-    app.handle(
-        Input::Click {
-            column: help.click.0,
-            row: help.click.1,
-        },
-        Duration::ZERO,
-    );
+    press_control(&mut app, |words| words == "help");
     assert!(app.overlay().is_some(), "help is open");
     let (title, lines) = app.overlay_lines().unwrap();
     assert_eq!(title, "Keys");
     assert_eq!(lines.last().unwrap(), "Press any key, or click, to close.");
-    let controls = app.shown_controls(app.area);
-    let words: Vec<&str> = controls
-        .iter()
-        .map(|control| control.words.as_str())
-        .collect();
-    assert_eq!(words, ["close"], "the box covers the screen");
-    let (column, row) = controls[0].click;
-    app.handle(Input::Click { column, row }, Duration::ZERO);
+    assert_eq!(control_words(&app), ["close"], "the box covers the screen");
+    press_control(&mut app, |words| words == "close");
     assert!(app.overlay().is_none(), "closed by its control");
     // Asked before leaving a game with a move: yes, or keep playing.
     let before = app.position().history().len();
     key(&mut app, Key::Enter);
     key(&mut app, Key::Char('n'));
-    let controls = app.shown_controls(app.area);
-    let words: Vec<&str> = controls
-        .iter()
-        .map(|control| control.words.as_str())
-        .collect();
-    assert_eq!(words, ["yes, new game", "keep playing"]);
-    let (column, row) = controls[1].click;
-    app.handle(Input::Click { column, row }, Duration::ZERO);
+    assert_eq!(control_words(&app), ["yes, new game", "keep playing"]);
+    press_control(&mut app, |words| words == "keep playing");
     assert!(app.overlay().is_none(), "kept playing");
     assert_eq!(app.position().history().len(), before + 1);
     key(&mut app, Key::Char('n'));
-    let (column, row) = app.shown_controls(app.area)[0].click;
-    app.handle(Input::Click { column, row }, Duration::ZERO);
+    press_control(&mut app, |words| words == "yes, new game");
     assert!(
         app.position().history().len() <= 1,
         "a new game (the computer may open it)"
@@ -598,18 +575,7 @@ fn a_finished_game_shows_its_verdict_over_the_board_with_a_button_to_play_again(
         "{}",
         screen_text(&app)
     );
-    let controls = app.shown_controls(app.area);
-    let again = controls
-        .iter()
-        .find(|control| control.words == "play again")
-        .unwrap();
-    app.handle(
-        Input::Click {
-            column: again.click.0,
-            row: again.click.1,
-        },
-        Duration::ZERO,
-    );
+    press_control(&mut app, |words| words == "play again");
     assert!(app.position().history().is_empty(), "a new game");
     assert!(screen_text(&app).starts_with(" ttt — noughts and crosses"));
 }
@@ -636,11 +602,7 @@ fn a_front_end_with_nothing_to_quit_to_offers_no_quitting() {
         game.contains("? help") && !game.contains("q quit"),
         "{game}"
     );
-    let words: Vec<String> = app
-        .shown_controls(app.area)
-        .into_iter()
-        .map(|control| control.words)
-        .collect();
+    let words = control_words(&app);
     assert!(!words.iter().any(|words| words == "quit"), "{words:?}");
     // The key still acts: the front end decides where quitting goes.
     key(&mut app, Key::Char('q'));
