@@ -354,18 +354,19 @@ mod tests {
                 Err(SquareError::NotASquare { .. } | SquareError::NotANumber { .. })
             ));
         }
-        assert!(matches!(
-            SquareNaming::Keypad.parse("+7", rules),
-            Err(SquareError::NotASquare { .. })
-        ));
-        assert!(matches!(
-            SquareNaming::Coords.parse("+1 2", rules),
-            Err(SquareError::NotASquare { .. })
-        ));
-        assert!(matches!(
-            SquareNaming::Letters.parse("a+1", rules),
-            Err(SquareError::NotASquare { .. })
-        ));
+        for (naming, signed) in [
+            (SquareNaming::Keypad, "+7"),
+            (SquareNaming::Coords, "+1 2"),
+            (SquareNaming::Letters, "a+1"),
+        ] {
+            assert!(
+                matches!(
+                    naming.parse(signed, rules),
+                    Err(SquareError::NotASquare { .. })
+                ),
+                "{signed}"
+            );
+        }
         assert!(matches!(
             numbers.parse("0", rules),
             Err(SquareError::OffBoard { .. })

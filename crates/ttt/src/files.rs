@@ -93,14 +93,6 @@ pub fn is_running(pid: u32) -> bool {
     }
 }
 
-/// The pid in a temporary file's name as [`crate::store::write_atomically`] makes it,
-/// `.NAME.PID.tmp`, if `name` is one.
-pub fn temporary_writer(name: &str) -> Option<u32> {
-    let inner = name.strip_prefix('.')?.strip_suffix(".tmp")?;
-    let (_, pid) = inner.rsplit_once('.')?;
-    pid.parse().ok()
-}
-
 #[cfg(test)]
 mod tests {
     #![allow(clippy::unwrap_used, reason = "a test fails by panicking")]
@@ -122,14 +114,5 @@ mod tests {
         assert_eq!(said, "not a regular file");
         assert!(read_bounded(&folder, 10).is_err());
         let _ = std::fs::remove_dir_all(&folder);
-    }
-
-    #[test]
-    fn temporary_files_name_their_writer() {
-        assert_eq!(temporary_writer(".abc.json.1234.tmp"), Some(1234));
-        assert_eq!(temporary_writer(".8x8.ckpt.77.tmp"), Some(77));
-        assert_eq!(temporary_writer("abc.json"), None);
-        assert_eq!(temporary_writer(".abc.json.x.tmp"), None);
-        assert!(is_running(std::process::id()));
     }
 }

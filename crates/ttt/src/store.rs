@@ -331,13 +331,34 @@ fn is_plain(id: &str) -> bool {
             .all(|c| c.is_ascii_alphanumeric() || c == '-' || c == '_')
 }
 
+/// The folder `path` is in: a bare file name's parent is the empty path, the current
+/// folder.
+fn folder_of(path: &Path) -> &Path {
+    path.parent()
+        .filter(|folder| !folder.as_os_str().is_empty())
+        .unwrap_or(Path::new("."))
+}
+
+/// The name of the temporary file the process `pid` writes `name` through:
+/// `.NAME.PID.tmp`, hidden, beside it.
+fn temporary_name(name: &str, pid: u32) -> String {
+    format!(".{name}.{pid}.tmp")
+}
+
+/// The pid in a temporary file's name as [`temporary_name`] makes it, if `name` is one.
+fn temporary_writer(name: &str) -> Option<u32> {
+    let inner = name.strip_prefix('.')?.strip_suffix(".tmp")?;
+    let (_, pid) = inner.rsplit_once('.')?;
+    pid.parse().ok()
+}
+
 /// Removes `path` if it is a temporary file [`write_atomically`] left behind, its writer
 /// gone (a SIGKILL in the middle of a write).
 fn remove_if_stale(path: &Path) {
     let writer = path
         .file_name()
         .and_then(|name| name.to_str())
-        .and_then(files::temporary_writer);
+        .and_then(temporary_writer);
     if let Some(pid) = writer
         && !files::is_running(pid)
     {
@@ -348,10 +369,7 @@ fn remove_if_stale(path: &Path) {
 /// Removes the temporary files [`write_atomically`] left beside `path` when their writers
 /// were killed in the middle of a write (a checkpoint's can take gigabytes).
 pub fn remove_stale_temporaries(path: &Path) {
-    let folder = path
-        .parent()
-        .filter(|folder| !folder.as_os_str().is_empty())
-        .unwrap_or(Path::new("."));
+    let folder = folder_of(path);
     let Some(name) = path.file_name().and_then(|name| name.to_str()) else {
         return;
     };
@@ -376,16 +394,12 @@ pub fn remove_stale_temporaries(path: &Path) {
 /// # Errors
 /// Any step's, naming the file.
 pub fn write_atomically(path: &Path, contents: &[u8]) -> io::Result<()> {
-    // A bare file name's parent is the empty path: the current folder.
-    let folder = path
-        .parent()
-        .filter(|folder| !folder.as_os_str().is_empty())
-        .unwrap_or(Path::new("."));
+    let folder = folder_of(path);
     let name = path
         .file_name()
         .map(|name| name.to_string_lossy().into_owned())
         .unwrap_or_default();
-    let temporary = folder.join(format!(".{name}.{}.tmp", std::process::id()));
+    let temporary = folder.join(temporary_name(&name, std::process::id()));
     let written = (|| {
         let mut file = OpenOptions::new()
             .write(true)
@@ -434,6 +448,16 @@ mod tests {
     use super::*;
     use ttt_core::{Mark, Outcome, Rules, Square};
     use ttt_play::Seat;
+
+    #[test]
+    fn temporary_files_name_their_writer() {
+        assert_eq!(temporary_writer(".abc.json.1234.tmp"), Some(1234));
+        assert_eq!(temporary_writer(".8x8.ckpt.77.tmp"), Some(77));
+        assert_eq!(temporary_writer("abc.json"), None);
+        assert_eq!(temporary_writer(".abc.json.x.tmp"), None);
+        assert_eq!(temporary_writer(&temporary_name("abc.json", 42)), Some(42));
+        assert!(files::is_running(std::process::id()));
+    }
 
     #[test]
     fn a_game_imported_in_the_second_a_game_was_played_is_listed_after_it() {
