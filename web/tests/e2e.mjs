@@ -330,7 +330,7 @@ try {
   for (let i = 0; i < 6; i++) {
     await clickText("Board");
   }
-  await waitFor("15x15, k=5");
+  await waitFor("Gomoku (15x15)");
   await waitFor("the computer, hard");
   await clickText("[ Start ]");
   await waitFor("Computer (hard)");

@@ -261,6 +261,40 @@ pub fn count(count: usize, thing: &str) -> String {
     }
 }
 
+/// A board in plain words, as a menu names it: the game's own name where it has one,
+/// then its size (short enough for the narrowest start screen).
+///
+/// ```
+/// use ttt_core::{Rules, WinRule};
+/// use ttt_play::words::board_name;
+///
+/// assert_eq!(board_name(Rules::default()), "Tic-tac-toe (3x3)");
+/// let gomoku = Rules::new(15, 15, 5)?;
+/// assert_eq!(board_name(gomoku), "Gomoku (15x15)");
+/// assert_eq!(board_name(gomoku.with_win_rule(WinRule::Exact)), "Gomoku, exactly 5 (15x15)");
+/// assert_eq!(board_name(Rules::new(7, 6, 4)?), "Four in a row (7x6)");
+/// assert_eq!(board_name(Rules::new(20, 20, 12)?), "12 in a row (20x20)");
+/// # Ok::<(), ttt_core::RulesError>(())
+/// ```
+pub fn board_name(rules: Rules) -> String {
+    const NUMBERS: [&str; 9] = [
+        "two", "three", "four", "five", "six", "seven", "eight", "nine", "ten",
+    ];
+    let k = rules.k();
+    let number = k
+        .checked_sub(2)
+        .and_then(|index| NUMBERS.get(index))
+        .map_or_else(|| k.to_string(), |&word| word.to_owned());
+    let exact = rules.win_rule() == ttt_core::WinRule::Exact;
+    let size = format!("{}x{}", rules.width(), rules.height());
+    match (rules.game_name(), exact) {
+        (Some(game), false) => format!("{} ({size})", capitalised(game)),
+        (Some(game), true) => format!("{}, exactly {k} ({size})", capitalised(game)),
+        (None, false) => format!("{} in a row ({size})", capitalised(&number)),
+        (None, true) => format!("Exactly {k} in a row ({size})"),
+    }
+}
+
 /// The text with its first letter in upper case.
 pub fn capitalised(text: &str) -> String {
     let mut chars = text.chars();

@@ -18,7 +18,8 @@ pub enum Strength {
     Perfect,
     /// Searches within a time bound on any board ([`Search`]); also called `hard`.
     Search,
-    /// Monte-Carlo tree search within a time bound ([`Mcts`]); a different style.
+    /// Monte-Carlo tree search within a time bound ([`Mcts`]); a different style, also
+    /// called `tricky`.
     Mcts,
 }
 
@@ -64,7 +65,8 @@ impl Strength {
         }
     }
 
-    /// The everyday word for the strength: easy, medium or impossible.
+    /// The everyday word for the strength, in order from the weakest: easy, medium,
+    /// tricky, hard or impossible.
     #[must_use]
     pub const fn difficulty(self) -> &'static str {
         match self {
@@ -72,7 +74,7 @@ impl Strength {
             Strength::Rules => "medium",
             Strength::Perfect => "impossible",
             Strength::Search => "hard",
-            Strength::Mcts => "tree search",
+            Strength::Mcts => "tricky",
         }
     }
 }
@@ -98,7 +100,7 @@ impl fmt::Display for Strength {
 /// assert_eq!(
 ///     said,
 ///     "'bogus' is not a computer player: use random (easy), rules (medium), \
-///      mcts (tree search), search (hard) or perfect (impossible)"
+///      mcts (tricky), search (hard) or perfect (impossible)"
 /// );
 /// ```
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]

@@ -471,7 +471,7 @@ fn board_buttons(squares: &[ShownSquare]) {
 }
 
 /// The screen's controls as buttons over where they are drawn, each named in words
-/// ("Board: 3x3, k=3: tic-tac-toe", "undo"), for a screen reader and the keyboard's focus; a button
+/// ("Board: Tic-tac-toe (3x3)", "undo"), for a screen reader and the keyboard's focus; a button
 /// pressed clicks its control.
 fn control_buttons(controls: &[ShownControl]) {
     let Some(layer) = element(CONTROLS) else {

@@ -181,13 +181,7 @@ impl Choices {
                 },
             ),
             StartLine::Naming => ("Square names", self.square_names().to_owned()),
-            StartLine::Board => (
-                "Board",
-                match self.rules.game_name() {
-                    Some(name) => format!("{}: {name}", self.rules),
-                    None => self.rules.to_string(),
-                },
-            ),
+            StartLine::Board => ("Board", words::board_name(self.rules)),
             StartLine::Start => ("", "Start".to_owned()),
         }
     }

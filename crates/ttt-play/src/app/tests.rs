@@ -255,14 +255,14 @@ fn the_start_screen_offers_gomoku_with_exactly_five_and_a_six_wins_nothing_there
         key(&mut app, Key::Right);
     }
     assert!(
-        screen_text(&app).contains("‹ 15x15, exactly 5: gomoku ›"),
+        screen_text(&app).contains("‹ Gomoku, exactly 5 (15x15) ›"),
         "{}",
         screen_text(&app)
     );
     key(&mut app, Key::Enter);
     assert!(in_game(&app));
     assert_eq!(app.position().rules(), exact);
-    assert!(screen_text(&app).contains("15x15, exactly 5"));
+    assert!(screen_text(&app).contains("Gomoku, exactly 5 (15x15)"));
     // X makes six in a row on row 8, the last mark in the gap: the game goes on.
     let place = |app: &mut App, name: &str| {
         let before = app.position().history().len();
@@ -517,7 +517,7 @@ fn the_screen_s_controls_are_named_and_a_click_at_each_presses_it() {
         "{words:?}"
     );
     assert_eq!(words[5], "Start");
-    assert!(has(&words, "Board: 3x3, k=3: tic-tac-toe"), "{words:?}");
+    assert!(has(&words, "Board: Tic-tac-toe (3x3)"), "{words:?}");
     assert!(has(&words, "help"), "{words:?}");
     assert!(
         !has(&words, "start"),
@@ -577,7 +577,7 @@ fn a_finished_game_shows_its_verdict_over_the_board_with_a_button_to_play_again(
     );
     press_control(&mut app, |words| words == "play again");
     assert!(app.position().history().is_empty(), "a new game");
-    assert!(screen_text(&app).starts_with(" ttt — noughts and crosses"));
+    assert!(screen_text(&app).starts_with(" ttt — Tic-tac-toe (3x3)"));
 }
 
 #[test]
@@ -1619,7 +1619,7 @@ fn an_upright_window_puts_the_panel_under_the_board_and_every_text_fits() {
             screen.panel,
             &[
                 "X  You",
-                "O  Computer (tree search)",
+                "O  Computer (tricky)",
                 "Turn",
                 "X to move: You",
                 "Score",
@@ -1919,14 +1919,11 @@ fn the_panel_names_each_player_whole_at_80x24() {
         );
         let shown = screen_text(&app);
         assert_eq!(
-            shown.matches("Computer (tree").count(),
-            shown.matches("Computer (tree search)").count(),
+            shown.matches("Computer (tri").count(),
+            shown.matches("Computer (tricky)").count(),
             "{rules}:\n{shown}"
         );
-        assert!(
-            shown.contains("Computer (tree search)"),
-            "{rules}:\n{shown}"
-        );
+        assert!(shown.contains("Computer (tricky)"), "{rules}:\n{shown}");
     }
 }
 

@@ -171,7 +171,7 @@ fn game_screen(app: &App, game: &GameScreen, area: Rect, buf: &mut Buffer) {
         ]),
         None => Line::from(vec![
             Span::styled(" ttt", app.theme().accent()),
-            Span::raw(format!(" — noughts and crosses · {rules}")),
+            Span::raw(format!(" — {}", crate::words::board_name(rules))),
         ]),
     };
     title.render(screen.title, buf);
