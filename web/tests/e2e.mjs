@@ -311,7 +311,7 @@ try {
   const again = await page.evaluate(() =>
     Array.from(document.querySelectorAll("#controls button"), (button) => button.getAttribute("aria-label")),
   );
-  check(again.includes("play again") && (await screen())[0].includes("[ n: play again ]"), `the verdict over the board with a button to play again (${(await screen())[0].trim()})`);
+  check(again.includes("play again") && (await screen())[0].includes("[ play again ]"), `the verdict over the board with a button to play again (${(await screen())[0].trim()})`);
   await page.screenshot({ path: join(root, "target", "web-e2e-3x3.png") });
 
   // Undo after the end takes the last move back; then a hint: both by clicks on the key
@@ -350,7 +350,7 @@ try {
         document.dispatchEvent(new KeyboardEvent("keydown", { key: "?", bubbles: true }));
         const look = () => {
           const text = Array.from(document.querySelectorAll("#screen pre"), (row) => row.textContent);
-          if (text.some((line) => line.includes("Press any key, or click, to close."))) {
+          if (text.some((line) => line.includes("Tap anywhere, or press any key, to close."))) {
             resolve(Math.round(performance.now() - start));
           } else if (performance.now() - start > 2000) {
             resolve(Infinity);
@@ -369,7 +369,7 @@ try {
     controls: Array.from(document.querySelectorAll("#controls button"), (button) => button.getAttribute("aria-label")),
   }));
   check(
-    box.said.startsWith("Keys.") && box.said.includes("Press any key, or click, to close.") && box.controls.join() === "close",
+    box.said.startsWith("Keys.") && box.said.includes("Tap anywhere, or press any key, to close.") && box.controls.join() === "close",
     `a box is said whole to a screen reader, with its one control (${box.controls}; ${box.said.slice(0, 60)}…)`,
   );
   await page.keyboard.press("Escape");
@@ -409,12 +409,12 @@ try {
   await page.setViewportSize({ width: 844, height: 390 });
   await page.waitForTimeout(300);
   await page.keyboard.press("?");
-  await waitFor("Press any key, or click, to close.", 2000);
+  await waitFor("Tap anywhere, or press any key, to close.", 2000);
   check(true, "a key acts after the window turned");
   await page.keyboard.press("Escape");
   await page.waitForTimeout(100);
   await clickText("? help");
-  await waitFor("Press any key, or click, to close.", 2000);
+  await waitFor("Tap anywhere, or press any key, to close.", 2000);
   check(true, "a click acts after the window turned");
   await page.keyboard.press("Escape");
   // Back to a large window: the game grows back to the wide layout.
@@ -467,7 +467,7 @@ try {
   });
   await page.reload();
   await waitFor("Play against");
-  await waitFor("r: resume the unfinished game (15x15, k=5");
+  await waitFor("Tap here to resume the unfinished game (15x15, k=5");
   await waitFor("‹ the computer, hard ›");
   await waitFor("Your record against the computer, hard: 1 won, 0 lost, 0 drawn");
   check(true, "a reload offers the unfinished game, with last visit's choices and the record");

@@ -11,7 +11,9 @@ use ratzilla::ratatui::backend::Backend;
 use ratzilla::ratatui::layout::Rect;
 use ratzilla::ratatui::{Terminal, TerminalOptions, Viewport};
 use ttt_core::{Mark, Rules};
-use ttt_play::app::{App, Input, Job, KeptGames, Key, ShownControl, ShownMark, ShownSquare, Theme};
+use ttt_play::app::{
+    App, Front, Input, Job, KeptGames, Key, ShownControl, ShownMark, ShownSquare, Theme,
+};
 use ttt_play::session::Thinking;
 use ttt_play::{Seats, Settings};
 use ttt_players::PlayerError;
@@ -738,7 +740,7 @@ pub fn start() -> Result<(), JsValue> {
     // The page has nothing to quit to (quitting goes back to the start screen).
     let mut app = App::new(settings, theme, first_area, now())
         .with_marks_outside()
-        .with_nothing_to_quit();
+        .with_front(Front::Page);
     let (kept, unreadable) = storage::load();
     let remembered = storage::choices();
     if let Some(remembered) = &remembered {

@@ -22,6 +22,7 @@
 //! # Ok::<(), Box<dyn std::error::Error>>(())
 //! ```
 
+mod front;
 mod game;
 mod input;
 mod job;
@@ -40,6 +41,7 @@ use std::time::Duration;
 use ratatui::layout::Rect;
 use ttt_core::{Mark, Position, Rules, Square, SquareNaming};
 
+pub use front::Front;
 pub use game::GameScreen;
 pub use input::{Input, Key};
 pub use job::{Answer, Done, Job, Purpose};
@@ -156,8 +158,8 @@ pub struct App {
     resumed: bool,
     /// Whether the front end draws the marks on the board itself ([`App::shown_marks`]).
     marks_outside: bool,
-    /// Whether the front end has nothing to quit to ([`App::with_nothing_to_quit`]).
-    nothing_to_quit: bool,
+    /// The kind of front end, whose words the app uses ([`App::with_front`]).
+    front: Front,
 }
 
 /// A control the screen shows (a start-screen line, the start button, the offer of an
@@ -240,7 +242,7 @@ impl App {
             offer: None,
             resumed: false,
             marks_outside: false,
-            nothing_to_quit: false,
+            front: Front::Terminal,
         };
         if fixed {
             app.screen = Screen::Game(GameScreen::new(rules));
@@ -340,13 +342,13 @@ impl App {
     pub fn offer_line(&self) -> Option<String> {
         let record = self.offer.as_ref()?;
         matches!(self.screen, Screen::Start(_)).then(|| {
-            format!(
-                "r: resume the unfinished game ({}, X {} against O {}, {})",
+            self.front.resume(&format!(
+                "{}, X {} against O {}, {}",
                 record.rules,
                 record.x,
                 record.o,
                 words::count(record.moves.len(), "move")
-            )
+            ))
         })
     }
 
@@ -397,12 +399,13 @@ impl App {
         &self.screen
     }
 
-    /// The same app for a front end with nothing to quit to (a web page, where quitting
-    /// goes back to the start screen): the key lists and the help offer no quitting (q,
-    /// Esc and Ctrl-C still act as they do).
+    /// The same app for another kind of front end, in its words. On a web page
+    /// ([`Front::Page`]) the app says what to tap rather than which key to press, and
+    /// offers no quitting, there being nothing to quit to (q, Esc and Ctrl-C still act as
+    /// they do: the front end decides where quitting goes).
     #[must_use]
-    pub fn with_nothing_to_quit(mut self) -> App {
-        self.nothing_to_quit = true;
+    pub fn with_front(mut self, front: Front) -> App {
+        self.front = front;
         self
     }
 
@@ -707,7 +710,9 @@ impl App {
         if let Some(overlay) = self.overlay.take() {
             // A click on the yes of the answer line says yes; anywhere else closes the box.
             match overlay {
-                Overlay::Confirm(leave) if ui::confirms(&overlay, self.area, column, row) => {
+                Overlay::Confirm(leave)
+                    if ui::confirms(&overlay, self.front, self.area, column, row) =>
+                {
                     self.leave_now(leave, now);
                 }
                 overlay => self.closed(&overlay),
@@ -945,7 +950,7 @@ impl App {
                 self.after_move(now);
             }
             Err(Refusal::GameOver) => {
-                self.refuse("The game is over: press n for a new game.".to_owned());
+                self.refuse(self.front.over_for_new_game().to_owned());
             }
             Err(refusal) => self.refuse(format!(
                 "{}.",
@@ -957,7 +962,7 @@ impl App {
     fn hint(&mut self) {
         match self.session.game_on() {
             Ok(game) => self.ask_for(Purpose::Hint, game.clone()),
-            Err(_) => self.refuse("The game is over: press r for its review.".to_owned()),
+            Err(_) => self.refuse(self.front.over_for_review().to_owned()),
         }
     }
 
@@ -1017,7 +1022,7 @@ impl App {
                 self.say(format!("Hint: {summary}"));
             }
             Ok(Answer::Review(lines)) => {
-                self.say("The review of the game: any key or click closes it.".to_owned());
+                self.say(self.front.review_opened().to_owned());
                 self.overlay = Some(Overlay::Review(lines));
             }
             Err(message) => self.refuse(message),
@@ -1095,7 +1100,7 @@ impl App {
         let next = if session.games_left() == Some(0) {
             "That was the last game: r for its review, q to quit."
         } else {
-            "n: new game · r: review · u: undo."
+            self.front.after_game()
         };
         format!("{verdict} {next}")
     }

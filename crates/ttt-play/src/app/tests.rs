@@ -20,8 +20,8 @@ use ttt_players::Strength;
 
 use super::layout;
 use super::{
-    App, BOARDS, COMPUTER_PAUSE, End, GameScreen, Input, Key, Leave, NEXT_GAME_PAUSE, Opponent,
-    Overlay, Screen, StartLine, StartMenu, Theme,
+    App, BOARDS, COMPUTER_PAUSE, End, Front, GameScreen, Input, Key, Leave, NEXT_GAME_PAUSE,
+    Opponent, Overlay, Screen, StartLine, StartMenu, Theme,
 };
 use crate::settings::{FirstPolicy, Seat, Seats, Settings};
 
@@ -583,7 +583,7 @@ fn a_finished_game_shows_its_verdict_over_the_board_with_a_button_to_play_again(
 #[test]
 fn a_front_end_with_nothing_to_quit_to_offers_no_quitting() {
     let launched = launch(None, FirstPolicy::X, Theme::monochrome());
-    let mut app = start_app(launched, AREA, Duration::ZERO).with_nothing_to_quit();
+    let mut app = start_app(launched, AREA, Duration::ZERO).with_front(Front::Page);
     let start = screen_text(&app);
     assert!(
         start.contains("?: help") && !start.contains("q: quit"),
@@ -607,6 +607,78 @@ fn a_front_end_with_nothing_to_quit_to_offers_no_quitting() {
     // The key still acts: the front end decides where quitting goes.
     key(&mut app, Key::Char('q'));
     assert_eq!(app.end(), Some(End::Quit));
+}
+
+#[test]
+fn a_page_says_what_to_tap_where_a_terminal_says_which_key() {
+    let launched = launch(None, FirstPolicy::X, Theme::monochrome());
+    let mut app = start_app(launched, AREA, Duration::ZERO).with_front(Front::Page);
+    key(&mut app, Key::Char('?'));
+    let help = screen_text(&app);
+    assert!(
+        help.contains("tap, click") && !help.contains("Tab"),
+        "{help}"
+    );
+    assert!(
+        help.contains("Tap anywhere, or press any key, to close."),
+        "{help}"
+    );
+    key(&mut app, Key::Esc);
+    key(&mut app, Key::Enter);
+    key(&mut app, Key::Char('?'));
+    let help = screen_text(&app);
+    assert!(help.contains("(a small one: tap twice)"), "{help}");
+    key(&mut app, Key::Esc);
+
+    let mut app = two_people().with_front(Front::Page);
+    for digit in ['1', '4', '2'] {
+        key(&mut app, Key::Char(digit));
+    }
+    // Asked before leaving a game: yes and keep playing, as buttons to tap.
+    key(&mut app, Key::Char('n'));
+    let asked = screen_text(&app);
+    assert!(
+        asked.contains("[ yes, new game ]  [ keep playing ]"),
+        "{asked}"
+    );
+    assert_eq!(control_words(&app), ["yes, new game", "keep playing"]);
+    press_control(&mut app, |words| words == "keep playing");
+    assert_eq!(app.position().history().len(), 3);
+    for digit in ['5', '3'] {
+        key(&mut app, Key::Char(digit));
+    }
+    assert!(app.session().is_over());
+    let over = screen_text(&app);
+    assert!(over.starts_with(" X wins.  [ play again ]"), "{over}");
+    assert!(
+        app.status.text.ends_with("Tap play again, review or undo."),
+        "{}",
+        app.status.text
+    );
+    key(&mut app, Key::Char('9'));
+    assert_eq!(
+        app.status.text,
+        "The game is over: tap play again for a new one."
+    );
+    key(&mut app, Key::Char('r'));
+    work(&mut app);
+    assert_eq!(app.status.text, "The review of the game: a tap closes it.");
+    assert!(screen_text(&app).contains("Tap anywhere, or press any key, to close."));
+    key(&mut app, Key::Esc);
+    press_control(&mut app, |words| words == "play again");
+    assert!(app.position().history().is_empty(), "a new game");
+
+    // A terminal names the keys.
+    let mut app = two_people();
+    for digit in ['1', '4', '2', '5', '3'] {
+        key(&mut app, Key::Char(digit));
+    }
+    assert!(screen_text(&app).starts_with(" X wins.  [ n: play again ]"));
+    assert!(
+        app.status
+            .text
+            .ends_with("n: new game · r: review · u: undo.")
+    );
 }
 
 #[test]
@@ -1533,7 +1605,8 @@ fn a_mouse_or_a_finger_alone_reaches_every_action() {
     // Leaving a game in progress asks; a click on the answer line says yes.
     click(&mut app, column_of("n new"), footer_row);
     assert_eq!(app.overlay, Some(Overlay::Confirm(Leave::NewGame)));
-    let (_, lines) = super::ui::overlay_text(app.overlay.as_ref().unwrap(), false, false, true);
+    let (_, lines) =
+        super::ui::overlay_text(app.overlay.as_ref().unwrap(), false, false, Front::Terminal);
     let rect = super::ui::overlay_rect(AREA, &lines);
     let answer = lines.last().unwrap();
     let answer_row = rect.y + lines.len() as u16;

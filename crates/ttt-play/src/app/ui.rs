@@ -9,7 +9,9 @@ use ttt_core::{Mark, Position, Rules, Square};
 use ttt_solver::MoveValue;
 
 use super::layout::{self, BoardGeometry, MIN_HEIGHT, MIN_WIDTH, TALL_MIN_HEIGHT, TALL_MIN_WIDTH};
-use super::{App, GameScreen, Key, Leave, Overlay, Screen, ShownControl, StartLine, StartMenu};
+use super::{
+    App, Front, GameScreen, Key, Leave, Overlay, Screen, ShownControl, StartLine, StartMenu,
+};
 
 impl Widget for &App {
     fn render(self, area: Rect, buf: &mut Buffer) {
@@ -167,7 +169,7 @@ fn game_screen(app: &App, game: &GameScreen, area: Rect, buf: &mut Buffer) {
     let title = match result_line(app, screen.title) {
         Some((verdict, _)) => Line::from(vec![
             Span::styled(format!(" {verdict}  "), app.theme().accent()),
-            Span::styled(PLAY_AGAIN, app.theme().accent()),
+            Span::styled(app.front.play_again(), app.theme().accent()),
         ]),
         None => Line::from(vec![
             Span::styled(" ttt", app.theme().accent()),
@@ -198,11 +200,8 @@ fn game_screen(app: &App, game: &GameScreen, area: Rect, buf: &mut Buffer) {
     }
 }
 
-/// The button that starts the next game, beside the verdict.
-const PLAY_AGAIN: &str = "[ n: play again ]";
-
 /// The verdict shown on the top line `title` once a game a person played has ended (and
-/// another can follow), and where its [`PLAY_AGAIN`] button is drawn.
+/// another can follow), and where its button to play again is drawn.
 pub(super) fn result_line(app: &App, title: Rect) -> Option<(String, Rect)> {
     let session = app.session();
     if !session.is_over() || !session.has_human() || session.games_left() == Some(0) {
@@ -210,7 +209,7 @@ pub(super) fn result_line(app: &App, title: Rect) -> Option<(String, Rect)> {
     }
     let verdict = crate::words::verdict(session);
     let left = title.x + format!(" {verdict}  ").chars().count() as u16;
-    let width = PLAY_AGAIN.chars().count() as u16;
+    let width = app.front.play_again().chars().count() as u16;
     (left + width <= title.right()).then(|| (verdict, Rect::new(left, title.y, width, 1)))
 }
 
@@ -257,7 +256,7 @@ fn without_quitting(
     app: &App,
     mut items: Vec<(&'static str, Option<Key>)>,
 ) -> Vec<(&'static str, Option<Key>)> {
-    if app.nothing_to_quit {
+    if !app.front.quits() {
         items.retain(|&(_, key)| key != Some(Key::Char('q')));
     }
     items
@@ -852,17 +851,16 @@ fn move_lines(app: &App, position: &Position) -> Vec<String> {
 
 /// The title and lines of an overlay box.
 /// `kept`: the front end keeps the game under way when the person quits; `on_start`: the
-/// box is over the start screen (its help lists that screen's keys); `quits`: the front
-/// end has something to quit to.
+/// box is over the start screen (its help lists that screen's keys); `front`: whose words.
 pub(super) fn overlay_text(
     overlay: &Overlay,
     kept: bool,
     on_start: bool,
-    quits: bool,
+    front: Front,
 ) -> (&'static str, Vec<String>) {
     let (title, mut lines) = match overlay {
-        Overlay::Help if on_start => ("Keys", start_help_lines(quits)),
-        Overlay::Help => ("Keys", help_lines(quits)),
+        Overlay::Help if on_start => ("Keys", start_help_lines(front)),
+        Overlay::Help => ("Keys", help_lines(front)),
         Overlay::Review(lines) => ("Review", lines.clone()),
         Overlay::Confirm(leave) => {
             let (title, question) = match leave {
@@ -880,49 +878,40 @@ pub(super) fn overlay_text(
                     "A game is in progress.".to_owned(),
                     question.to_owned(),
                     String::new(),
-                    format!("{}{KEEP_PLAYING}", confirm_yes(answer)),
+                    format!("{}{}", front.yes(answer), front.keep_playing()),
                 ],
             )
         }
     };
     if !matches!(overlay, Overlay::Confirm(_)) {
         lines.push(String::new());
-        lines.push("Press any key, or click, to close.".to_owned());
+        lines.push(front.close().to_owned());
     }
     (title, lines)
 }
 
-/// The answer of a box that asks before leaving a game: the part that says yes, as a key
-/// and as a place to click.
-fn confirm_yes(answer: &str) -> String {
-    format!("[ y: {answer} ]")
-}
-
-/// The rest of the answer line: anything else keeps the game.
-const KEEP_PLAYING: &str = "  [ other keys: keep playing ]";
-
 /// Whether a click at `column`, `row` falls on the yes of the box `overlay` asking before
-/// leaving a game, drawn over `area`.
-pub(super) fn confirms(overlay: &Overlay, area: Rect, column: u16, row: u16) -> bool {
+/// leaving a game, drawn over `area` in the words of `front`.
+pub(super) fn confirms(overlay: &Overlay, front: Front, area: Rect, column: u16, row: u16) -> bool {
     let Overlay::Confirm(leave) = overlay else {
         return false;
     };
     // The box has as many lines either way.
-    let (_, lines) = overlay_text(overlay, false, false, true);
-    yes_cell(*leave, overlay_rect(area, &lines), &lines).contains((column, row).into())
+    let (_, lines) = overlay_text(overlay, false, false, front);
+    yes_cell(*leave, front, overlay_rect(area, &lines), &lines).contains((column, row).into())
 }
 
 /// Where the yes of a box asking before leaving a game is drawn, the box `rect` holding
 /// `lines`: the last line, inside the frame (one cell) and its padding (one more).
-fn yes_cell(leave: Leave, rect: Rect, lines: &[String]) -> Rect {
-    let width = confirm_yes(leave.answer()).chars().count() as u16;
+fn yes_cell(leave: Leave, front: Front, rect: Rect, lines: &[String]) -> Rect {
+    let width = front.yes(leave.answer()).chars().count() as u16;
     Rect::new(rect.x + 2, rect.y + lines.len() as u16, width, 1)
 }
 
 /// The box over the screen as `app` shows it: its title and lines.
 pub(super) fn shown_overlay(app: &App, overlay: &Overlay) -> (&'static str, Vec<String>) {
     let on_start = matches!(app.screen(), Screen::Start(_));
-    overlay_text(overlay, app.stats.is_some(), on_start, !app.nothing_to_quit)
+    overlay_text(overlay, app.stats.is_some(), on_start, app.front)
 }
 
 /// The controls of the box `overlay` over `area`: its yes and "keep playing" when it asks
@@ -937,8 +926,9 @@ pub(super) fn overlay_controls(app: &App, overlay: &Overlay, area: Rect) -> Vec<
             click: (rect.x + 1, rect.y + 1),
         }];
     };
-    let yes = yes_cell(*leave, rect, &lines);
-    let keep = Rect::new(yes.right(), yes.y, KEEP_PLAYING.chars().count() as u16, 1);
+    let yes = yes_cell(*leave, app.front, rect, &lines);
+    let keep_playing = app.front.keep_playing();
+    let keep = Rect::new(yes.right(), yes.y, keep_playing.chars().count() as u16, 1);
     vec![
         ShownControl {
             cell: yes,
@@ -1008,31 +998,35 @@ fn overlay_box(app: &App, overlay: &Overlay, area: Rect, buf: &mut Buffer) {
     overlay_paragraph(&lines).block(block).render(rect, buf);
 }
 
-/// The start screen's keys, for its help (without quitting where there is nothing to
-/// quit to).
-fn start_help_lines(quits: bool) -> Vec<String> {
+/// The start screen's keys, for its help, in the words of `front`.
+fn start_help_lines(front: Front) -> Vec<String> {
     help_table(
         &[
-            ("arrows, jk, ws, Tab", "go to another line"),
+            (front.line_keys(), "go to another line"),
             ("←→, hl, ad, Space", "change the line's choice"),
-            ("mouse click", "change a line (on its ‹: back)"),
+            (front.pointer(), "change a line (on its ‹: back)"),
             ("Enter", "start the game"),
             ("r", "resume the unfinished game, when offered"),
             ("?", "this help"),
             ("q, Esc", "quit"),
             ("Ctrl-C", "quit at once"),
         ],
-        quits,
+        front,
     )
 }
 
 /// The game's keys, for its help (see [`start_help_lines`]).
-fn help_lines(quits: bool) -> Vec<String> {
+fn help_lines(front: Front) -> Vec<String> {
     // Hints come from the exact solver: on its boards only.
     let hint = format!(
         "hint: each free square's value (up to {} squares)",
         ttt_solver::MAX_SOLVED_SQUARES
     );
+    let place = match front {
+        Front::Terminal => "place on that square",
+        // A square smaller than a fingertip takes a tap to choose it and one to play.
+        Front::Page => "place on that square (a small one: tap twice)",
+    };
     help_table(
         &[
             ("arrows, hjkl, wasd", "move the cursor"),
@@ -1041,7 +1035,7 @@ fn help_lines(quits: bool) -> Vec<String> {
                 "digits, t",
                 "type a square's name (5, 3 2, h8); Esc cancels",
             ),
-            ("mouse click", "place on that square"),
+            (front.pointer(), place),
             ("H", hint.as_str()),
             ("u", "undo"),
             ("n", "new game"),
@@ -1051,16 +1045,16 @@ fn help_lines(quits: bool) -> Vec<String> {
             ("q, Esc", "quit (asks during a game)"),
             ("Ctrl-C", "quit at once"),
         ],
-        quits,
+        front,
     )
 }
 
 /// Lines of a help box: each key, then what it does; without quitting where there is
 /// nothing to quit to.
-fn help_table(entries: &[(&str, &str)], quits: bool) -> Vec<String> {
+fn help_table(entries: &[(&str, &str)], front: Front) -> Vec<String> {
     entries
         .iter()
-        .filter(|(_, what)| quits || !what.starts_with("quit"))
+        .filter(|(_, what)| front.quits() || !what.starts_with("quit"))
         .map(|(key, what)| format!("{key:<20}{what}"))
         .collect()
 }
