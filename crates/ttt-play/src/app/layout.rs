@@ -13,9 +13,17 @@ pub const MIN_HEIGHT: u16 = 24;
 
 /// The smallest narrow window the game draws in, as a phone held upright gives: the board
 /// above the panel, the key lists on two lines. Every text fits here too, wrapped.
-pub const TALL_MIN_WIDTH: u16 = 50;
+pub const TALL_MIN_WIDTH: u16 = 46;
 /// The smallest narrow window the game draws in (see [`TALL_MIN_WIDTH`]).
 pub const TALL_MIN_HEIGHT: u16 = 40;
+
+/// The smallest window of all, short and narrow, as a desktop page zoomed to 200% gives
+/// (1280x800 pixels hold 46x15 cells of the page's largest font) or a small terminal pane:
+/// the board beside a short panel, a one-line start menu, and boxes that scroll. The
+/// boards up to 7x7 fit here; a bigger board asks for a bigger window.
+pub const SMALL_MIN_WIDTH: u16 = 46;
+/// The smallest short window the game draws in (see [`SMALL_MIN_WIDTH`]).
+pub const SMALL_MIN_HEIGHT: u16 = 15;
 
 /// The width of the side panel.
 const PANEL_WIDTH: u16 = 32;
@@ -23,15 +31,37 @@ const PANEL_WIDTH: u16 = 32;
 const TALL_PANEL_HEIGHT: u16 = 14;
 /// Lines of the key list under a narrow window's game.
 const TALL_FOOTER_HEIGHT: u16 = 2;
+/// The least width of the panel beside the board of a small window.
+const SMALL_PANEL_WIDTH: u16 = 20;
 
-/// Whether the game can be drawn in `area`: 80x24 or more, or 50x40 or more upright.
-pub fn fits(area: Rect) -> bool {
-    is_wide(area) || (area.width >= TALL_MIN_WIDTH && area.height >= TALL_MIN_HEIGHT)
+/// How the game screen is laid out, by the window's size.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Shape {
+    /// 80x24 or more: the panel beside the board.
+    Wide,
+    /// Narrower, and 40 lines or more: the panel under the board.
+    Tall,
+    /// Smaller still: a short panel beside the board.
+    Small,
 }
 
-/// Whether `area` takes the wide layout, with the panel beside the board.
-fn is_wide(area: Rect) -> bool {
-    area.width >= MIN_WIDTH && area.height >= MIN_HEIGHT
+/// The shape of the game screen in `area`, or `None` when the window is too small.
+pub fn shape(area: Rect) -> Option<Shape> {
+    if area.width >= MIN_WIDTH && area.height >= MIN_HEIGHT {
+        Some(Shape::Wide)
+    } else if area.width >= TALL_MIN_WIDTH && area.height >= TALL_MIN_HEIGHT {
+        Some(Shape::Tall)
+    } else if area.width >= SMALL_MIN_WIDTH && area.height >= SMALL_MIN_HEIGHT {
+        Some(Shape::Small)
+    } else {
+        None
+    }
+}
+
+/// Whether the game can be drawn in `area`: 80x24 or more, 46x40 or more upright, or
+/// 46x15 or more in a small window.
+pub fn fits(area: Rect) -> bool {
+    shape(area).is_some()
 }
 
 /// The parts of the game screen.
@@ -45,32 +75,47 @@ pub struct Screen {
     pub panel: Rect,
     /// The key list at the bottom.
     pub footer: Rect,
-    /// Whether the panel is under the board (a narrow window), not beside it.
-    pub tall: bool,
+    /// How the screen is laid out.
+    pub shape: Shape,
 }
 
 /// The game screen for a board of `rules` in `area`, or `None` when the window is too
 /// small. In a narrow window the board takes the height its grid needs and the panel under
 /// it the rest (a longer list of moves), so that no blank band lies between them.
 pub fn screen(area: Rect, rules: Rules) -> Option<Screen> {
-    if !fits(area) {
-        return None;
-    }
-    if is_wide(area) {
+    let shape = shape(area)?;
+    if shape != Shape::Tall {
+        let footer_height = if shape == Shape::Wide {
+            1
+        } else {
+            TALL_FOOTER_HEIGHT
+        };
         let [title, body, footer] = Layout::vertical([
             Constraint::Length(1),
             Constraint::Min(0),
-            Constraint::Length(1),
+            Constraint::Length(footer_height),
         ])
         .areas(area);
+        let panel_width = if shape == Shape::Wide {
+            PANEL_WIDTH
+        } else {
+            // A small window's board takes the width its grid needs, the panel the rest.
+            let most = Rect {
+                width: body.width.saturating_sub(SMALL_PANEL_WIDTH),
+                ..body
+            };
+            BoardGeometry::fit(most, rules).map_or(SMALL_PANEL_WIDTH, |geometry| {
+                body.width - (geometry.outer().width + BoardGeometry::axis(rules).0 + 1)
+            })
+        };
         let [board, panel] =
-            Layout::horizontal([Constraint::Min(0), Constraint::Length(PANEL_WIDTH)]).areas(body);
+            Layout::horizontal([Constraint::Min(0), Constraint::Length(panel_width)]).areas(body);
         return Some(Screen {
             title,
             board,
             panel,
             footer,
-            tall: false,
+            shape,
         });
     }
     let [title, body, footer] = Layout::vertical([
@@ -93,7 +138,7 @@ pub fn screen(area: Rect, rules: Rules) -> Option<Screen> {
         board,
         panel,
         footer,
-        tall: true,
+        shape,
     })
 }
 
@@ -129,7 +174,7 @@ pub const AXIS_WIDTH: u16 = 3;
 /// The largest ones are for 3x3 in a big window, which a board game should fill.
 /// Big boards get cells two lines tall where there is room (a tall window, a phone held
 /// upright), easier to see and to tap than one-line cells.
-const CELL_SIZES: [(u16, u16, u16); 11] = [
+const CELL_SIZES: [(u16, u16, u16); 12] = [
     (23, 11, 1),
     (19, 9, 1),
     (15, 7, 1),
@@ -138,6 +183,7 @@ const CELL_SIZES: [(u16, u16, u16); 11] = [
     (9, 5, 1),
     (9, 3, 1),
     (7, 3, 1),
+    (5, 2, 1),
     (3, 2, 0),
     (3, 1, 1),
     (2, 1, 0),
@@ -218,30 +264,44 @@ pub struct StartLayout {
     pub frame: Rect,
     /// One line per choice, then the start button's line.
     pub lines: Vec<Rect>,
+    /// Where a line's value, with its ‹, begins: after the pointer and the label.
+    pub value_at: u16,
 }
 
-/// The start screen for `entries` lines (the start button included), centred in `area`.
+/// The start screen for `entries` lines (the start button included), centred in `area`:
+/// a blank line between two and a margin inside the frame where there is room; in a small
+/// window, one line after another at the top (room for the notes under it), and in a
+/// narrow one, no margin (room for the longest values).
 pub fn start(area: Rect, entries: u16) -> StartLayout {
+    let narrow = area.width < 50;
+    let short = area.height < MIN_HEIGHT;
+    let (step, margin) = (if short { 1 } else { 2 }, if narrow { 1 } else { 2 });
     let width = 56.min(area.width);
-    let height = (entries * 2 + 3).min(area.height);
-    let frame = Rect::new(
-        area.x + (area.width - width) / 2,
-        area.y + (area.height - height) / 2,
-        width,
-        height,
-    );
+    // The start button follows a blank line either way.
+    let height = (entries * step + 3).min(area.height);
+    let top = if short {
+        area.y
+    } else {
+        area.y + (area.height - height) / 2
+    };
+    let frame = Rect::new(area.x + (area.width - width) / 2, top, width, height);
     let lines = (0..entries)
         .map(|index| {
+            let blank = u16::from(index + 1 == entries && step == 1);
             Rect::new(
-                frame.x + 2,
-                frame.y + 2 + index * 2,
-                frame.width.saturating_sub(4),
+                frame.x + margin,
+                frame.y + step + index * step + blank,
+                frame.width.saturating_sub(2 * margin),
                 1,
             )
         })
         .filter(|line| line.y < frame.bottom())
         .collect();
-    StartLayout { frame, lines }
+    StartLayout {
+        frame,
+        lines,
+        value_at: if narrow { 15 } else { 16 },
+    }
 }
 
 #[cfg(test)]
@@ -304,8 +364,14 @@ mod tests {
     #[test]
     fn too_small_a_window_has_no_screen() {
         let rules = Rules::default();
-        assert!(screen(Rect::new(0, 0, 80, 24), rules).is_some());
-        assert!(screen(Rect::new(0, 0, 79, 24), rules).is_none());
-        assert!(screen(Rect::new(0, 0, 80, 23), rules).is_none());
+        let shape = |width, height| shape(Rect::new(0, 0, width, height));
+        assert_eq!(shape(80, 24), Some(Shape::Wide));
+        assert_eq!(shape(79, 24), Some(Shape::Small));
+        assert_eq!(shape(80, 23), Some(Shape::Small));
+        assert_eq!(shape(46, 40), Some(Shape::Tall));
+        assert_eq!(shape(46, 15), Some(Shape::Small));
+        assert!(screen(Rect::new(0, 0, 46, 15), rules).is_some());
+        assert!(screen(Rect::new(0, 0, 45, 15), rules).is_none());
+        assert!(screen(Rect::new(0, 0, 46, 14), rules).is_none());
     }
 }

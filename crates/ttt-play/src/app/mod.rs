@@ -45,7 +45,9 @@ pub use front::Front;
 pub use game::GameScreen;
 pub use input::{Input, Key};
 pub use job::{Answer, Done, Job, Purpose};
-pub use layout::{MIN_HEIGHT, MIN_WIDTH, TALL_MIN_HEIGHT, TALL_MIN_WIDTH};
+pub use layout::{
+    MIN_HEIGHT, MIN_WIDTH, SMALL_MIN_HEIGHT, SMALL_MIN_WIDTH, TALL_MIN_HEIGHT, TALL_MIN_WIDTH,
+};
 pub use start::{BOARDS, Choices, Opponent, StartLine, StartMenu};
 pub use theme::Theme;
 pub use ui::{footer, footer_items};
@@ -160,6 +162,9 @@ pub struct App {
     marks_outside: bool,
     /// The kind of front end, whose words the app uses ([`App::with_front`]).
     front: Front,
+    /// How many rows of the box over the screen are scrolled out of sight at its top, when
+    /// the window is too short for the whole box.
+    scroll: u16,
 }
 
 /// A control the screen shows (a start-screen line, the start button, the offer of an
@@ -243,6 +248,7 @@ impl App {
             resumed: false,
             marks_outside: false,
             front: Front::Terminal,
+            scroll: 0,
         };
         if fixed {
             app.screen = Screen::Game(GameScreen::new(rules));
@@ -672,9 +678,23 @@ impl App {
 
     fn key(&mut self, key: Key, now: Duration) {
         if let Some(overlay) = self.overlay.take() {
+            let hidden = ui::overlay_hidden_rows(self, &overlay, self.area);
             match (overlay, key) {
                 (Overlay::Confirm(leave), Key::Char('y' | 'Y') | Key::Enter) => {
                     self.leave_now(leave, now);
+                }
+                // A box taller than the window scrolls; other keys close it.
+                (
+                    overlay,
+                    Key::Up | Key::Down | Key::Char('k' | 'j' | 'w' | 's') | Key::Home | Key::End,
+                ) if hidden > 0 => {
+                    self.scroll = match key {
+                        Key::Up | Key::Char('k' | 'w') => self.scroll.saturating_sub(1),
+                        Key::Home => 0,
+                        Key::End => hidden,
+                        _ => (self.scroll + 1).min(hidden),
+                    };
+                    self.overlay = Some(overlay);
                 }
                 (overlay, _) => self.closed(&overlay),
             }
@@ -699,7 +719,7 @@ impl App {
                 StartAction::Changed => self.status = Status::default(),
                 StartAction::Note(note) => self.say(note),
                 StartAction::Start => self.start(now),
-                StartAction::Help => self.overlay = Some(Overlay::Help),
+                StartAction::Help => self.open(Overlay::Help),
                 StartAction::Quit => self.end = Some(End::Quit),
             },
             Screen::Game(_) => self.game_key(key, now),
@@ -732,7 +752,7 @@ impl App {
                     .position(|line| line.contains((column, row).into()));
                 if let Some(index) = hit {
                     // A click on the ‹ steps back; anywhere else on the line, forward.
-                    let back = ui::START_VALUE_AT + start.lines[index].x;
+                    let back = start.value_at + start.lines[index].x;
                     let step = if (back..back + 2).contains(&column) {
                         -1
                     } else {
@@ -902,7 +922,7 @@ impl App {
             Key::Char('n') => self.leave(Leave::NewGame, now),
             Key::Char('m') => self.leave(Leave::Menu, now),
             Key::Char('r') => self.review(),
-            Key::Char('?') => self.overlay = Some(Overlay::Help),
+            Key::Char('?') => self.open(Overlay::Help),
             Key::Char('q') | Key::Esc => self.leave(Leave::Quit, now),
             _ => {}
         }
@@ -918,10 +938,16 @@ impl App {
         // A game with no move yet has nothing to lose.
         let played = !self.position().history().is_empty();
         if self.session.in_progress() && played {
-            self.overlay = Some(Overlay::Confirm(leave));
+            self.open(Overlay::Confirm(leave));
             return;
         }
         self.leave_now(leave, now);
+    }
+
+    /// Opens a box over the screen, its top row showing.
+    fn open(&mut self, overlay: Overlay) {
+        self.overlay = Some(overlay);
+        self.scroll = 0;
     }
 
     /// A box was closed without an answer: after a review, the game's end is said again.
@@ -1023,7 +1049,7 @@ impl App {
             }
             Ok(Answer::Review(lines)) => {
                 self.say(self.front.review_opened().to_owned());
-                self.overlay = Some(Overlay::Review(lines));
+                self.open(Overlay::Review(lines));
             }
             Err(message) => self.refuse(message),
         }

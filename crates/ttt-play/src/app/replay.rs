@@ -104,7 +104,7 @@ impl Widget for &ReplayScreen {
         };
         board(&look, replay.position(), &geometry, buf);
         let block = Block::new()
-            .borders(if screen.tall {
+            .borders(if screen.shape == layout::Shape::Tall {
                 Borders::TOP
             } else {
                 Borders::LEFT

@@ -229,7 +229,7 @@ fn clicks_on_the_start_screen_change_a_line_or_start() {
         "the board line moves on"
     );
     // A click on the ‹ steps back.
-    let back = start.lines[4].x + super::ui::START_VALUE_AT;
+    let back = start.lines[4].x + start.value_at;
     click(&mut app, back, start.lines[4].y);
     assert_eq!(menu(&app).choices.rules, Rules::default(), "‹ goes back");
     click(&mut app, start.lines[4].x + 20, start.lines[4].y);
@@ -875,7 +875,30 @@ fn screen_help_overlay() {
 
 #[test]
 fn screen_too_small() {
-    insta::assert_snapshot!(text(&render(&two_people(), 50, 15)));
+    insta::assert_snapshot!(text(&render(&two_people(), 45, 15)));
+}
+
+#[test]
+fn screen_small() {
+    let mut app = two_people();
+    resize(&mut app, SMALL.width, SMALL.height);
+    for digit in ['5', '1', '9'] {
+        key(&mut app, Key::Char(digit));
+    }
+    insta::assert_snapshot!(text(&render(&app, SMALL.width, SMALL.height)));
+    // The help, taller than the window, scrolled to its end.
+    key(&mut app, Key::Char('?'));
+    key(&mut app, Key::End);
+    insta::assert_snapshot!(
+        "screen_small_help_scrolled",
+        text(&render(&app, SMALL.width, SMALL.height))
+    );
+    let launched = launch(None, FirstPolicy::X, Theme::monochrome());
+    let start = start_app(launched, SMALL, Duration::ZERO);
+    insta::assert_snapshot!(
+        "screen_small_start",
+        text(&render(&start, SMALL.width, SMALL.height))
+    );
 }
 
 #[test]
@@ -1676,7 +1699,7 @@ fn an_upright_window_puts_the_panel_under_the_board_and_every_text_fits() {
         );
         let mut game = start_app(setup, TALL, Duration::ZERO);
         let screen = layout::screen(TALL, rules).unwrap();
-        assert!(screen.tall);
+        assert_eq!(screen.shape, layout::Shape::Tall);
         let geometry = layout::board(TALL, rules).unwrap_or_else(|| panic!("{rules} fits"));
         assert_eq!(
             geometry.outer().bottom(),
@@ -1715,6 +1738,123 @@ fn an_upright_window_puts_the_panel_under_the_board_and_every_text_fits() {
             &["Press any key, or click, to close.", "Ctrl-C"],
             "the help",
         );
+    }
+}
+
+/// The smallest window: a desktop page zoomed to 200%, or a small terminal pane.
+const SMALL: Rect = Rect::new(0, 0, layout::SMALL_MIN_WIDTH, layout::SMALL_MIN_HEIGHT);
+
+/// Every line of the box over `app`'s screen, seen by scrolling it from top to bottom
+/// with the down arrow (the box stays open throughout).
+fn scrolled_through(app: &mut App) -> String {
+    let mut seen = String::new();
+    for _ in 0..40 {
+        seen.push_str(&text(&render(app, app.area.width, app.area.height)));
+        let overlay = app.overlay.clone().expect("a box is open");
+        if app.scroll == super::ui::overlay_hidden_rows(app, &overlay, app.area) {
+            break;
+        }
+        key(app, Key::Down);
+        assert!(
+            app.overlay.is_some(),
+            "the arrow scrolls, and does not close the box"
+        );
+    }
+    seen
+}
+
+#[test]
+fn a_small_window_shows_the_boards_up_to_7x7_and_every_text_by_scrolling_its_boxes() {
+    for &(columns, rows, k, win) in BOARDS.iter().chain(&[(20, 20, 5, WinRule::Freestyle)]) {
+        let rules = Rules::new(columns, rows, k).unwrap().with_win_rule(win);
+        let seats = Some((Seat::Human, Seat::Computer(Strength::Mcts)));
+        let setup = launch_on(rules, None, FirstPolicy::X, Theme::monochrome());
+        let mut start = start_app(setup, SMALL, Duration::ZERO);
+        assert!(!start.too_small(SMALL), "{rules}");
+        let buffer = render(&start, SMALL.width, SMALL.height);
+        let keys = [
+            "↑↓ choose",
+            "←→ or click: change",
+            "Enter: start",
+            "?: help",
+        ];
+        assert_drawn_in(&buffer, SMALL, &keys, "the start screen's keys");
+        // Each line of the menu whole on its row, the longest values included.
+        for opponent in [Opponent::Computer(Strength::Perfect), Opponent::Friend] {
+            if opponent.plays_on(rules).is_ok() {
+                menu_mut(&mut start).choices.opponent = opponent;
+            }
+            menu_mut(&mut start).choices.naming = SquareNaming::Coords;
+            let shown = text(&render(&start, SMALL.width, SMALL.height));
+            let menu_lines = shown.lines().filter(|line| line.contains('‹'));
+            assert_eq!(menu_lines.clone().count(), 5, "{rules}:\n{shown}");
+            for line in menu_lines {
+                assert!(line.contains('›'), "{rules}: cut: {line}");
+            }
+            assert!(shown.contains("[ Start ]"), "{rules}:\n{shown}");
+        }
+        start.open(Overlay::Help);
+        let help = squashed(&scrolled_through(&mut start));
+        for line in super::ui::start_help_lines(Front::Terminal) {
+            assert!(
+                help.contains(&squashed(&line)),
+                "{rules}: {line:?} never shown"
+            );
+        }
+        assert!(help.contains(&squashed(Front::Terminal.close())));
+
+        let setup = launch_on(rules, seats, FirstPolicy::X, Theme::monochrome());
+        let mut game = start_app(setup, SMALL, Duration::ZERO);
+        if rules.width() > 7 {
+            // Too big for the window: it asks for a bigger one (a page makes its font
+            // smaller).
+            assert!(game.too_small(SMALL), "{rules}");
+            let shown = text(&render(&game, SMALL.width, SMALL.height));
+            assert!(
+                shown.contains(&format!("Window too small for {rules}")),
+                "{shown}"
+            );
+            continue;
+        }
+        let screen = layout::screen(SMALL, rules).unwrap();
+        assert_eq!(screen.shape, layout::Shape::Small);
+        let geometry = layout::board(SMALL, rules).unwrap_or_else(|| panic!("{rules} fits"));
+        assert!(
+            geometry.outer().right() <= screen.panel.x,
+            "{rules}: beside the panel"
+        );
+        game.status.text = "Computer (tricky) played d4.".to_owned();
+        let buffer = render(&game, SMALL.width, SMALL.height);
+        assert_drawn_in(
+            &buffer,
+            screen.panel,
+            &[
+                "X  You",
+                "Turn",
+                "X to move",
+                "Score",
+                "Computer (tricky) played d4.",
+            ],
+            "the panel",
+        );
+        let footer = text_in(&buffer, screen.footer);
+        for (shown, _) in super::ui::footer_items(rules) {
+            assert!(
+                footer.lines().any(|row| row.contains(shown)),
+                "{rules}: {shown} in\n{footer}"
+            );
+        }
+        game.open(Overlay::Help);
+        let help = squashed(&scrolled_through(&mut game));
+        for line in super::ui::help_lines(Front::Terminal) {
+            assert!(
+                help.contains(&squashed(&line)),
+                "{rules}: {line:?} never shown"
+            );
+        }
+        // Any other key closes the box, scrolled or not.
+        key(&mut game, Key::Char('x'));
+        assert_eq!(game.overlay, None);
     }
 }
 

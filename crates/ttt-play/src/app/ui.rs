@@ -8,7 +8,7 @@ use ratatui::widgets::{Block, Borders, Clear, Padding, Paragraph, Widget, Wrap};
 use ttt_core::{Mark, Position, Rules, Square};
 use ttt_solver::MoveValue;
 
-use super::layout::{self, BoardGeometry, MIN_HEIGHT, MIN_WIDTH, TALL_MIN_HEIGHT, TALL_MIN_WIDTH};
+use super::layout::{self, BoardGeometry, SMALL_MIN_HEIGHT, SMALL_MIN_WIDTH, Shape};
 use super::{
     App, Front, GameScreen, Key, Leave, Overlay, Screen, ShownControl, StartLine, StartMenu,
 };
@@ -39,7 +39,7 @@ fn too_small(area: Rect, buf: &mut Buffer, board: &str) {
         Line::from(format!("Window too small{board}")),
         Line::from(if board.is_empty() {
             format!(
-                "need {MIN_WIDTH}x{MIN_HEIGHT} (or {TALL_MIN_WIDTH}x{TALL_MIN_HEIGHT} upright), have {}x{}",
+                "need at least {SMALL_MIN_WIDTH}x{SMALL_MIN_HEIGHT}, have {}x{}",
                 area.width, area.height
             )
         } else {
@@ -85,7 +85,7 @@ fn start_screen(app: &App, menu: &StartMenu, area: Rect, buf: &mut Buffer) {
             Line::from(Span::styled(format!("{pointer}[ Start ]"), style))
                 .alignment(Alignment::Center)
         } else {
-            let width = usize::from(START_VALUE_AT) - pointer.chars().count();
+            let width = usize::from(start.value_at) - pointer.chars().count();
             Line::from(vec![
                 Span::styled(format!("{pointer}{label:<width$}"), style),
                 Span::styled(format!("‹ {value} ›"), style),
@@ -188,10 +188,10 @@ fn game_screen(app: &App, game: &GameScreen, area: Rect, buf: &mut Buffer) {
         };
         board(&look, position, &geometry, buf);
     }
-    if screen.tall {
-        panel_under(app, position, screen.panel, buf);
-    } else {
-        panel(app, position, screen.panel, buf);
+    match screen.shape {
+        Shape::Wide => panel(app, position, screen.panel, buf),
+        Shape::Tall => panel_close(app, position, screen.panel, Borders::TOP, buf),
+        Shape::Small => panel_close(app, position, screen.panel, Borders::LEFT, buf),
     }
     let rows = key_rows(&game_keys(app), screen.footer.width);
     for (row, y) in rows.iter().zip(screen.footer.y..screen.footer.bottom()) {
@@ -422,9 +422,6 @@ fn key_control(entry: &KeyEntry) -> Option<ShownControl> {
         click: (entry.cell.x, entry.cell.y),
     })
 }
-
-/// Where a start-screen line's value, with its ‹, begins: after the pointer and the label.
-pub(super) const START_VALUE_AT: u16 = 16;
 
 /// The start screen's key list, each entry with the key a click on it presses.
 const START_KEYS: [(&str, Option<Key>); 5] = [
@@ -726,10 +723,11 @@ fn score_text(app: &App) -> String {
     )
 }
 
-/// The panel under the board of a narrow window: the same facts as [`panel`], closer
+/// The panel under the board of a narrow window (its line on `borders`: the top), or
+/// beside the board of a small one (the left): the same facts as [`panel`], closer
 /// together, with the last moves and the status below them.
-fn panel_under(app: &App, position: &Position, area: Rect, buf: &mut Buffer) {
-    let inner = panel_frame(app, Borders::TOP, area, buf);
+fn panel_close(app: &App, position: &Position, area: Rect, borders: Borders, buf: &mut Buffer) {
+    let inner = panel_frame(app, borders, area, buf);
     let theme = app.theme();
     let mut lines = player_lines(app);
     lines.push(Line::from(vec![
@@ -954,7 +952,7 @@ pub(super) fn overlay_rect(area: Rect, lines: &[String]) -> Rect {
     .min(area.width);
     // Inside the frame (one column each side) and its padding (one more): a line longer
     // than that wraps, and the box grows to hold it.
-    let rows = wrapped_rows(lines, width.saturating_sub(4));
+    let rows = box_rows(lines, width.saturating_sub(4)).len() as u16;
     let height = (rows + 2).min(area.height);
     Rect::new(
         area.x + (area.width - width) / 2,
@@ -964,42 +962,103 @@ pub(super) fn overlay_rect(area: Rect, lines: &[String]) -> Rect {
     )
 }
 
-/// How many rows `lines` take in a box's paragraph `width` columns wide, found by
-/// drawing them as the box does (its words wrap as ratatui wraps them).
-fn wrapped_rows(lines: &[String], width: u16) -> u16 {
-    let tallest = lines
-        .iter()
-        .map(|line| line.chars().count() as u16 / width.max(1) + 2)
-        .sum::<u16>();
-    let scratch = Rect::new(0, 0, width.max(1), tallest);
-    let mut buffer = Buffer::empty(scratch);
-    overlay_paragraph(lines).render(scratch, &mut buffer);
-    (0..tallest)
-        .rev()
-        .find(|&y| (0..scratch.width).any(|x| buffer[(x, y)].symbol() != " "))
-        .map_or(0, |y| y + 1)
-        .max(lines.len() as u16)
-}
-
-/// The paragraph of an overlay box's lines.
-fn overlay_paragraph(lines: &[String]) -> Paragraph<'static> {
-    Paragraph::new(lines.iter().cloned().map(Line::from).collect::<Vec<_>>())
-        .wrap(Wrap { trim: false })
+/// The rows of a box `width` columns wide showing `lines`. A line too long for it is
+/// broken between words, and the rest set under its text where a column of keys comes
+/// first (the help's lines: the key, two spaces or more, what it does), or under its first
+/// word's start otherwise.
+///
+/// ```text
+/// r                   review of the finished
+///                     game
+/// ```
+fn box_rows(lines: &[String], width: u16) -> Vec<String> {
+    let width = usize::from(width.max(1));
+    let mut rows = Vec::new();
+    for line in lines {
+        if line.chars().count() <= width {
+            rows.push(line.clone());
+            continue;
+        }
+        let indent = line.chars().take_while(|c| *c == ' ').count();
+        // The text after a column of keys, if the line has one and it leaves room.
+        let hang = line
+            .find("  ")
+            .filter(|&at| at > indent)
+            .and_then(|at| line[at..].find(|c| c != ' ').map(|text| at + text))
+            .map(|at| line[..at].chars().count())
+            .filter(|&hang| hang <= 24 && hang + 12 <= width)
+            .unwrap_or(indent.min(width / 2));
+        let (head, tail) = line.split_at(
+            line.char_indices()
+                .nth(hang)
+                .map_or(line.len(), |(at, _)| at),
+        );
+        let mut row = head.to_owned();
+        for word in tail.split_whitespace() {
+            let used = row.chars().count();
+            if used > hang && used + 1 + word.chars().count() > width {
+                rows.push(std::mem::replace(&mut row, " ".repeat(hang)));
+            } else if used > hang {
+                row.push(' ');
+            }
+            row.push_str(word);
+            // A word longer than the row is broken over as many rows as it takes.
+            while row.chars().count() > width {
+                let at = row
+                    .char_indices()
+                    .nth(width)
+                    .map_or(row.len(), |(at, _)| at);
+                let rest = row.split_off(at);
+                rows.push(std::mem::replace(&mut row, rest));
+            }
+        }
+        rows.push(row);
+    }
+    rows
 }
 
 fn overlay_box(app: &App, overlay: &Overlay, area: Rect, buf: &mut Buffer) {
     let (title, lines) = shown_overlay(app, overlay);
     let rect = overlay_rect(area, &lines);
     Clear.render(rect, buf);
-    let block = Block::new()
+    let mut block = Block::new()
         .borders(Borders::ALL)
         .padding(Padding::horizontal(1))
         .title(Span::styled(format!(" {title} "), app.theme().accent()));
-    overlay_paragraph(&lines).block(block).render(rect, buf);
+    let hidden = hidden_rows(rect, &lines);
+    let scroll = app.scroll.min(hidden);
+    if hidden > 0 {
+        // Which way there is more, on the bottom line of the frame.
+        let more = match (scroll > 0, scroll < hidden) {
+            (true, true) => " ↑↓: more ",
+            (false, _) => " ↓: more ",
+            (true, false) => " ↑: more ",
+        };
+        block = block
+            .title_bottom(Line::from(Span::styled(more, app.theme().accent())).right_aligned());
+    }
+    let rows = box_rows(&lines, rect.width.saturating_sub(4));
+    Paragraph::new(rows.into_iter().map(Line::from).collect::<Vec<_>>())
+        .scroll((scroll, 0))
+        .block(block)
+        .render(rect, buf);
+}
+
+/// How many rows of the box `overlay` do not fit a window of `area`: as many as can be
+/// scrolled out of sight.
+pub(super) fn overlay_hidden_rows(app: &App, overlay: &Overlay, area: Rect) -> u16 {
+    let (_, lines) = shown_overlay(app, overlay);
+    hidden_rows(overlay_rect(area, &lines), &lines)
+}
+
+/// How many rows of `lines` do not fit the box `rect`, inside its frame and padding.
+fn hidden_rows(rect: Rect, lines: &[String]) -> u16 {
+    let rows = box_rows(lines, rect.width.saturating_sub(4)).len() as u16;
+    rows.saturating_sub(rect.height.saturating_sub(2))
 }
 
 /// The start screen's keys, for its help, in the words of `front`.
-fn start_help_lines(front: Front) -> Vec<String> {
+pub(super) fn start_help_lines(front: Front) -> Vec<String> {
     help_table(
         &[
             (front.line_keys(), "go to another line"),
@@ -1016,7 +1075,7 @@ fn start_help_lines(front: Front) -> Vec<String> {
 }
 
 /// The game's keys, for its help (see [`start_help_lines`]).
-fn help_lines(front: Front) -> Vec<String> {
+pub(super) fn help_lines(front: Front) -> Vec<String> {
     // Hints come from the exact solver: on its boards only.
     let hint = format!(
         "hint: each free square's value (up to {} squares)",
