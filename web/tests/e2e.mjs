@@ -394,7 +394,7 @@ try {
   check(!phone.some((line) => line.includes("too small")), "a phone-sized window fits the game");
   const [columns, rows] = [[...phone[0]].length, phone.length];
   check(
-    columns >= 50 && columns < 80 && rows >= 40 && phone.some((line) => line.startsWith("Game─")),
+    columns >= 46 && columns < 80 && rows >= 40 && phone.some((line) => line.startsWith("Game─")),
     `an upright phone gets the narrow layout, the panel under the board (${columns}x${rows})`,
   );
   await page.screenshot({ path: join(root, "target", "web-e2e-phone.png") });
@@ -562,6 +562,27 @@ try {
   check(onTarget >= 58, `taps with a 6 px scatter on 15x15 upright: ${onTarget} of 60 on target (${taps} taps)`);
   await phone15.screenshot({ path: join(root, "target", "web-e2e-phone-15x15.png") });
   await phone15.context().close();
+
+  // Zoom enlarges the text: a 1280x800 window at 200% (640x400 CSS pixels, two device
+  // pixels to each) shows the game in text twice the size of 100%, on the start screen
+  // and in a game.
+  const textSize = async (tab) =>
+    (await tab.evaluate(() => parseFloat(getComputedStyle(document.getElementById("screen")).fontSize))) *
+    (await tab.evaluate(() => devicePixelRatio));
+  const unzoomed = await openTab({ viewport: { width: 1280, height: 800 } });
+  const zoomed = await openTab({ viewport: { width: 640, height: 400 }, deviceScaleFactor: 2 });
+  for (const stage of ["start screen", "game"]) {
+    const [plain, large] = [await textSize(unzoomed), await textSize(zoomed)];
+    check(large >= 1.9 * plain, `at 200% zoom the ${stage}'s text is ${(large / plain).toFixed(2)} times as large (${large} device px against ${plain})`);
+    check(!(await screen(zoomed)).some((line) => line.includes("too small")), `at 200% zoom the ${stage} shows`);
+    for (const tab of [unzoomed, zoomed]) {
+      await tab.keyboard.press("Enter");
+      await waitFor("to move", 10000, tab);
+    }
+  }
+  await zoomed.screenshot({ path: join(root, "target", "web-e2e-zoom-200.png") });
+  await unzoomed.context().close();
+  await zoomed.context().close();
 
   // Installable and playable with no network: a manifest, and a service worker that
   // keeps the page's files.

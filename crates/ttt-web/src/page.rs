@@ -54,6 +54,10 @@ const SAID: &str = "said";
 /// touch screen, a smaller square is played by two taps, one to choose it and one to play.
 const FINGERTIP: f64 = 44.0;
 
+/// The share of a small square's width and height, about its middle, where the middle of
+/// two taps or more plays it (see [`Page::tap`]).
+const CONFIRMED: f64 = 0.6;
+
 /// The app and the work it handed out, waiting for the workers' replies.
 struct Page {
     app: App,
@@ -79,8 +83,9 @@ struct Page {
     tab: String,
     /// The kept game this tab holds, so that no other tab offers it.
     holding: Option<String>,
-    /// The square a first tap chose, for a second tap to play.
-    chosen: Option<ttt_core::Square>,
+    /// The taps aimed at one small square so far, in the page's pixels (see
+    /// [`Page::tap`]).
+    taps: Vec<(f64, f64)>,
 }
 
 thread_local! {
@@ -149,30 +154,59 @@ impl Page {
         }
     }
 
-    /// What a tap on a touch screen does: a click, but on a board whose squares are
-    /// smaller than a fingertip the first tap on a square chooses it (the cursor goes
-    /// there) and a second tap on the square chosen plays it, so that a tap off target
-    /// plays nothing.
-    fn tap(&mut self, input: Input) -> Input {
+    /// What a tap at the page's point `at` on a touch screen does: a click, but on a
+    /// board whose squares are smaller than a fingertip a tap chooses a square (the cursor
+    /// goes there) and plays nothing. A finger scatters, so the taps aimed at one place are
+    /// taken together: the square under their middle is chosen, and played once two taps
+    /// or more put their middle well inside it ([`CONFIRMED`] of it each way). A tap more
+    /// than a square away from the others starts afresh. So a tap off target plays
+    /// nothing, and tapping the square wanted again plays it.
+    fn tap(&mut self, input: Input, at: (f64, f64)) -> Input {
         let Input::Click { column, row } = input else {
             return input;
         };
-        let hit = self
-            .squares
-            .iter()
-            .find(|shown| shown.cell.contains((column, row).into()));
-        let Some(hit) = hit else {
-            self.chosen = None;
+        let small = |cell: Rect| {
+            cell_box(cell).filter(|&(_, _, width, height)| width.min(height) < FINGERTIP)
+        };
+        let square_at = |column: u16, row: u16| {
+            self.squares
+                .iter()
+                .find(|shown| shown.cell.contains((column, row).into()))
+        };
+        let Some((_, _, width, height)) = square_at(column, row).and_then(|hit| small(hit.cell))
+        else {
+            self.taps.clear();
             return input;
         };
-        let small =
-            cell_box(hit.cell).is_some_and(|(_, _, width, height)| width.min(height) < FINGERTIP);
-        if !small || (self.chosen == Some(hit.square) && hit.cursor) {
-            self.chosen = None;
-            return input;
+        let middle = |taps: &[(f64, f64)]| {
+            let count = taps.len().max(1) as f64;
+            let (x, y) = taps
+                .iter()
+                .fold((0.0, 0.0), |(x, y), tap| (x + tap.0, y + tap.1));
+            (x / count, y / count)
+        };
+        let (x, y) = middle(&self.taps);
+        if self.taps.is_empty() || (at.0 - x).abs() > width || (at.1 - y).abs() > height {
+            self.taps.clear();
         }
-        self.chosen = Some(hit.square);
-        Input::Select { column, row }
+        self.taps.push(at);
+        let (x, y) = middle(&self.taps);
+        let Some(Input::Click { column, row }) = cell_at(x, y) else {
+            return Input::Select { column, row };
+        };
+        let Some((left, top, width, height)) =
+            square_at(column, row).and_then(|hit| small(hit.cell))
+        else {
+            return Input::Select { column, row };
+        };
+        let inside = (x - (left + width / 2.0)).abs() <= CONFIRMED * width / 2.0
+            && (y - (top + height / 2.0)).abs() <= CONFIRMED * height / 2.0;
+        if self.taps.len() >= 2 && inside {
+            self.taps.clear();
+            Input::Click { column, row }
+        } else {
+            Input::Select { column, row }
+        }
     }
 
     /// Whether a click at this cell does something: on a control or a square.
@@ -296,9 +330,10 @@ fn cell_size_at(font: &str) -> Option<(f64, f64)> {
 }
 
 /// The largest font, in CSS pixels, at which `app` shows its screen in the screen element
-/// (at least 80x24 cells, or 50x40 held upright, and room for the board). The page always
-/// shows the game, on a phone turned either way too; never above 22 px, where a big
-/// window gains nothing.
+/// (at least one of the app's layouts: 80x24 cells, 46x40 held upright or 46x15 small,
+/// with room for the board). The page always shows the game, on a phone turned either way
+/// too, and zoom enlarges it (a zoomed page has fewer CSS pixels, which the small layout
+/// fills with the same font); never above 22 px, where a big window gains nothing.
 ///
 /// Found by trying sizes, each cell measured as the DOM backend measures it: a line's
 /// height is rounded to whole pixels at small sizes, so it is not a share of the font.
@@ -473,8 +508,10 @@ fn board_buttons(squares: &[ShownSquare]) {
 }
 
 /// The screen's controls as buttons over where they are drawn, each named in words
-/// ("Board: Tic-tac-toe (3x3)", "undo"), for a screen reader and the keyboard's focus; a button
-/// pressed clicks its control.
+/// ("Board: Tic-tac-toe (3x3)", "undo"), for a screen reader and the keyboard's focus, and
+/// seen as buttons: a one-line control (an entry of a key list, play again, yes, keep
+/// playing) is framed, and any control lights up under the pointer. A button pressed
+/// clicks its control.
 fn control_buttons(controls: &[ShownControl]) {
     let Some(layer) = element(CONTROLS) else {
         return;
@@ -484,7 +521,12 @@ fn control_buttons(controls: &[ShownControl]) {
         let Some(place) = placed(control.cell) else {
             continue;
         };
-        html.push_str(&button("", &control.words, control.click, &place));
+        let framed = if control.cell.height == 1 {
+            r#" class="framed""#
+        } else {
+            ""
+        };
+        html.push_str(&button(framed, &control.words, control.click, &place));
     }
     layer.set_inner_html(&html);
 }
@@ -576,10 +618,20 @@ fn click(event: &web_sys::MouseEvent) -> Option<Input> {
     })
 }
 
+/// The cell under the page's point (`x`, `y`), as [`clicked_cell`] finds it.
+fn cell_at(x: f64, y: f64) -> Option<Input> {
+    let document = web_sys::window()?.document()?;
+    grid_place(&document.element_from_point(x as f32, y as f32)?)
+}
+
 /// The cell element under a press, counted in the grid the backend laid out: exact on
 /// any board, where counting from a measured cell size drifts over a wide one.
 fn clicked_cell(event: &web_sys::MouseEvent) -> Option<Input> {
-    let cell: web_sys::Element = event.target()?.dyn_into().ok()?;
+    grid_place(&event.target()?.dyn_into().ok()?)
+}
+
+/// Where `cell` is in the grid the backend laid out, if it is one of its cells.
+fn grid_place(cell: &web_sys::Element) -> Option<Input> {
     let line = cell.parent_element()?;
     let grid = line.parent_element()?;
     if grid.id() != GRID {
@@ -596,7 +648,7 @@ fn clicked_cell(event: &web_sys::MouseEvent) -> Option<Input> {
             .and_then(|index| u16::try_from(index).ok())
     };
     Some(Input::Click {
-        column: place(&line, &cell)?,
+        column: place(&line, cell)?,
         row: place(&grid, &line)?,
     })
 }
@@ -634,7 +686,10 @@ fn listen(page: &Rc<RefCell<Page>>) -> Result<(), JsValue> {
             if let Some(input) = click(&event) {
                 let mut page = page.borrow_mut();
                 let input = if event.pointer_type() == "touch" {
-                    page.tap(input)
+                    page.tap(
+                        input,
+                        (f64::from(event.client_x()), f64::from(event.client_y())),
+                    )
                 } else {
                     input
                 };
@@ -646,7 +701,13 @@ fn listen(page: &Rc<RefCell<Page>>) -> Result<(), JsValue> {
     let presses = Closure::<dyn FnMut(web_sys::Event)>::new({
         let page = page.clone();
         move |event: web_sys::Event| {
-            if let Some(input) = button_click(&event) {
+            // A pointer's press on a control clicks where it fell (a start-screen line's
+            // ‹ steps back); Enter or Space on a focused button, its control's own cell.
+            let pointed = event
+                .dyn_ref::<web_sys::MouseEvent>()
+                .filter(|press| press.detail() > 0)
+                .and_then(click);
+            if let Some(input) = pointed.or_else(|| button_click(&event)) {
                 page.borrow_mut().handle(input);
             }
         }
@@ -765,7 +826,7 @@ pub fn start() -> Result<(), JsValue> {
         said: String::new(),
         tab: storage::tab_id(),
         holding: None,
-        chosen: None,
+        taps: Vec::new(),
     }));
     // The start screen's offer: the latest unfinished game no other tab holds (from now
     // on, other tabs' holds are followed as they change: storage events, renewals).
