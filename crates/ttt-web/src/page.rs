@@ -698,16 +698,22 @@ fn listen(page: &Rc<RefCell<Page>>) -> Result<(), JsValue> {
         }
     });
     screen.add_event_listener_with_callback("pointerdown", clicks.as_ref().unchecked_ref())?;
+    // The controls take the pointer (to look like buttons): a press on one acts at once
+    // where it fell, as on the screen beneath (a start-screen line's ‹ steps back), and
+    // not at the click that follows, which is lost when the press redraws the controls.
+    if let Some(controls) = document.get_element_by_id(CONTROLS) {
+        controls
+            .add_event_listener_with_callback("pointerdown", clicks.as_ref().unchecked_ref())?;
+    }
     let presses = Closure::<dyn FnMut(web_sys::Event)>::new({
         let page = page.clone();
         move |event: web_sys::Event| {
-            // A pointer's press on a control clicks where it fell (a start-screen line's
-            // ‹ steps back); Enter or Space on a focused button, its control's own cell.
+            // Enter or Space on a focused button clicks its control's own cell; a
+            // pointer's click (its press acted already) does nothing more.
             let pointed = event
                 .dyn_ref::<web_sys::MouseEvent>()
-                .filter(|press| press.detail() > 0)
-                .and_then(click);
-            if let Some(input) = pointed.or_else(|| button_click(&event)) {
+                .is_some_and(|press| press.detail() > 0);
+            if !pointed && let Some(input) = button_click(&event) {
                 page.borrow_mut().handle(input);
             }
         }
@@ -924,7 +930,10 @@ fn animate(mut terminal: Terminal<DomBackend>, page: Rc<RefCell<Page>>) {
             if window != settled_at {
                 let area;
                 (area, held_back) = self::area(&mut terminal);
-                if area != page.area && terminal.resize(area).is_ok() {
+                // Resized even at the same area: the backend may have laid out a new grid
+                // of blank cells, which the terminal must then draw whole, not just where
+                // its last frame differs.
+                if terminal.resize(area).is_ok() && area != page.area {
                     page.area = area;
                     page.apply(Input::Resize {
                         width: area.width,

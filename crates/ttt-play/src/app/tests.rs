@@ -613,6 +613,7 @@ fn a_front_end_with_nothing_to_quit_to_offers_no_quitting() {
 fn a_page_says_what_to_tap_where_a_terminal_says_which_key() {
     let launched = launch(None, FirstPolicy::X, Theme::monochrome());
     let mut app = start_app(launched, AREA, Duration::ZERO).with_front(Front::Page);
+    assert!(screen_text(&app).contains("←→ or tap: change"));
     key(&mut app, Key::Char('?'));
     let help = screen_text(&app);
     assert!(
@@ -1837,6 +1838,13 @@ fn a_small_window_shows_the_boards_up_to_7x7_and_every_text_by_scrolling_its_box
             ],
             "the panel",
         );
+        // A little wider, the board grows and the panel narrows: the score stays whole.
+        let wider = Rect::new(0, 0, 50, 16);
+        resize(&mut game, wider.width, wider.height);
+        let panel = layout::screen(wider, rules).unwrap().panel;
+        let shown = text_in(&render(&game, wider.width, wider.height), panel);
+        assert!(shown.contains("draws 0"), "{rules}:\n{shown}");
+        resize(&mut game, SMALL.width, SMALL.height);
         let footer = text_in(&buffer, screen.footer);
         for (shown, _) in super::ui::footer_items(rules) {
             assert!(

@@ -249,7 +249,11 @@ fn game_keys(app: &App) -> Vec<(&'static str, Option<Key>)> {
 
 /// The start screen's key list as `app` shows it (see [`game_keys`]).
 fn start_keys(app: &App) -> Vec<(&'static str, Option<Key>)> {
-    without_quitting(app, START_KEYS.to_vec())
+    let mut keys = START_KEYS.to_vec();
+    if app.front == Front::Page {
+        keys[1].0 = "←→ or tap: change";
+    }
+    without_quitting(app, keys)
 }
 
 fn without_quitting(
@@ -714,13 +718,17 @@ fn turn_text(app: &App, position: &Position, width: usize) -> String {
     }
 }
 
-/// The score line.
-fn score_text(app: &App) -> String {
+/// The score line, in at most `width` columns where it can: "X 1 · O 0 · draws 2", or
+/// "X 1, O 0, draws 2" in a narrow panel.
+fn score_text(app: &App, width: usize) -> String {
     let score = app.session().score();
-    format!(
-        "X {} · O {} · draws {}",
-        score.x_wins, score.o_wins, score.draws
-    )
+    let (x, o, draws) = (score.x_wins, score.o_wins, score.draws);
+    let long = format!("X {x} · O {o} · draws {draws}");
+    if long.chars().count() <= width {
+        long
+    } else {
+        format!("X {x}, O {o}, draws {draws}")
+    }
 }
 
 /// The panel under the board of a narrow window (its line on `borders`: the top), or
@@ -740,7 +748,7 @@ fn panel_close(app: &App, position: &Position, area: Rect, borders: Borders, buf
     ]));
     lines.push(Line::from(vec![
         Span::styled("Score ", theme.accent()),
-        Span::raw(score_text(app)),
+        Span::raw(score_text(app, usize::from(inner.width).saturating_sub(6))),
     ]));
     lines.push(Line::from(Span::styled("Moves", theme.accent())));
     moves_and_status(app, position, lines, inner, buf);
@@ -757,7 +765,8 @@ fn panel(app: &App, position: &Position, area: Rect, buf: &mut Buffer) {
     lines.push(Line::from(format!(" {turn}")));
     lines.push(Line::from(""));
     lines.push(Line::from(Span::styled("Score", theme.accent())));
-    lines.push(Line::from(format!(" {}", score_text(app))));
+    let score = score_text(app, usize::from(inner.width).saturating_sub(1));
+    lines.push(Line::from(format!(" {score}")));
     lines.push(Line::from(""));
     lines.push(Line::from(Span::styled("Moves", theme.accent())));
     moves_and_status(app, position, lines, inner, buf);
