@@ -3,6 +3,9 @@
 //!
 //! - [`settings`]: the command line's choices, validated once into [`Settings`], and the
 //!   one function that settles who sits where.
+//! - [`matches`]: the rules of a run of games as a state machine with no I/O, no players
+//!   and no randomness: who may do what ([`matches::Actor`], [`matches::Command`]), what
+//!   happened ([`matches::Event`]), and a snapshot that serialises and restores.
 //! - [`session`]: a run of games between two seats, the one owner of the rules of play
 //!   (turns, refusals, undo, games left, the tally, reviews).
 //! - [`words`]: every sentence the game says, for both modes.
@@ -17,6 +20,7 @@
 //! Nothing here reads, writes, sleeps or spawns: the front ends do.
 
 pub mod app;
+pub mod matches;
 pub mod records;
 pub mod replay;
 pub mod session;

@@ -1,16 +1,20 @@
 //! A session of games between two seats: who plays which mark, who goes first, the
 //! tally, how many games are left, and the game under way with its history. Both the line
-//! mode and the full-screen app drive this one type and only translate: every rule of play
-//! (whose turn, which square, what undo takes back, when the run is over) is checked here.
+//! mode and the full-screen app drive this one type and only translate. Every rule of play
+//! (whose turn, which square, what undo takes back, when the run is over) is the
+//! [`Match`](crate::matches::Match)'s: the session is its host, speaking for the people at
+//! this keyboard, and runs the computer seats (their players, randomness and threads) as
+//! clients of their seats.
 
 use std::fmt;
 
 use rand::rngs::StdRng;
 use rand::{RngExt, SeedableRng};
-use ttt_core::{Mark, Outcome, PlayError, Position, Rules, Square};
+use ttt_core::{Mark, Outcome, Position, Rules, Square};
 use ttt_players::{Limits, Player, PlayerError, Strength};
 use ttt_solver::{Mistake, Solver, SolverError};
 
+use crate::matches::{Actor, Command, Event, Match};
 use crate::records::GameRecord;
 use crate::settings::{EngineCommand, FirstPolicy, Seat, Settings};
 
@@ -95,6 +99,21 @@ pub enum Refusal {
     /// play its board.
     #[error("that game cannot be resumed")]
     NotResumable,
+    /// A seat asked to move for the other seat.
+    #[error("it is the other side's turn")]
+    NotYourTurn,
+    /// Someone watching asked to change the game.
+    #[error("watchers cannot play")]
+    Watching,
+    /// What only whoever runs the match may do (start a game, change the table).
+    #[error("only the host can do that")]
+    HostOnly,
+    /// An undo asked again while the other seat has not answered the first.
+    #[error("an undo is already asked for")]
+    UndoAsked,
+    /// An answer to an undo nobody (else) asked for.
+    #[error("no undo is asked for")]
+    NoUndoAsked,
 }
 
 /// Games won by each mark and drawn.
@@ -114,16 +133,16 @@ impl Score {
         self.x_wins + self.o_wins + self.draws
     }
 
-    fn record(&mut self, outcome: Outcome) {
+    pub(crate) fn record(&mut self, outcome: Outcome) {
         *self.count(outcome) += 1;
     }
 
-    fn forget(&mut self, outcome: Outcome) {
+    pub(crate) fn forget(&mut self, outcome: Outcome) {
         let count = self.count(outcome);
         *count = count.saturating_sub(1);
     }
 
-    fn count(&mut self, outcome: Outcome) -> &mut u32 {
+    pub(crate) fn count(&mut self, outcome: Outcome) -> &mut u32 {
         match outcome {
             Outcome::Win(Mark::X) => &mut self.x_wins,
             Outcome::Win(Mark::O) => &mut self.o_wins,
@@ -171,20 +190,12 @@ pub struct Table {
 /// A run of games between two seats, with the tally.
 pub struct Session {
     settings: Settings,
-    table: Table,
+    /// The rules of the run: the table, the game on the board, the tally.
+    game: Match,
     /// The computer at each seat (X, O); `None` for a person, or while lent out to think.
     players: [Option<Computer>; 2],
     launcher: Option<Box<dyn Launcher>>,
     rng: StdRng,
-    score: Score,
-    position: Position,
-    last_first: Option<Mark>,
-    /// The outcome counted in the tally for the game on the board, if it is over.
-    recorded: Option<Outcome>,
-    /// Why the game on the board ended before its position did, if it did.
-    forfeit: Option<Forfeit>,
-    /// Games started (or resumed) so far: tells one game on the board from the next.
-    games_started: u32,
 }
 
 impl Session {
@@ -200,18 +211,14 @@ impl Session {
             o,
             first: settings.first(),
         };
+        // The settings checked that the seats can play the board.
+        let game = Match::seated(table, settings.games());
         let mut session = Session {
             players: [None, None],
             launcher: None,
-            position: Position::new(table.rules, Mark::X),
+            game,
             settings,
-            table,
             rng,
-            score: Score::default(),
-            last_first: None,
-            recorded: None,
-            forfeit: None,
-            games_started: 0,
         };
         session.seat_players();
         session
@@ -246,7 +253,8 @@ impl Session {
                 }),
             }
         };
-        self.players = [player(&self.table.x), player(&self.table.o)];
+        let table = self.game.table();
+        self.players = [player(&table.x), player(&table.o)];
     }
 
     /// The settings the session was made with.
@@ -256,7 +264,7 @@ impl Session {
 
     /// The board, seats and first-player policy of the games from now on.
     pub fn table(&self) -> &Table {
-        &self.table
+        self.game.table()
     }
 
     /// Changes the board, seats or first-player policy for the next game, keeping the
@@ -269,26 +277,14 @@ impl Session {
         if self.is_thinking() {
             return Err(Refusal::Thinking);
         }
-        if [&table.x, &table.o]
-            .iter()
-            .any(|seat| seat.plays_on(table.rules).is_err())
-        {
-            return Err(Refusal::CannotPlay { rules: table.rules });
-        }
-        self.position = Position::new(table.rules, Mark::X);
-        self.table = table;
+        self.game.apply(Actor::Host, Command::ChangeTable(table))?;
         self.seat_players();
-        self.last_first = None;
-        self.recorded = None;
-        self.forfeit = None;
         Ok(())
     }
 
     /// Games still to play under `--games`, or `None` when there is no limit.
     pub fn games_left(&self) -> Option<u32> {
-        self.settings
-            .games()
-            .map(|games| games.saturating_sub(self.score.games()))
+        self.game.games_left()
     }
 
     /// Starts a new game and returns the mark that moves first.
@@ -300,27 +296,18 @@ impl Session {
         if self.is_thinking() {
             return Err(Refusal::Thinking);
         }
-        if self.games_left() == Some(0) {
-            return Err(Refusal::NoGamesLeft);
-        }
-        let first = match (self.table.first, self.last_first) {
-            (FirstPolicy::X, _) => Mark::X,
-            (FirstPolicy::O, _) => Mark::O,
-            (FirstPolicy::Alternate, Some(previous)) => !previous,
-            (FirstPolicy::Random | FirstPolicy::Alternate, _) => {
-                if self.rng.random_bool(0.5) {
-                    Mark::X
-                } else {
-                    Mark::O
-                }
-            }
+        // The coin is flipped only when the policy draws, so that a seeded run's computers
+        // see the same random numbers whatever the policy.
+        let coin = if self.game.draws_first() && self.rng.random_bool(0.5) {
+            Mark::X
+        } else {
+            Mark::O
         };
-        self.last_first = Some(first);
-        self.position = Position::new(self.table.rules, first);
-        self.recorded = None;
-        self.forfeit = None;
-        self.games_started += 1;
-        Ok(first)
+        let events = self.game.apply(Actor::Host, Command::NewGame { coin })?;
+        Ok(match events[..] {
+            [Event::GameStarted { first, .. }] => first,
+            _ => self.game.position().first(),
+        })
     }
 
     /// Takes up an unfinished game where it was left: its board, seats and moves (so undo
@@ -332,7 +319,7 @@ impl Session {
     /// record is finished; [`Refusal::NotResumable`] when its moves are not legal or its
     /// seats cannot play its board.
     pub fn resume(&mut self, record: &GameRecord) -> Result<(), Refusal> {
-        self.resume_with(record, self.table.first)
+        self.resume_with(record, self.table().first)
     }
 
     /// [`resume`](Session::resume), with `first` deciding who moves first in the games
@@ -347,32 +334,21 @@ impl Session {
         if record.is_finished() {
             return Err(Refusal::GameOver);
         }
-        let position = record.position().map_err(|_| Refusal::NotResumable)?;
-        if position.is_over() {
-            return Err(Refusal::GameOver);
-        }
-        if [&record.x, &record.o]
-            .iter()
-            .any(|seat| seat.plays_on(record.rules).is_err())
-        {
-            return Err(Refusal::NotResumable);
-        }
-        self.change_table(Table {
+        let table = Table {
             rules: record.rules,
             x: record.x.clone(),
             o: record.o.clone(),
             first,
-        })?;
-        self.position = position;
-        self.last_first = Some(record.first);
-        self.games_started += 1;
+        };
+        self.game.resume(table, record.first, &record.moves)?;
+        self.seat_players();
         Ok(())
     }
 
     /// Tells the game on the board from others: it changes whenever a game starts or is
     /// resumed.
     pub fn game_number(&self) -> u32 {
-        self.games_started
+        self.game.game_number()
     }
 
     /// The record of the game on the board, started at `started` (seconds since 1970): its
@@ -381,72 +357,67 @@ impl Session {
         if !self.started() {
             return None;
         }
+        let table = self.table();
+        let position = self.position();
         let mut record = GameRecord::new(
-            self.table.rules,
-            self.table.x.clone(),
-            self.table.o.clone(),
-            self.position.first(),
+            table.rules,
+            table.x.clone(),
+            table.o.clone(),
+            position.first(),
             started,
         );
-        record.moves = self.position.history().to_vec();
+        record.moves = position.history().to_vec();
         if let Some(outcome) = self.outcome() {
             record.finish(outcome, now);
-            record.forfeit = self.forfeit.as_ref().map(|forfeit| forfeit.reason.clone());
+            record.forfeit = self.forfeit().map(|forfeit| forfeit.reason.clone());
         }
         Some(record)
     }
 
     /// Whether a game has been started since the session began or its table changed.
     pub fn started(&self) -> bool {
-        self.last_first.is_some()
+        self.game.started()
     }
 
     /// The game under way (or just finished).
     pub fn position(&self) -> &Position {
-        &self.position
+        self.game.position()
     }
 
     /// Whether the game on the board is over: its position ended, or a player forfeited.
     pub fn is_over(&self) -> bool {
-        self.position.is_over() || self.forfeit.is_some()
+        self.game.is_over()
     }
 
     /// How the game on the board ended, if it has: as its position says, or a win for the
     /// other side when a player forfeited.
     pub fn outcome(&self) -> Option<Outcome> {
-        self.position.outcome().or_else(|| {
-            self.forfeit
-                .as_ref()
-                .map(|forfeit| Outcome::Win(!forfeit.loser))
-        })
+        self.game.outcome()
     }
 
     /// Why the game on the board was lost before its end, if it was.
     pub fn forfeit(&self) -> Option<&Forfeit> {
-        self.forfeit.as_ref()
+        self.game.forfeit()
     }
 
     /// The tally of every finished game of the run.
     pub fn score(&self) -> Score {
-        self.score
+        self.game.score()
     }
 
     /// Who plays `mark`.
     pub fn seat(&self, mark: Mark) -> &Seat {
-        match mark {
-            Mark::X => &self.table.x,
-            Mark::O => &self.table.o,
-        }
+        self.game.seat(mark)
     }
 
     /// Whether any person plays in this session.
     pub fn has_human(&self) -> bool {
-        self.table.x.is_human() || self.table.o.is_human()
+        self.seat(Mark::X).is_human() || self.seat(Mark::O).is_human()
     }
 
     /// The mark of the only person playing, when exactly one plays against the computer.
     pub fn lone_human(&self) -> Option<Mark> {
-        match (self.table.x.is_human(), self.table.o.is_human()) {
+        match (self.seat(Mark::X).is_human(), self.seat(Mark::O).is_human()) {
             (true, false) => Some(Mark::X),
             (false, true) => Some(Mark::O),
             _ => None,
@@ -455,7 +426,7 @@ impl Session {
 
     /// Whether a game has started and not finished.
     pub fn in_progress(&self) -> bool {
-        self.last_first.is_some() && !self.is_over()
+        self.started() && !self.is_over()
     }
 
     /// Plays a square chosen by the person to move: the one place the rules of play are
@@ -465,18 +436,7 @@ impl Session {
     /// [`Refusal`] when the game is over, a computer is to move, or the square is not
     /// free; nothing changes then.
     pub fn play_human(&mut self, square: Square) -> Result<(), Refusal> {
-        if self.is_over() {
-            return Err(Refusal::GameOver);
-        }
-        if !self.seat(self.position.to_move()).is_human() {
-            return Err(Refusal::ComputersTurn);
-        }
-        self.position.play(square).map_err(|error| match error {
-            PlayError::Occupied { mark, .. } => Refusal::Occupied { square, mark },
-            PlayError::GameOver => Refusal::GameOver,
-            PlayError::OffBoard(_) => Refusal::OffBoard { square },
-        })?;
-        self.record_if_over();
+        self.game.apply(Actor::Host, Command::Play(square))?;
         Ok(())
     }
 
@@ -497,7 +457,7 @@ impl Session {
         if self.is_over() {
             return None;
         }
-        let mark = self.position.to_move();
+        let mark = self.position().to_move();
         if self.seat(mark).is_human() {
             return None;
         }
@@ -509,7 +469,7 @@ impl Session {
             limits: self.settings.limits(),
             open_centre: self.settings.open_centre(),
             seed: self.rng.random(),
-            position: self.position.clone(),
+            position: self.position().clone(),
         })
     }
 
@@ -530,34 +490,38 @@ impl Session {
         let mark = position.to_move();
         self.players[seat_index(mark)] = Some(player);
         if self.is_over()
-            || position != self.position
-            || position.history() != self.position.history()
+            || position != *self.position()
+            || position.history() != self.position().history()
         {
             return Err(PlayerError::NoMove);
         }
-        let rules = self.position.rules();
+        let rules = position.rules();
         let name = |square| self.settings.naming().on_board(rules).label(square, rules);
-        let played = choice.and_then(|square| match self.position.play(square) {
-            Ok(_) => Ok(square),
-            Err(_) if !self.position.is_legal(square) => Err(PlayerError::Engine(format!(
-                "it chose {}, which is not a free square",
-                name(square)
-            ))),
-            Err(error) => Err(PlayerError::Engine(error.to_string())),
+        // The computer is a client of its seat: its move goes to the match as any seat's.
+        let played = choice.and_then(|square| {
+            match self.game.apply(Actor::Seat(mark), Command::Play(square)) {
+                Ok(_) => Ok(square),
+                Err(_) if !position.is_legal(square) => Err(PlayerError::Engine(format!(
+                    "it chose {}, which is not a free square",
+                    name(square)
+                ))),
+                Err(refusal) => Err(PlayerError::Engine(refusal.to_string())),
+            }
         });
         if let Err(error) = &played {
-            self.forfeit = Some(Forfeit {
+            let forfeit = Forfeit {
                 loser: mark,
                 reason: error.to_string(),
-            });
+            };
+            // The game goes on (it was checked just above), so the forfeit is taken.
+            let _ = self.game.apply(Actor::Host, Command::Forfeit(forfeit));
         }
-        self.record_if_over();
         played
     }
 
     /// Whether a computer is thinking (its player lent out).
     pub fn is_thinking(&self) -> bool {
-        let mark = self.position.to_move();
+        let mark = self.position().to_move();
         !self.is_over() && !self.seat(mark).is_human() && self.players[seat_index(mark)].is_none()
     }
 
@@ -574,27 +538,14 @@ impl Session {
         if self.is_thinking() {
             return Err(Refusal::Thinking);
         }
-        let history = self.position.history();
-        let first = self.position.first();
-        let mover = |index: usize| {
-            if index.is_multiple_of(2) {
-                first
-            } else {
-                !first
-            }
-        };
-        let last_human = (0..history.len())
-            .rev()
-            .find(|&index| self.seat(mover(index)).is_human())
-            .ok_or(Refusal::NothingToUndo)?;
-        let taken = (last_human..history.len())
-            .filter_map(|_| self.position.undo())
-            .collect();
-        if let Some(outcome) = self.recorded.take() {
-            self.score.forget(outcome);
-        }
-        self.forfeit = None;
-        Ok(taken)
+        let events = self.game.apply(Actor::Host, Command::Undo)?;
+        Ok(events
+            .into_iter()
+            .flat_map(|event| match event {
+                Event::Undone { squares } => squares,
+                _ => Vec::new(),
+            })
+            .collect())
     }
 
     /// The game on the board while it goes on, for a hint.
@@ -605,7 +556,7 @@ impl Session {
         if self.is_over() {
             Err(Refusal::GameOver)
         } else {
-            Ok(&self.position)
+            Ok(self.position())
         }
     }
 
@@ -615,16 +566,9 @@ impl Session {
     /// [`Refusal::NotOver`] while it goes on.
     pub fn finished_game(&self) -> Result<&Position, Refusal> {
         if self.is_over() {
-            Ok(&self.position)
+            Ok(self.position())
         } else {
             Err(Refusal::NotOver)
-        }
-    }
-
-    fn record_if_over(&mut self) {
-        if let (Some(outcome), None) = (self.outcome(), self.recorded) {
-            self.score.record(outcome);
-            self.recorded = Some(outcome);
         }
     }
 }

@@ -21,6 +21,11 @@ pub fn refusal(refusal: &Refusal, label: impl Fn(Square) -> String) -> String {
         Refusal::NotOver => "The game is not over yet".to_owned(),
         Refusal::NotResumable => "That game cannot be resumed".to_owned(),
         Refusal::CannotPlay { rules } => format!("A player chosen cannot play on {rules}"),
+        Refusal::NotYourTurn => "It is the other side's turn".to_owned(),
+        Refusal::Watching => "You are watching: only the players move".to_owned(),
+        Refusal::HostOnly => "Only the host can do that".to_owned(),
+        Refusal::UndoAsked => "Undo is asked for already: wait for the answer".to_owned(),
+        Refusal::NoUndoAsked => "Nobody asked you to undo".to_owned(),
     }
 }
 
