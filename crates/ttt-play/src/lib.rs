@@ -6,9 +6,11 @@
 //! - [`matches`]: the rules of a run of games as a state machine with no I/O, no players
 //!   and no randomness: who may do what ([`matches::Actor`], [`matches::Command`]), what
 //!   happened ([`matches::Event`]), and a snapshot that serialises and restores.
-//! - [`session`]: a run of games between two seats, the one owner of the rules of play
-//!   (turns, refusals, undo, games left, the tally, reviews).
-//! - [`words`]: every sentence the game says, for both modes.
+//! - [`session`]: a run of games at one keyboard: the match's host, and the runtime of
+//!   its computer seats.
+//! - [`analysis`]: what a finished game teaches (reviews by the solver or the threat
+//!   search), as data.
+//! - [`words`]: every sentence the game says, for both modes, from data.
 //! - [`records`]: games kept across runs ([`records::GameRecord`]), their text form and
 //!   the statistics read off them; a front end's store keeps them.
 //! - [`replay`]: stepping through a kept game, with notes from the solver or the threat
@@ -19,6 +21,7 @@
 //!
 //! Nothing here reads, writes, sleeps or spawns: the front ends do.
 
+pub mod analysis;
 pub mod app;
 pub mod matches;
 pub mod records;

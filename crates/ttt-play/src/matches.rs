@@ -8,8 +8,7 @@
 //!
 //! ```
 //! use ttt_core::{Mark, Rules, Square};
-//! use ttt_play::matches::{Actor, Command, Event, Match};
-//! use ttt_play::session::{Refusal, Table};
+//! use ttt_play::matches::{Actor, Command, Event, Match, Refusal, Table};
 //! use ttt_play::{FirstPolicy, Seat};
 //!
 //! let table = Table { rules: Rules::default(), x: Seat::Human, o: Seat::Human, first: FirstPolicy::X };
@@ -27,11 +26,155 @@
 //! assert_eq!(events, [Event::Undone { squares: vec![Square::new(4)] }]);
 //! ```
 
+use std::fmt;
+
 use serde::{Deserialize, Serialize};
 use ttt_core::{Mark, Outcome, PlayError, Position, Rules, Square};
 
-use crate::session::{Forfeit, Refusal, Score, Table};
 use crate::settings::{FirstPolicy, Seat};
+
+/// A game lost before its end: its player could not move (an engine that crashed,
+/// stalled past its time or answered a square that is not free), or resigned.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Forfeit {
+    /// The mark whose player failed.
+    pub loser: Mark,
+    /// What went wrong, in the player's words.
+    pub reason: String,
+}
+
+/// Why the match (or the session hosting it) did not do what was asked; nothing changed.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, thiserror::Error)]
+pub enum Refusal {
+    /// A computer is thinking: its move comes first.
+    #[error("the computer is thinking")]
+    Thinking,
+    /// No move of a person's is there to take back.
+    #[error("there is nothing to undo")]
+    NothingToUndo,
+    /// `--games` games have been played.
+    #[error("that was the last game")]
+    NoGamesLeft,
+    /// A review (or anything else about a finished game) asked for while it goes on.
+    #[error("the game is not over")]
+    NotOver,
+    /// The game is over.
+    #[error("the game is over")]
+    GameOver,
+    /// A computer is to move.
+    #[error("it is the computer's turn")]
+    ComputersTurn,
+    /// The square holds a mark already.
+    #[error("square {square} is taken by {mark}")]
+    Occupied {
+        /// The square asked for.
+        square: Square,
+        /// The mark on it.
+        mark: Mark,
+    },
+    /// The square is not on this board.
+    #[error("square {square} is not on the board")]
+    OffBoard {
+        /// The square asked for.
+        square: Square,
+    },
+    /// A table whose seat cannot play its board (see [`Seat::plays_on`]).
+    #[error("a seat cannot play on {rules}")]
+    CannotPlay {
+        /// The board of the table refused.
+        rules: ttt_core::Rules,
+    },
+    /// A saved game that cannot be taken up: its moves are not legal, or a seat cannot
+    /// play its board.
+    #[error("that game cannot be resumed")]
+    NotResumable,
+    /// A seat asked to move for the other seat.
+    #[error("it is the other side's turn")]
+    NotYourTurn,
+    /// Someone watching asked to change the game.
+    #[error("watchers cannot play")]
+    Watching,
+    /// What only whoever runs the match may do (start a game, change the table).
+    #[error("only the host can do that")]
+    HostOnly,
+    /// An undo asked again while the other seat has not answered the first.
+    #[error("an undo is already asked for")]
+    UndoAsked,
+    /// An answer to an undo nobody (else) asked for.
+    #[error("no undo is asked for")]
+    NoUndoAsked,
+}
+
+/// Games won by each mark and drawn.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub struct Score {
+    /// Games X won.
+    pub x_wins: u32,
+    /// Games O won.
+    pub o_wins: u32,
+    /// Games drawn.
+    pub draws: u32,
+}
+
+impl Score {
+    /// Games finished.
+    pub fn games(&self) -> u32 {
+        self.x_wins + self.o_wins + self.draws
+    }
+
+    pub(crate) fn record(&mut self, outcome: Outcome) {
+        *self.count(outcome) += 1;
+    }
+
+    pub(crate) fn forget(&mut self, outcome: Outcome) {
+        let count = self.count(outcome);
+        *count = count.saturating_sub(1);
+    }
+
+    pub(crate) fn count(&mut self, outcome: Outcome) -> &mut u32 {
+        match outcome {
+            Outcome::Win(Mark::X) => &mut self.x_wins,
+            Outcome::Win(Mark::O) => &mut self.o_wins,
+            Outcome::Draw => &mut self.draws,
+        }
+    }
+}
+
+impl std::ops::Add for Score {
+    type Output = Score;
+
+    fn add(self, other: Score) -> Score {
+        Score {
+            x_wins: self.x_wins + other.x_wins,
+            o_wins: self.o_wins + other.o_wins,
+            draws: self.draws + other.draws,
+        }
+    }
+}
+
+impl fmt::Display for Score {
+    /// `X wins: 2, O wins: 0, draws: 1`.
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(
+            f,
+            "X wins: {}, O wins: {}, draws: {}",
+            self.x_wins, self.o_wins, self.draws
+        )
+    }
+}
+
+/// What the start screen can change between games: the board, the seats, who goes first.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Table {
+    /// The board.
+    pub rules: Rules,
+    /// Who plays X.
+    pub x: Seat,
+    /// Who plays O.
+    pub o: Seat,
+    /// Who moves first.
+    pub first: FirstPolicy,
+}
 
 /// Who asks the match for something.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
@@ -364,6 +507,15 @@ impl Match {
         match mark {
             Mark::X => &self.table.x,
             Mark::O => &self.table.o,
+        }
+    }
+
+    /// The mark of the only person playing, when exactly one plays against a computer.
+    pub fn lone_human(&self) -> Option<Mark> {
+        match (self.table.x.is_human(), self.table.o.is_human()) {
+            (true, false) => Some(Mark::X),
+            (false, true) => Some(Mark::O),
+            _ => None,
         }
     }
 

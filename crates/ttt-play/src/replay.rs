@@ -27,8 +27,8 @@
 use ttt_core::{Position, SquareNaming};
 use ttt_solver::{GameResult, Solver};
 
+use crate::analysis::threat_review;
 use crate::records::{GameRecord, RecordError};
-use crate::session::threat_review;
 use crate::words;
 
 /// Where to go in the game.

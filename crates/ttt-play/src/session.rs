@@ -10,9 +10,8 @@ use std::fmt;
 
 use rand::rngs::StdRng;
 use rand::{RngExt, SeedableRng};
-use ttt_core::{Mark, Outcome, Position, Rules, Square};
+use ttt_core::{Mark, Outcome, Position, Square};
 use ttt_players::{Limits, Player, PlayerError, Strength};
-use ttt_solver::{Mistake, Solver, SolverError};
 
 use crate::matches::{Actor, Command, Event, Match};
 use crate::records::GameRecord;
@@ -44,148 +43,7 @@ impl Player for Unlaunched {
     }
 }
 
-/// A game lost because its player could not move: an engine that crashed, stalled past
-/// its time or answered a square that is not free.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Forfeit {
-    /// The mark whose player failed.
-    pub loser: Mark,
-    /// What went wrong, in the player's words.
-    pub reason: String,
-}
-
-/// Why the session did not do what was asked; nothing changed.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, thiserror::Error)]
-pub enum Refusal {
-    /// A computer is thinking: its move comes first.
-    #[error("the computer is thinking")]
-    Thinking,
-    /// No move of a person's is there to take back.
-    #[error("there is nothing to undo")]
-    NothingToUndo,
-    /// `--games` games have been played.
-    #[error("that was the last game")]
-    NoGamesLeft,
-    /// A review (or anything else about a finished game) asked for while it goes on.
-    #[error("the game is not over")]
-    NotOver,
-    /// The game is over.
-    #[error("the game is over")]
-    GameOver,
-    /// A computer is to move.
-    #[error("it is the computer's turn")]
-    ComputersTurn,
-    /// The square holds a mark already.
-    #[error("square {square} is taken by {mark}")]
-    Occupied {
-        /// The square asked for.
-        square: Square,
-        /// The mark on it.
-        mark: Mark,
-    },
-    /// The square is not on this board.
-    #[error("square {square} is not on the board")]
-    OffBoard {
-        /// The square asked for.
-        square: Square,
-    },
-    /// A table whose seat cannot play its board (see [`Seat::plays_on`]).
-    #[error("a seat cannot play on {rules}")]
-    CannotPlay {
-        /// The board of the table refused.
-        rules: ttt_core::Rules,
-    },
-    /// A saved game that cannot be taken up: its moves are not legal, or a seat cannot
-    /// play its board.
-    #[error("that game cannot be resumed")]
-    NotResumable,
-    /// A seat asked to move for the other seat.
-    #[error("it is the other side's turn")]
-    NotYourTurn,
-    /// Someone watching asked to change the game.
-    #[error("watchers cannot play")]
-    Watching,
-    /// What only whoever runs the match may do (start a game, change the table).
-    #[error("only the host can do that")]
-    HostOnly,
-    /// An undo asked again while the other seat has not answered the first.
-    #[error("an undo is already asked for")]
-    UndoAsked,
-    /// An answer to an undo nobody (else) asked for.
-    #[error("no undo is asked for")]
-    NoUndoAsked,
-}
-
-/// Games won by each mark and drawn.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-pub struct Score {
-    /// Games X won.
-    pub x_wins: u32,
-    /// Games O won.
-    pub o_wins: u32,
-    /// Games drawn.
-    pub draws: u32,
-}
-
-impl Score {
-    /// Games finished.
-    pub fn games(&self) -> u32 {
-        self.x_wins + self.o_wins + self.draws
-    }
-
-    pub(crate) fn record(&mut self, outcome: Outcome) {
-        *self.count(outcome) += 1;
-    }
-
-    pub(crate) fn forget(&mut self, outcome: Outcome) {
-        let count = self.count(outcome);
-        *count = count.saturating_sub(1);
-    }
-
-    pub(crate) fn count(&mut self, outcome: Outcome) -> &mut u32 {
-        match outcome {
-            Outcome::Win(Mark::X) => &mut self.x_wins,
-            Outcome::Win(Mark::O) => &mut self.o_wins,
-            Outcome::Draw => &mut self.draws,
-        }
-    }
-}
-
-impl std::ops::Add for Score {
-    type Output = Score;
-
-    fn add(self, other: Score) -> Score {
-        Score {
-            x_wins: self.x_wins + other.x_wins,
-            o_wins: self.o_wins + other.o_wins,
-            draws: self.draws + other.draws,
-        }
-    }
-}
-
-impl fmt::Display for Score {
-    /// `X wins: 2, O wins: 0, draws: 1`.
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(
-            f,
-            "X wins: {}, O wins: {}, draws: {}",
-            self.x_wins, self.o_wins, self.draws
-        )
-    }
-}
-
-/// What the start screen can change between games: the board, the seats, who goes first.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Table {
-    /// The board.
-    pub rules: Rules,
-    /// Who plays X.
-    pub x: Seat,
-    /// Who plays O.
-    pub o: Seat,
-    /// Who moves first.
-    pub first: FirstPolicy,
-}
+pub use crate::matches::{Forfeit, Refusal, Score, Table};
 
 /// A run of games between two seats, with the tally.
 pub struct Session {
@@ -417,11 +275,13 @@ impl Session {
 
     /// The mark of the only person playing, when exactly one plays against the computer.
     pub fn lone_human(&self) -> Option<Mark> {
-        match (self.seat(Mark::X).is_human(), self.seat(Mark::O).is_human()) {
-            (true, false) => Some(Mark::X),
-            (false, true) => Some(Mark::O),
-            _ => None,
-        }
+        self.game.lone_human()
+    }
+
+    /// The rules of play: the match this session hosts, as data (for words, and for
+    /// anything else that reads the game without running it).
+    pub fn rules_of_play(&self) -> &Match {
+        &self.game
     }
 
     /// Whether a game has started and not finished.
@@ -573,89 +433,6 @@ impl Session {
     }
 }
 
-/// Nodes the threat search may take for each position of a game too big for the exact
-/// solver, when it is reviewed.
-const THREAT_BUDGET: u64 = 20_000;
-
-/// A move of a game, as the threat search reviews it: it let a forced win by threats go,
-/// or it left the other side, now to move, one.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub struct ThreatNote {
-    /// Which move it was, from 1.
-    pub number: usize,
-    /// Who played it.
-    pub mover: Mark,
-    /// Where.
-    pub square: Square,
-    /// Whether the mover had a forced win by threats before it and none after it (else:
-    /// the other side has one after it).
-    pub let_go: bool,
-}
-
-/// The moves of a finished (or any) game that the threat search has something to say
-/// about, for a board too big for the exact solver: a quick search (20,000 nodes) of every
-/// position for a forced win by threats for the side to move. What it does not find in
-/// that budget it does not say.
-pub fn threat_review(game: &Position) -> Vec<ThreatNote> {
-    let mut position = Position::new(game.rules(), game.first());
-    let mut positions = vec![position.clone()];
-    for &square in game.history() {
-        if position.play(square).is_err() {
-            break;
-        }
-        positions.push(position.clone());
-    }
-    let wins: Vec<bool> = positions
-        .iter()
-        .map(|position| {
-            !position.is_over()
-                && ttt_players::wins_by_threats(position, position.to_move(), THREAT_BUDGET)
-        })
-        .collect();
-    let mut notes = Vec::new();
-    for (index, pair) in positions.windows(2).enumerate() {
-        let (before, after) = (&pair[0], &pair[1]);
-        let mover = before.to_move();
-        let let_go = wins[index]
-            && !after.is_over()
-            && !ttt_players::wins_by_threats(after, mover, THREAT_BUDGET);
-        if let_go || wins[index + 1] {
-            notes.push(ThreatNote {
-                number: index + 1,
-                mover,
-                square: game.history()[index],
-                let_go,
-            });
-        }
-    }
-    notes
-}
-
-/// A finished game's review in words: the moves that changed its value under perfect
-/// play where the exact solver reaches the board, else what the threat search says of it.
-pub fn review_lines(
-    solver: &mut Solver,
-    game: &Position,
-    label: impl Fn(Square) -> String,
-) -> Vec<String> {
-    match review(solver, game) {
-        Ok(mistakes) => crate::words::review(&mistakes, label),
-        Err(SolverError::TooLarge { .. }) => {
-            crate::words::threat_review(&threat_review(game), label)
-        }
-    }
-}
-
-/// The moves of a game that changed its value under perfect play, from the game itself:
-/// where it started (its board and first mover) and its moves.
-///
-/// # Errors
-/// The solver's, on boards it cannot solve.
-pub fn review(solver: &mut Solver, game: &Position) -> Result<Vec<Mistake>, SolverError> {
-    let start = Position::new(game.rules(), game.first());
-    ttt_solver::review(solver, &start, game.history())
-}
-
 const fn seat_index(mark: Mark) -> usize {
     match mark {
         Mark::X => 0,
@@ -804,6 +581,7 @@ mod tests {
         reason = "a test fails by panicking"
     )]
 
+    use ttt_core::Rules;
     use ttt_players::Strength;
 
     use super::*;
@@ -1131,20 +909,6 @@ mod tests {
             session.begin_computer_turn().is_none(),
             "a person is to move"
         );
-    }
-
-    #[test]
-    fn a_review_comes_from_the_game_itself() {
-        let mut session = session(Seat::Human, Seat::Human, FirstPolicy::O);
-        session.start_game().unwrap();
-        // O opens in the centre, X answers on a side (a loss), O wins.
-        for square in [4, 1, 0, 8, 6, 2, 3] {
-            session.play_human(Square::new(square)).unwrap();
-        }
-        let game = session.finished_game().unwrap();
-        let mistakes = review(&mut Solver::new(), game).unwrap();
-        assert_eq!(mistakes[0].number, 2);
-        assert_eq!(mistakes[0].mark, Mark::X);
     }
 
     /// Plays the squares it is given in turn, then fails: an engine that crashes.

@@ -3,7 +3,8 @@
 use ttt_core::{Outcome, Rules, Square, SquareError, SquareNaming, column_letter};
 use ttt_solver::{GameResult, Mistake, MoveValue, Value};
 
-use crate::session::{Refusal, Session, ThreatNote};
+use crate::analysis::ThreatNote;
+use crate::matches::{Match, Refusal};
 
 /// Why the session refused, as a clause without its full stop (`label` names squares):
 /// "square 5 is taken by X".
@@ -115,8 +116,8 @@ pub fn square_problem(error: &SquareError, naming: SquareNaming, rules: Rules) -
 
 /// Who won a finished game, in a few words: "You win!", "The computer wins.", "X wins.",
 /// "Draw.".
-pub fn result(session: &Session) -> String {
-    match (session.outcome(), session.lone_human()) {
+pub fn result(game: &Match) -> String {
+    match (game.outcome(), game.lone_human()) {
         (Some(Outcome::Win(winner)), Some(human)) if winner == human => "You win!".to_owned(),
         (Some(Outcome::Win(_)), Some(_)) => "The computer wins.".to_owned(),
         (Some(outcome), _) => format!("{outcome}."),
@@ -126,9 +127,9 @@ pub fn result(session: &Session) -> String {
 
 /// The verdict on a finished game: "You win!", "The computer wins.", "X wins.", "Draw.".
 /// A game a player forfeited says why first: "O forfeits: the engine 'x' stopped. X wins."
-pub fn verdict(session: &Session) -> String {
-    let result = result(session);
-    match session.forfeit() {
+pub fn verdict(game: &Match) -> String {
+    let result = result(game);
+    match game.forfeit() {
         Some(forfeit) => format!("{} forfeits: {}. {result}", forfeit.loser, forfeit.reason),
         None => result,
     }

@@ -86,7 +86,7 @@ impl Job {
                 .move_values(&self.position)
                 .map(Answer::Hint)
                 .map_err(|error| format!("No hint here: {error}.")),
-            Purpose::Review => Ok(Answer::Review(crate::session::review_lines(
+            Purpose::Review => Ok(Answer::Review(crate::analysis::review_lines(
                 &mut self.solver,
                 &self.position,
                 |square| naming.label(square, rules),

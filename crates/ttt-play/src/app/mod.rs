@@ -1122,7 +1122,7 @@ impl App {
     /// What is said when a game has ended: the verdict and what can be done next.
     fn end_message(&self) -> String {
         let session = &self.session;
-        let verdict = words::verdict(session);
+        let verdict = words::verdict(session.rules_of_play());
         let next = if session.games_left() == Some(0) {
             "That was the last game: r for its review, q to quit."
         } else {

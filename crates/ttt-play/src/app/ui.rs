@@ -207,7 +207,7 @@ pub(super) fn result_line(app: &App, title: Rect) -> Option<(String, Rect)> {
     if !session.is_over() || !session.has_human() || session.games_left() == Some(0) {
         return None;
     }
-    let verdict = crate::words::verdict(session);
+    let verdict = crate::words::verdict(session.rules_of_play());
     let left = title.x + format!(" {verdict}  ").chars().count() as u16;
     let width = app.front.play_again().chars().count() as u16;
     (left + width <= title.right()).then(|| (verdict, Rect::new(left, title.y, width, 1)))
@@ -704,7 +704,7 @@ fn junction(x: u16, y: u16, outer: Rect) -> &'static str {
 fn turn_text(app: &App, position: &Position, width: usize) -> String {
     let session = app.session();
     if session.is_over() {
-        crate::words::result(session)
+        crate::words::result(session.rules_of_play())
     } else if session.is_thinking() {
         format!("{} thinking…", position.to_move())
     } else {

@@ -26,7 +26,7 @@ use crate::store::{self, Kept};
 use input::{Input, Interruption, Line, MAX_LINE};
 use ttt_core::Shown;
 use ttt_play::records::{self, Recorder};
-use ttt_play::session::{self, Refusal, Score, Session};
+use ttt_play::session::{Refusal, Score, Session};
 use ttt_play::{FirstPolicy, Seat, Seats, Settings, words};
 use typed::Typed;
 
@@ -545,7 +545,10 @@ impl<W: Write> LineGame<W> {
         } else {
             // Unwatched games pass in a line each, once kept: the result and why.
             let game = session.score().games();
-            self.say(&format!("Game {game}: {}", words::verdict(session)))?;
+            self.say(&format!(
+                "Game {game}: {}",
+                words::verdict(session.rules_of_play())
+            ))?;
         }
         Ok(())
     }
@@ -652,8 +655,9 @@ impl<W: Write> LineGame<W> {
             return Ok(());
         };
         let (naming, rules) = (self.naming, game.rules());
-        let lines =
-            session::review_lines(&mut self.solver, game, |square| naming.label(square, rules));
+        let lines = ttt_play::analysis::review_lines(&mut self.solver, game, |square| {
+            naming.label(square, rules)
+        });
         for line in lines {
             self.say(&line)?;
         }
@@ -689,7 +693,7 @@ impl<W: Write> LineGame<W> {
                 .collect();
             self.say(&format!("Winning line: {}", labels.join(", ")))?;
         }
-        let verdict = words::verdict(session);
+        let verdict = words::verdict(session.rules_of_play());
         self.say(&verdict)?;
         if self.options.review {
             self.review(session)?;
