@@ -3,7 +3,7 @@
 //!
 //! - [`settings`]: the command line's choices, validated once into [`Settings`], and the
 //!   one function that settles who sits where.
-//! - [`matches`]: the rules of a run of games as a state machine with no I/O, no players
+//! - [`matches`](mod@matches): the rules of a run of games as a state machine with no I/O, no players
 //!   and no randomness: who may do what ([`matches::Actor`], [`matches::Command`]), what
 //!   happened ([`matches::Event`]), and a snapshot that serialises and restores.
 //! - [`session`]: a run of games at one keyboard: the match's host, and the runtime of

@@ -2,7 +2,7 @@
 //! tally, how many games are left, and the game under way with its history. Both the line
 //! mode and the full-screen app drive this one type and only translate. Every rule of play
 //! (whose turn, which square, what undo takes back, when the run is over) is the
-//! [`Match`](crate::matches::Match)'s: the session is its host, speaking for the people at
+//! [`Match`]'s: the session is its host, speaking for the people at
 //! this keyboard, and runs the computer seats (their players, randomness and threads) as
 //! clients of their seats.
 
