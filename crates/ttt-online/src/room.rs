@@ -166,7 +166,9 @@ impl Room {
             },
         );
         if self.full() && !self.game.started() {
-            out.extend(self.apply_for_all(Actor::Host, Command::NewGame { coin: self.coin }));
+            // The newcomer sees the game begun in the welcome, which comes last.
+            let started = self.apply_for_all(Actor::Host, Command::NewGame { coin: self.coin });
+            out.extend(started.into_iter().filter(|delivery| delivery.to != id));
         }
         out.push(self.welcome(id));
         out
@@ -841,10 +843,14 @@ mod tests {
                             last_seq.insert(delivery.to, *seq);
                         }
                         ToClient::Happened { seq, .. } => {
-                            // Each member is told every happening once, in order.
-                            let last = last_seq.entry(delivery.to).or_insert(*seq - 1);
-                            prop_assert_eq!(*seq, *last + 1, "{:?}", delivery);
-                            *last = *seq;
+                            // Each member is told every happening once, in order, after
+                            // its welcome.
+                            let last = last_seq.get_mut(&delivery.to);
+                            prop_assert!(last.is_some(), "told before welcomed: {:?}", delivery);
+                            if let Some(last) = last {
+                                prop_assert_eq!(*seq, *last + 1, "{:?}", delivery);
+                                *last = *seq;
+                            }
                         }
                     }
                 }

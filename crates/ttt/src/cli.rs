@@ -11,6 +11,7 @@ use crate::commands::analyze::AnalyzeArgs;
 use crate::commands::choose::MoveArgs;
 use crate::commands::count::CountArgs;
 use crate::commands::records::{ExportArgs, GamesArgs, ImportArgs, ReplayArgs, StatsArgs};
+use crate::commands::serve::ServeArgs;
 use crate::commands::solve::SolveArgs;
 use crate::commands::verify::VerifyArgs;
 use crate::failure::BadInput;
@@ -66,6 +67,9 @@ pub enum Command {
     Replay(ReplayArgs),
     /// Check a proof that `ttt solve --proof` wrote, knowing only the rules.
     Verify(VerifyArgs),
+    /// Serve network play: rooms where people on other machines play each other, and the
+    /// web page.
+    Serve(ServeArgs),
 }
 
 /// `ttt brain`: the manager sets the board, the time and the memory.

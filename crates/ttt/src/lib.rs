@@ -11,5 +11,6 @@ pub mod engine;
 pub mod failure;
 pub mod files;
 pub mod line;
+pub mod server;
 pub mod signals;
 pub mod store;

@@ -63,6 +63,7 @@ fn run(cli: Cli) -> anyhow::Result<ExitCode> {
         Some(Command::Export(args)) => commands::records::export(&args, &args.store, &mut out),
         Some(Command::Import(args)) => commands::records::import(&args, &args.store, &mut out),
         Some(Command::Verify(args)) => commands::verify::run(&args, &mut out),
+        Some(Command::Serve(args)) => commands::serve::run(&args, &mut out),
         Some(Command::Replay(args)) => {
             let replay = commands::records::replay_of(&args, &args.store)?;
             if args.plain || !full_screen_possible() {

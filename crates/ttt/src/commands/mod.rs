@@ -1,10 +1,11 @@
-//! The one-shot commands: `analyze`, `move`, `count` and `solve`; and those on kept games,
-//! `stats` and `games`.
+//! The one-shot commands: `analyze`, `move`, `count` and `solve`; those on kept games,
+//! `stats` and `games`; and `serve`, the server of network play.
 
 pub mod analyze;
 pub mod choose;
 pub mod count;
 pub mod records;
+pub mod serve;
 pub mod solve;
 pub mod verify;
 

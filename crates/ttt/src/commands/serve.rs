@@ -1,0 +1,94 @@
+//! `ttt serve`: the server of network play, on one address, until Ctrl-C or a signal to
+//! stop.
+
+use std::io::Write;
+use std::net::SocketAddr;
+use std::path::PathBuf;
+use std::process::ExitCode;
+
+use anyhow::Context;
+use clap::Args;
+use ttt::server::{self, Config, Limits};
+
+/// Arguments of `ttt serve`.
+#[derive(Debug, Clone, Args)]
+pub struct ServeArgs {
+    /// The address to listen on; 0.0.0.0:7878 lets other machines in.
+    #[arg(long, value_name = "ADDR", default_value = "127.0.0.1:7878")]
+    pub listen: SocketAddr,
+
+    /// The web page's files to serve [default: web/dist, when it is built].
+    #[arg(long, value_name = "DIR")]
+    pub web: Option<PathBuf>,
+}
+
+/// Serves until told to stop.
+///
+/// # Errors
+/// When the address cannot be listened on, or the runtime cannot start.
+pub fn run(args: &ServeArgs, out: &mut impl Write) -> anyhow::Result<ExitCode> {
+    let runtime = tokio::runtime::Builder::new_multi_thread()
+        .worker_threads(2)
+        .enable_all()
+        .build()
+        .context("cannot start the server's runtime")?;
+    runtime.block_on(async {
+        let listener = tokio::net::TcpListener::bind(args.listen)
+            .await
+            .with_context(|| format!("cannot listen on {}", args.listen))?;
+        let address = listener.local_addr()?;
+        let web = server::web_folder(args.web.as_deref());
+        writeln!(
+            out,
+            "ttt serves on {address}: the page at http://{address}/, games at ws://{address}/ws."
+        )?;
+        match &web {
+            Some(web) if web.join("index.html").is_file() => {
+                writeln!(out, "The page's files: {}.", web.display())?;
+            }
+            Some(web) => writeln!(
+                out,
+                "{} holds no index.html: build the page with web/build.sh.",
+                web.display()
+            )?,
+            None => writeln!(
+                out,
+                "The web page is not built: run web/build.sh to serve it too."
+            )?,
+        }
+        writeln!(out, "Ctrl-C stops it.")?;
+        out.flush()?;
+        let config = Config {
+            web,
+            limits: Limits::default(),
+            seed: None,
+        };
+        server::serve(listener, config, stopped()).await?;
+        writeln!(out, "Stopped.")?;
+        Ok(ExitCode::SUCCESS)
+    })
+}
+
+/// Completes on Ctrl-C, or on a signal to stop (SIGTERM, SIGHUP) where there are signals.
+async fn stopped() {
+    #[cfg(unix)]
+    {
+        use tokio::signal::unix::{SignalKind, signal};
+        let (Ok(mut terminate), Ok(mut hangup)) = (
+            signal(SignalKind::terminate()),
+            signal(SignalKind::hangup()),
+        ) else {
+            let _ = tokio::signal::ctrl_c().await;
+            return;
+        };
+        tokio::select! {
+            _ = tokio::signal::ctrl_c() => {}
+            _ = terminate.recv() => {}
+            _ = hangup.recv() => {}
+        }
+    }
+    #[cfg(not(unix))]
+    {
+        let _ = tokio::signal::ctrl_c().await;
+    }
+}

@@ -1,0 +1,323 @@
+//! The server of network play, over loopback: clients on WebSocket host, join, watch,
+//! play a game, drop and come back; a client that stops reading does not hold the others
+//! up; the page is served, or a line says how to build it. Every wait is bounded.
+
+#![allow(
+    clippy::unwrap_used,
+    clippy::expect_used,
+    clippy::panic,
+    reason = "a test fails by panicking"
+)]
+
+use std::time::Duration;
+
+use futures_util::{SinkExt, StreamExt};
+use tokio::net::TcpStream;
+use tokio_tungstenite::tungstenite::Message;
+use tokio_tungstenite::{MaybeTlsStream, WebSocketStream};
+use ttt::server::{self, Config, Limits};
+use ttt_online::protocol::{Happening, ToClient, ToServer};
+
+type Client = WebSocketStream<MaybeTlsStream<TcpStream>>;
+
+/// The longest any one step may take.
+const PATIENCE: Duration = Duration::from_secs(10);
+
+/// A server on a free loopback port, stopped when the test's runtime ends.
+async fn start(config: Config) -> std::net::SocketAddr {
+    let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+    let address = listener.local_addr().unwrap();
+    tokio::spawn(server::serve(listener, config, std::future::pending()));
+    address
+}
+
+fn config() -> Config {
+    Config {
+        web: None,
+        limits: Limits::default(),
+        seed: Some(7),
+    }
+}
+
+async fn connect(address: std::net::SocketAddr) -> Client {
+    let url = format!("ws://{address}/ws");
+    let (client, _) = tokio::time::timeout(PATIENCE, tokio_tungstenite::connect_async(url))
+        .await
+        .expect("connects in time")
+        .expect("connects");
+    client
+}
+
+async fn send(client: &mut Client, message: &ToServer) {
+    let text = serde_json::to_string(message).unwrap();
+    client.send(Message::text(text)).await.unwrap();
+}
+
+/// The next message the server sends `client`.
+async fn next(client: &mut Client) -> ToClient {
+    loop {
+        let message = tokio::time::timeout(PATIENCE, client.next())
+            .await
+            .expect("a message in time")
+            .expect("the connection is open")
+            .expect("a message");
+        if let Message::Text(text) = message {
+            return serde_json::from_str(text.as_str()).unwrap();
+        }
+    }
+}
+
+/// Reads until a message that `wanted` picks, and returns it (at most 100 messages).
+async fn until(client: &mut Client, wanted: impl Fn(&ToClient) -> bool) -> ToClient {
+    for _ in 0..100 {
+        let message = next(client).await;
+        if wanted(&message) {
+            return message;
+        }
+    }
+    panic!("not in 100 messages");
+}
+
+fn happened(message: &ToClient, wanted: impl Fn(&Happening) -> bool) -> bool {
+    matches!(message, ToClient::Happened { happening, .. } if wanted(happening))
+}
+
+fn welcome(message: &ToClient) -> (String, String, Option<String>) {
+    match message {
+        ToClient::Welcome {
+            code, token, seat, ..
+        } => (code.clone(), token.clone(), seat.clone()),
+        other => panic!("not a welcome: {other:?}"),
+    }
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn two_players_elsewhere_play_a_game_a_watcher_sees_it_and_a_dropped_player_returns() {
+    let address = start(config()).await;
+    let mut ann = connect(address).await;
+    send(
+        &mut ann,
+        &ToServer::Host {
+            rules: "3x3, k=3".to_owned(),
+            name: "Ann".to_owned(),
+        },
+    )
+    .await;
+    let (code, _, seat) = welcome(&next(&mut ann).await);
+    assert_eq!(seat.as_deref(), Some("X"));
+    assert_eq!(code.len(), 4);
+
+    let mut bob = connect(address).await;
+    let join = |name: &str| ToServer::Join {
+        code: code.clone(),
+        name: name.to_owned(),
+    };
+    send(&mut bob, &join("Bob")).await;
+    let (_, token, seat) = welcome(&next(&mut bob).await);
+    assert_eq!(seat.as_deref(), Some("O"));
+    let mut eve = connect(address).await;
+    send(&mut eve, &join("Eve")).await;
+    let (_, _, seat) = welcome(&next(&mut eve).await);
+    assert_eq!(seat, None, "a third comer watches");
+
+    // Who moves first was drawn; the other cannot move for them.
+    let started = until(&mut ann, |message| {
+        happened(message, |happening| {
+            matches!(happening, Happening::GameStarted { .. })
+        })
+    })
+    .await;
+    let ToClient::Happened {
+        happening: Happening::GameStarted { first, .. },
+        ..
+    } = started
+    else {
+        unreachable!()
+    };
+    let ann_first = first == "X";
+    let second = if ann_first { &mut bob } else { &mut ann };
+    let refused = |message: &ToClient| matches!(message, ToClient::Refused { .. });
+    send(second, &ToServer::Play { square: 4 }).await;
+    assert_eq!(
+        until(second, refused).await,
+        ToClient::Refused {
+            reason: "It is the other side's turn.".to_owned()
+        }
+    );
+    send(&mut eve, &ToServer::Play { square: 4 }).await;
+    until(&mut eve, refused).await;
+    // Not JSON of the protocol: refused, in words.
+    eve.send(Message::text("{\"type\":\"fly\"}")).await.unwrap();
+    let ToClient::Refused { reason } = until(&mut eve, refused).await else {
+        panic!("refused")
+    };
+    assert!(
+        reason.starts_with("That is not a message of this server"),
+        "{reason}"
+    );
+
+    // The first player wins on the top row; everyone is told each move, in order.
+    for (mover, square) in [(0, 0), (1, 3), (0, 1), (1, 4), (0, 2)] {
+        let client = if (mover == 0) == ann_first {
+            &mut ann
+        } else {
+            &mut bob
+        };
+        send(client, &ToServer::Play { square }).await;
+        for watcher in [&mut ann, &mut bob, &mut eve] {
+            until(watcher, |message| {
+                happened(message, |happening| {
+                    matches!(happening, Happening::Played { square: played, .. } if *played == square)
+                })
+            })
+            .await;
+        }
+    }
+    let ended = until(&mut eve, |message| {
+        happened(message, |happening| {
+            matches!(happening, Happening::Ended { .. })
+        })
+    })
+    .await;
+    assert!(matches!(
+        ended,
+        ToClient::Happened { happening: Happening::Ended { ref outcome }, .. } if outcome.ends_with("wins")
+    ));
+
+    // Bob's connection drops without a word; he comes back by his token, in his seat.
+    drop(bob);
+    until(&mut ann, |message| {
+        happened(message, |happening| {
+            matches!(happening, Happening::Left { .. })
+        })
+    })
+    .await;
+    let mut again = connect(address).await;
+    send(
+        &mut again,
+        &ToServer::Rejoin {
+            code: code.clone(),
+            token,
+        },
+    )
+    .await;
+    let ToClient::Welcome { seat, snapshot, .. } = next(&mut again).await else {
+        panic!("welcomed back")
+    };
+    assert_eq!(seat.as_deref(), Some("O"));
+    assert_eq!(snapshot.moves, [0, 3, 1, 4, 2]);
+    until(&mut ann, |message| {
+        happened(message, |happening| {
+            matches!(happening, Happening::Returned { .. })
+        })
+    })
+    .await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_client_that_stops_reading_holds_nobody_up() {
+    // Room in the queues for the whole burst: what is measured is whether Sam, who does
+    // not read, holds Ann up once the system's buffers towards him are full.
+    let limits = Limits {
+        messages_per_second: 100_000,
+        queue: 30_000,
+        ..Limits::default()
+    };
+    let address = start(Config { limits, ..config() }).await;
+    let mut ann = connect(address).await;
+    send(
+        &mut ann,
+        &ToServer::Host {
+            rules: "3x3, k=3".to_owned(),
+            name: "Ann".to_owned(),
+        },
+    )
+    .await;
+    let (code, _, _) = welcome(&next(&mut ann).await);
+    // Sam joins and never reads again.
+    let mut sam = connect(address).await;
+    send(
+        &mut sam,
+        &ToServer::Join {
+            code: code.clone(),
+            name: "Sam".to_owned(),
+        },
+    )
+    .await;
+    // Ann says 20,000 long lines (8 MB, more than the system buffers towards Sam), each
+    // told to Sam too, while she reads: she hears every one, in order, to the last.
+    const LINES: usize = 20_000;
+    let (mut writer, mut reader) = ann.split();
+    let listener = tokio::spawn(async move {
+        let mut heard = 0;
+        while heard < LINES {
+            let message = tokio::time::timeout(PATIENCE, reader.next())
+                .await
+                .expect("Ann hears in time")
+                .expect("Ann's connection is open")
+                .expect("a message");
+            let Message::Text(text) = message else {
+                continue;
+            };
+            if let ToClient::Happened {
+                happening: Happening::Said { text, .. },
+                ..
+            } = serde_json::from_str(text.as_str()).unwrap()
+            {
+                let number: usize = text[..text.find(' ').unwrap()].parse().unwrap();
+                assert_eq!(number, heard, "in order");
+                heard += 1;
+            }
+        }
+        heard
+    });
+    for line in 0..LINES {
+        let text = format!("{line} {}", "x".repeat(280));
+        let say = serde_json::to_string(&ToServer::Say { text }).unwrap();
+        writer.send(Message::text(say)).await.unwrap();
+    }
+    let heard = tokio::time::timeout(PATIENCE, listener)
+        .await
+        .expect("in time")
+        .unwrap();
+    assert_eq!(heard, LINES);
+    drop(sam);
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_page_is_served_or_a_line_says_how_to_build_it() {
+    let address = start(config()).await;
+    let answer = get(address, "/").await;
+    assert!(answer.starts_with("HTTP/1.1 503"), "{answer}");
+    assert!(answer.contains("run web/build.sh"), "{answer}");
+
+    let folder = std::env::temp_dir().join(format!("ttt-serve-{}", std::process::id()));
+    std::fs::create_dir_all(&folder).unwrap();
+    std::fs::write(folder.join("index.html"), "<title>ttt</title>").unwrap();
+    let address = start(Config {
+        web: Some(folder.clone()),
+        ..config()
+    })
+    .await;
+    let answer = get(address, "/").await;
+    assert!(answer.starts_with("HTTP/1.1 200"), "{answer}");
+    assert!(answer.contains("<title>ttt</title>"), "{answer}");
+    std::fs::remove_dir_all(folder).unwrap();
+}
+
+/// A plain HTTP GET of `path`, the whole answer as text.
+async fn get(address: std::net::SocketAddr, path: &str) -> String {
+    use tokio::io::{AsyncReadExt, AsyncWriteExt};
+    let mut stream = tokio::time::timeout(PATIENCE, TcpStream::connect(address))
+        .await
+        .unwrap()
+        .unwrap();
+    let request = format!("GET {path} HTTP/1.1\r\nHost: {address}\r\nConnection: close\r\n\r\n");
+    stream.write_all(request.as_bytes()).await.unwrap();
+    let mut answer = Vec::new();
+    tokio::time::timeout(PATIENCE, stream.read_to_end(&mut answer))
+        .await
+        .unwrap()
+        .unwrap();
+    String::from_utf8_lossy(&answer).into_owned()
+}
