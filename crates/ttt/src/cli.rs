@@ -11,7 +11,7 @@ use crate::commands::analyze::AnalyzeArgs;
 use crate::commands::choose::MoveArgs;
 use crate::commands::count::CountArgs;
 use crate::commands::records::{ExportArgs, GamesArgs, ImportArgs, ReplayArgs, StatsArgs};
-use crate::commands::serve::ServeArgs;
+use crate::commands::serve::{HostArgs, RoomArgs, ServeArgs};
 use crate::commands::solve::SolveArgs;
 use crate::commands::verify::VerifyArgs;
 use crate::failure::BadInput;
@@ -70,6 +70,12 @@ pub enum Command {
     /// Serve network play: rooms where people on other machines play each other, and the
     /// web page.
     Serve(ServeArgs),
+    /// Open a room on a server for a friend elsewhere to join, and play there.
+    Host(HostArgs),
+    /// Join a friend's room on a server by its code, and play there.
+    Join(RoomArgs),
+    /// Watch a room on a server by its code.
+    Watch(RoomArgs),
 }
 
 /// `ttt brain`: the manager sets the board, the time and the memory.
@@ -162,11 +168,11 @@ impl BoardArgs {
 /// How to play.
 #[derive(Debug, Clone, Args)]
 pub struct PlayArgs {
-    /// Who plays X: human, random (easy), rules (medium), search (hard), mcts, perfect (impossible), or brain:COMMAND (a Gomocup engine).
+    /// Who plays X: human, random (easy), rules (medium), search (hard), mcts (tricky), perfect (impossible), or brain:COMMAND (a Gomocup engine).
     #[arg(long = "x", value_name = "PLAYER")]
     pub x: Option<Seat>,
 
-    /// Who plays O: human, random (easy), rules (medium), search (hard), mcts, perfect (impossible), or brain:COMMAND (a Gomocup engine).
+    /// Who plays O: human, random (easy), rules (medium), search (hard), mcts (tricky), perfect (impossible), or brain:COMMAND (a Gomocup engine).
     #[arg(long = "o", value_name = "PLAYER")]
     pub o: Option<Seat>,
 

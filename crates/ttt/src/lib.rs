@@ -7,6 +7,7 @@
 //! fuzz targets drive.
 
 pub mod brain;
+pub mod client;
 pub mod engine;
 pub mod failure;
 pub mod files;

@@ -64,6 +64,18 @@ fn run(cli: Cli) -> anyhow::Result<ExitCode> {
         Some(Command::Import(args)) => commands::records::import(&args, &args.store, &mut out),
         Some(Command::Verify(args)) => commands::verify::run(&args, &mut out),
         Some(Command::Serve(args)) => commands::serve::run(&args, &mut out),
+        Some(Command::Host(args)) => {
+            let entry = ttt::client::Entry::Host(args.board.rules()?);
+            commands::serve::play(&args.client, entry, &mut out)
+        }
+        Some(Command::Join(args)) => {
+            let entry = ttt::client::Entry::Join(args.code.clone());
+            commands::serve::play(&args.client, entry, &mut out)
+        }
+        Some(Command::Watch(args)) => {
+            let entry = ttt::client::Entry::Watch(args.code.clone());
+            commands::serve::play(&args.client, entry, &mut out)
+        }
         Some(Command::Replay(args)) => {
             let replay = commands::records::replay_of(&args, &args.store)?;
             if args.plain || !full_screen_possible() {

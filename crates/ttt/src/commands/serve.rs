@@ -1,5 +1,5 @@
 //! `ttt serve`: the server of network play, on one address, until Ctrl-C or a signal to
-//! stop.
+//! stop; and its terminal clients, `ttt host`, `ttt join` and `ttt watch`.
 
 use std::io::Write;
 use std::net::SocketAddr;
@@ -8,7 +8,12 @@ use std::process::ExitCode;
 
 use anyhow::Context;
 use clap::Args;
+use ttt::client::{self, Entry};
+use ttt::line::Palette;
 use ttt::server::{self, Config, Limits};
+use ttt::signals::Interrupts;
+
+use crate::cli::BoardArgs;
 
 /// Arguments of `ttt serve`.
 #[derive(Debug, Clone, Args)]
@@ -91,4 +96,58 @@ async fn stopped() {
     {
         let _ = tokio::signal::ctrl_c().await;
     }
+}
+
+/// Where the server is and who the person is, for `ttt host`, `ttt join` and `ttt watch`.
+#[derive(Debug, Clone, Args)]
+pub struct ClientArgs {
+    /// The server, HOST:PORT, that `ttt serve` runs.
+    #[arg(long, value_name = "HOST:PORT", default_value = "127.0.0.1:7878")]
+    pub server: String,
+
+    /// Your name, as the others see it [default: your login name].
+    #[arg(long)]
+    pub name: Option<String>,
+}
+
+/// Arguments of `ttt host`.
+#[derive(Debug, Clone, Args)]
+pub struct HostArgs {
+    #[command(flatten)]
+    pub board: BoardArgs,
+    #[command(flatten)]
+    pub client: ClientArgs,
+}
+
+/// Arguments of `ttt join` and `ttt watch`.
+#[derive(Debug, Clone, Args)]
+pub struct RoomArgs {
+    /// The room's code, as the host was given it.
+    #[arg(value_name = "CODE")]
+    pub code: String,
+    #[command(flatten)]
+    pub client: ClientArgs,
+}
+
+/// Plays in a room of the server: hosts one, joins one or watches one.
+///
+/// # Errors
+/// When the server cannot be reached, or refuses the way in.
+pub fn play(client: &ClientArgs, entry: Entry, out: &mut impl Write) -> anyhow::Result<ExitCode> {
+    let interrupts = Interrupts::watch()?;
+    let input = std::io::BufReader::new(std::io::stdin());
+    let name = client
+        .name
+        .clone()
+        .or_else(|| std::env::var("USER").ok())
+        .unwrap_or_else(|| "Player".to_owned());
+    client::run(
+        &client.server,
+        entry,
+        &name,
+        input,
+        &interrupts,
+        Palette::detect(),
+        out,
+    )
 }

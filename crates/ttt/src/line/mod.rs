@@ -1,10 +1,10 @@
 //! The line mode: the game as questions and answers on standard input and output, as the
 //! classic tutorials play it. Works the same on a terminal and through pipes.
 
-mod board_style;
+pub(crate) mod board_style;
 pub(crate) mod input;
-mod palette;
-mod typed;
+pub(crate) mod palette;
+pub(crate) mod typed;
 
 use std::io::{self, BufRead, Write};
 use std::sync::mpsc;

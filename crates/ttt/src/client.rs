@@ -1,0 +1,388 @@
+//! `ttt host` and `ttt join CODE`: network play from a terminal, in lines as the line mode
+//! plays: the board, what happened, and a prompt on your turn. The server decides
+//! everything; the client shows what it is told and sends what is typed.
+
+use std::io::{self, BufRead, Write};
+use std::net::{TcpStream, ToSocketAddrs};
+use std::process::ExitCode;
+use std::time::Duration;
+
+use anyhow::{Context, bail};
+use ttt_core::{Mark, Position, Rules, Shown, Square, SquareNaming};
+use ttt_online::protocol::{Happening, ToClient, ToServer};
+use tungstenite::{Message, WebSocket};
+
+use crate::line::board_style::{self, BoardStyle};
+use crate::line::input::{Input, Interruption, Line};
+use crate::line::palette::Palette;
+use crate::line::typed::{self, Typed};
+use crate::signals::Interrupts;
+
+/// How long a connection may take to open.
+const CONNECT: Duration = Duration::from_secs(10);
+/// How often the client looks from the socket to the keyboard and back.
+const LOOK: Duration = Duration::from_millis(50);
+
+/// How to come into a room.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Entry {
+    /// Open a room for a game on these rules.
+    Host(Rules),
+    /// Take the free seat of the room of this code (or watch when both are taken).
+    Join(String),
+    /// Watch the room of this code.
+    Watch(String),
+}
+
+/// The game as the client mirrors it from what the server says.
+struct Mirror {
+    code: String,
+    seat: Option<Mark>,
+    /// The room's board, from the welcome.
+    rules: Option<Rules>,
+    position: Option<Position>,
+    over: bool,
+    undo_asked: Option<Mark>,
+}
+
+/// Plays online until the person quits, input ends, a signal comes or the connection
+/// ends: `server` is `HOST:PORT`, `name` what the others see, lines read from `input`
+/// (on a thread of their own, watching `interrupts`), everything said to `out`.
+///
+/// # Errors
+/// When the server cannot be reached, refuses the way in, or answers what is not the
+/// protocol.
+pub fn run(
+    server: &str,
+    entry: Entry,
+    name: &str,
+    input: impl BufRead + Send + 'static,
+    interrupts: &Interrupts,
+    palette: Palette,
+    out: &mut impl Write,
+) -> anyhow::Result<ExitCode> {
+    let mut socket = connect(server)?;
+    let mut input = Input::spawn(input, interrupts);
+    let hello = match &entry {
+        Entry::Host(rules) => ToServer::Host {
+            rules: rules.to_string(),
+            name: name.to_owned(),
+        },
+        Entry::Join(code) => ToServer::Join {
+            code: code.to_uppercase(),
+            name: name.to_owned(),
+        },
+        Entry::Watch(code) => ToServer::Watch {
+            code: code.to_uppercase(),
+            name: name.to_owned(),
+        },
+    };
+    send(&mut socket, &hello)?;
+    let mut mirror = Mirror {
+        code: String::new(),
+        seat: None,
+        rules: None,
+        position: None,
+        over: false,
+        undo_asked: None,
+    };
+    loop {
+        // What the server says first, then what is typed.
+        match socket.read() {
+            Ok(Message::Text(text)) => {
+                let told: ToClient = serde_json::from_str(text.as_str()).with_context(|| {
+                    format!(
+                        "the server said what ttt does not know: {}",
+                        Shown(text.as_str())
+                    )
+                })?;
+                if let ToClient::Refused { reason } = &told
+                    && mirror.code.is_empty()
+                {
+                    // Refused on the way in: there is no room to be in.
+                    bail!("{}", Shown(reason));
+                }
+                show(&told, &mut mirror, palette, out)?;
+            }
+            Ok(Message::Close(_)) => {
+                writeln!(out, "The server closed the connection.")?;
+                return Ok(ExitCode::FAILURE);
+            }
+            Ok(_) => {}
+            // Nothing yet, or a signal came (the keyboard's side looks at it next).
+            Err(tungstenite::Error::Io(error))
+                if matches!(
+                    error.kind(),
+                    io::ErrorKind::WouldBlock
+                        | io::ErrorKind::TimedOut
+                        | io::ErrorKind::Interrupted
+                ) => {}
+            Err(tungstenite::Error::ConnectionClosed | tungstenite::Error::AlreadyClosed) => {
+                writeln!(out, "The connection to the server ended.")?;
+                return Ok(ExitCode::FAILURE);
+            }
+            Err(error) => {
+                writeln!(out, "The connection to the server failed: {error}.")?;
+                return Ok(ExitCode::FAILURE);
+            }
+        }
+        out.flush()?;
+        let line = match input.poll(LOOK) {
+            None => continue,
+            Some(Ok(Line::Text(line))) => line,
+            Some(Ok(Line::TooLong | Line::NotText)) => {
+                writeln!(out, "That line is not a move: type a square, or help.")?;
+                continue;
+            }
+            Some(Ok(Line::End)) => {
+                let _ = socket.close(None);
+                return Ok(ExitCode::SUCCESS);
+            }
+            Some(Err(Interruption::Signal(signal))) => {
+                let _ = socket.close(None);
+                return Ok(signal.exit_code());
+            }
+            Some(Err(Interruption::Io(error))) => return Err(error.into()),
+        };
+        match understood(&line, &mirror) {
+            Ok(Some(message)) => send(&mut socket, &message)?,
+            Ok(None) => {
+                let _ = socket.close(None);
+                writeln!(out, "Left the room.")?;
+                return Ok(ExitCode::SUCCESS);
+            }
+            Err(help) => writeln!(out, "{help}")?,
+        }
+    }
+}
+
+/// Connects to `server` (`HOST:PORT`), the socket then looked at every [`LOOK`].
+fn connect(server: &str) -> anyhow::Result<WebSocket<TcpStream>> {
+    let address = server
+        .to_socket_addrs()
+        .with_context(|| {
+            format!(
+                "'{}' is not a server's address: give HOST:PORT",
+                Shown(server)
+            )
+        })?
+        .next()
+        .with_context(|| format!("'{}' names no address", Shown(server)))?;
+    let stream = TcpStream::connect_timeout(&address, CONNECT)
+        .with_context(|| format!("cannot reach a ttt server at {server}"))?;
+    stream.set_read_timeout(Some(CONNECT))?;
+    let (socket, _) = tungstenite::client(format!("ws://{server}/ws"), stream)
+        .with_context(|| format!("{server} does not serve ttt's network play"))?;
+    socket.get_ref().set_read_timeout(Some(LOOK))?;
+    Ok(socket)
+}
+
+fn send(socket: &mut WebSocket<TcpStream>, message: &ToServer) -> anyhow::Result<()> {
+    socket
+        .send(Message::text(serde_json::to_string(message)?))
+        .context("cannot write to the server")
+}
+
+/// What a typed line asks the server; `None` to leave; the help when it asks nothing.
+fn understood(line: &str, mirror: &Mirror) -> Result<Option<ToServer>, String> {
+    let words = line.trim();
+    let lower = words.to_lowercase();
+    if let Some(said) = words.strip_prefix("say ") {
+        return Ok(Some(ToServer::Say {
+            text: said.to_owned(),
+        }));
+    }
+    match lower.as_str() {
+        "rematch" | "again" => return Ok(Some(ToServer::Rematch)),
+        "resign" => return Ok(Some(ToServer::Resign)),
+        "yes" | "y" if mirror.undo_asked.is_some() => {
+            return Ok(Some(ToServer::AnswerUndo { yes: true }));
+        }
+        "no" | "n" if mirror.undo_asked.is_some() => {
+            return Ok(Some(ToServer::AnswerUndo { yes: false }));
+        }
+        "" => return Err(String::new()),
+        _ => {}
+    }
+    let Some(position) = &mirror.position else {
+        return Err("The game has not begun: wait for the other player.".to_owned());
+    };
+    let rules = position.rules();
+    let naming = SquareNaming::Numbers.on_board(rules);
+    match typed::parse(words, naming, rules) {
+        Ok(Typed::Square(square)) => Ok(Some(ToServer::Play {
+            square: square.index(),
+        })),
+        Ok(Typed::Undo) => Ok(Some(ToServer::Undo)),
+        Ok(Typed::Quit) => Ok(None),
+        Ok(Typed::Help | Typed::Hint) => Err(format!(
+            "Type a square ({}), undo, resign, rematch once a game is over, say and a line \
+             to the room, or quit.",
+            ttt_play::words::expected_squares(naming, rules)
+        )),
+        Err(error) => Err(error.message(naming, rules)),
+    }
+}
+
+/// Shows what the server said and keeps the mirror in step.
+fn show(
+    told: &ToClient,
+    mirror: &mut Mirror,
+    palette: Palette,
+    out: &mut impl Write,
+) -> io::Result<()> {
+    match told {
+        ToClient::Welcome {
+            code,
+            seat,
+            snapshot,
+            ..
+        } => {
+            mirror.code.clone_from(code);
+            mirror.seat = seat.as_deref().and_then(|seat| seat.parse().ok());
+            mirror.rules = snapshot.rules.parse().ok();
+            let rules = mirror.rules;
+            mirror.position = snapshot.first.as_deref().and_then(|first| {
+                let rules = rules?;
+                let moves: Vec<Square> = snapshot
+                    .moves
+                    .iter()
+                    .map(|&index| Square::new(index))
+                    .collect();
+                Position::from_moves(rules, first.parse().ok()?, &moves).ok()
+            });
+            match mirror.seat {
+                // The host, waiting: how the friend comes in.
+                Some(mark) if mirror.position.is_none() => writeln!(
+                    out,
+                    "Room {code}: you play {mark}. A friend joins with: ttt join {code}"
+                )?,
+                Some(mark) => writeln!(out, "Room {code}: you play {mark}.")?,
+                None => writeln!(out, "Room {code}: you watch.")?,
+            }
+            if mirror.position.is_some() {
+                board(mirror, palette, out)?;
+                prompt(mirror, out)?;
+            } else {
+                writeln!(out, "Waiting for the other player…")?;
+            }
+        }
+        ToClient::Refused { reason } => writeln!(out, "{}", Shown(reason))?,
+        ToClient::Happened { happening, .. } => happened(happening, mirror, palette, out)?,
+    }
+    Ok(())
+}
+
+fn happened(
+    happening: &Happening,
+    mirror: &mut Mirror,
+    palette: Palette,
+    out: &mut impl Write,
+) -> io::Result<()> {
+    let seat = |seat: &Option<String>| match seat {
+        Some(mark) => format!("plays {}", Shown(mark)),
+        None => "watches".to_owned(),
+    };
+    match happening {
+        Happening::Entered { name, seat: taken } => {
+            writeln!(out, "{} came in and {}.", Shown(name), seat(taken))?;
+        }
+        Happening::Left { name, .. } => writeln!(out, "{} lost the connection.", Shown(name))?,
+        Happening::Returned { name, .. } => writeln!(out, "{} is back.", Shown(name))?,
+        Happening::GameStarted { first, number } => {
+            let first: Mark = first.parse().unwrap_or(Mark::X);
+            if let Some(rules) = mirror.rules {
+                mirror.position = Some(Position::new(rules, first));
+            }
+            mirror.over = false;
+            writeln!(out, "Game {number}: {first} moves first.")?;
+            board(mirror, palette, out)?;
+            prompt(mirror, out)?;
+        }
+        Happening::Played { mark, square } => {
+            mirror.undo_asked = None;
+            if let Some(position) = &mut mirror.position {
+                let _ = position.play(Square::new(*square));
+                let rules = position.rules();
+                let label = SquareNaming::Numbers
+                    .on_board(rules)
+                    .label(Square::new(*square), rules);
+                writeln!(out, "{} played {label}.", Shown(mark))?;
+            }
+            board(mirror, palette, out)?;
+            prompt(mirror, out)?;
+        }
+        Happening::UndoAsked { by } => {
+            mirror.undo_asked = by.parse().ok();
+            if mirror.undo_asked != mirror.seat && mirror.seat.is_some() {
+                writeln!(
+                    out,
+                    "{} asks to take back their move: yes or no?",
+                    Shown(by)
+                )?;
+            } else {
+                writeln!(out, "{} asks to take back their move.", Shown(by))?;
+            }
+        }
+        Happening::UndoRefused => {
+            mirror.undo_asked = None;
+            writeln!(out, "No undo.")?;
+        }
+        Happening::Undone { squares } => {
+            mirror.undo_asked = None;
+            mirror.over = false;
+            if let Some(position) = &mut mirror.position {
+                for _ in squares {
+                    position.undo();
+                }
+            }
+            writeln!(
+                out,
+                "Taken back: {}.",
+                ttt_play::words::count(squares.len(), "move")
+            )?;
+            board(mirror, palette, out)?;
+            prompt(mirror, out)?;
+        }
+        Happening::RematchAsked { by } => writeln!(out, "{} asks for another game.", Shown(by))?,
+        Happening::Forfeited { reason, .. } => writeln!(out, "{}.", Shown(reason))?,
+        Happening::Ended { outcome } => {
+            mirror.over = true;
+            writeln!(
+                out,
+                "{}. Type rematch for another game, or quit.",
+                Shown(outcome)
+            )?;
+        }
+        Happening::TableChanged => {}
+        Happening::Said { name, text } => writeln!(out, "{}: {}", Shown(name), Shown(text))?,
+    }
+    Ok(())
+}
+
+fn board(mirror: &Mirror, palette: Palette, out: &mut impl Write) -> io::Result<()> {
+    let Some(position) = &mirror.position else {
+        return Ok(());
+    };
+    let rules = position.rules();
+    let naming = SquareNaming::Numbers.on_board(rules);
+    for line in board_style::draw(position, BoardStyle::for_board(rules), naming, palette) {
+        writeln!(out, "{line}")?;
+    }
+    Ok(())
+}
+
+fn prompt(mirror: &Mirror, out: &mut impl Write) -> io::Result<()> {
+    let Some(position) = &mirror.position else {
+        return Ok(());
+    };
+    if mirror.over || position.is_over() {
+        return Ok(());
+    }
+    let mark = position.to_move();
+    if mirror.seat == Some(mark) {
+        writeln!(out, "Your move ({mark}):")
+    } else {
+        writeln!(out, "{mark} to move…")
+    }
+}

@@ -1,0 +1,195 @@
+//! Network play as people run it, over loopback: `ttt serve`, then `ttt host` in one
+//! terminal and `ttt join CODE` in another, a whole game typed line by line, then both
+//! leave and the server stops on a signal. Every wait is bounded and every process is
+//! stopped at the end, whatever happens.
+
+#![allow(
+    clippy::unwrap_used,
+    clippy::expect_used,
+    clippy::panic,
+    reason = "a test fails by panicking"
+)]
+
+use std::io::{BufRead, BufReader, Write};
+use std::process::{Child, ChildStdin, Command, Stdio};
+use std::sync::{Arc, Mutex};
+use std::time::{Duration, Instant};
+
+/// The longest any one step may take.
+const PATIENCE: Duration = Duration::from_secs(15);
+
+/// A `ttt` process whose output is gathered line by line as it comes.
+struct Running {
+    child: Child,
+    input: Option<ChildStdin>,
+    lines: Arc<Mutex<Vec<String>>>,
+}
+
+impl Running {
+    fn start(arguments: &[&str]) -> Running {
+        let mut child = Command::new(env!("CARGO_BIN_EXE_ttt"))
+            .args(arguments)
+            .env("NO_COLOR", "1")
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped())
+            .spawn()
+            .unwrap();
+        let lines = Arc::new(Mutex::new(Vec::new()));
+        for stream in [
+            Box::new(child.stdout.take().unwrap()) as Box<dyn std::io::Read + Send>,
+            Box::new(child.stderr.take().unwrap()),
+        ] {
+            let lines = lines.clone();
+            std::thread::spawn(move || {
+                for line in BufReader::new(stream).lines() {
+                    let Ok(line) = line else { break };
+                    lines.lock().unwrap().push(line);
+                }
+            });
+        }
+        let input = child.stdin.take();
+        Running {
+            child,
+            input,
+            lines,
+        }
+    }
+
+    /// The first line printed that contains `needle`, waiting for it.
+    fn wait_for(&self, needle: &str) -> String {
+        let start = Instant::now();
+        while start.elapsed() < PATIENCE {
+            if let Some(line) = self
+                .lines
+                .lock()
+                .unwrap()
+                .iter()
+                .find(|line| line.contains(needle))
+            {
+                return line.clone();
+            }
+            std::thread::sleep(Duration::from_millis(20));
+        }
+        panic!(
+            "{needle:?} never came; printed:\n{}",
+            self.lines.lock().unwrap().join("\n")
+        );
+    }
+
+    fn type_line(&mut self, line: &str) {
+        let input = self.input.as_mut().unwrap();
+        writeln!(input, "{line}").unwrap();
+        input.flush().unwrap();
+    }
+
+    /// The exit code, waiting for the end.
+    fn exit_code(&mut self) -> Option<i32> {
+        let start = Instant::now();
+        while start.elapsed() < PATIENCE {
+            if let Some(status) = self.child.try_wait().unwrap() {
+                return status.code();
+            }
+            std::thread::sleep(Duration::from_millis(20));
+        }
+        panic!("still running");
+    }
+}
+
+impl Drop for Running {
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
+
+#[test]
+fn two_people_in_two_terminals_play_a_game_through_the_server() {
+    let mut server = Running::start(&["serve", "--listen", "127.0.0.1:0"]);
+    let line = server.wait_for("ttt serves on ");
+    let address = line
+        .trim_start_matches("ttt serves on ")
+        .split(':')
+        .take(2)
+        .collect::<Vec<_>>()
+        .join(":");
+    assert!(address.starts_with("127.0.0.1:"), "{address}");
+
+    let mut ann = Running::start(&["host", "--server", &address, "--name", "Ann"]);
+    let invitation = ann.wait_for("A friend joins with: ttt join ");
+    let code = invitation.rsplit(' ').next().unwrap().to_owned();
+    assert_eq!(code.len(), 4, "{invitation}");
+    let mut bob = Running::start(&[
+        "join",
+        &code.to_lowercase(),
+        "--server",
+        &address,
+        "--name",
+        "Bob",
+    ]);
+    assert!(bob.wait_for("Room ").contains("you play O"));
+    ann.wait_for("Bob came in and plays O.");
+
+    // Who moves first was drawn; X (Ann) wins on the top row either way.
+    let first = ann.wait_for("Game 1: ");
+    let mut moves = vec![("X", "1"), ("O", "4"), ("X", "2"), ("O", "5"), ("X", "3")];
+    if first.contains("O moves first") {
+        moves = vec![
+            ("O", "4"),
+            ("X", "1"),
+            ("O", "5"),
+            ("X", "2"),
+            ("O", "9"),
+            ("X", "3"),
+        ];
+    }
+    // Bob tries to move for Ann first, and is told no.
+    let x_first = first.contains("X moves first");
+    if x_first {
+        bob.type_line("5");
+        bob.wait_for("It is the other side's turn.");
+    }
+    for (mark, square) in moves {
+        let player = if mark == "X" { &mut ann } else { &mut bob };
+        player.type_line(square);
+        let played = format!("{mark} played {square}.");
+        ann.wait_for(&played);
+        bob.wait_for(&played);
+    }
+    ann.wait_for("X wins.");
+    bob.wait_for("X wins.");
+
+    // Bob leaves; Ann is told, then leaves too; the server stops on a signal.
+    bob.type_line("quit");
+    assert_eq!(bob.exit_code(), Some(0));
+    ann.wait_for("Bob lost the connection.");
+    ann.type_line("quit");
+    assert_eq!(ann.exit_code(), Some(0));
+    nix::sys::signal::kill(
+        nix::unistd::Pid::from_raw(server.child.id() as i32),
+        nix::sys::signal::Signal::SIGTERM,
+    )
+    .unwrap();
+    server.wait_for("Stopped.");
+    assert_eq!(server.exit_code(), Some(0));
+}
+
+#[test]
+fn a_code_no_room_has_or_a_server_not_there_is_one_line_and_exit_1() {
+    let server = Running::start(&["serve", "--listen", "127.0.0.1:0"]);
+    let line = server.wait_for("ttt serves on ");
+    let address = line
+        .trim_start_matches("ttt serves on ")
+        .split(':')
+        .take(2)
+        .collect::<Vec<_>>()
+        .join(":");
+    let mut lost = Running::start(&["join", "NOPE", "--server", &address]);
+    assert_eq!(lost.exit_code(), Some(1));
+    lost.wait_for("ttt: No room has the code 'NOPE'.");
+    // A port where nothing listens (the server's, once it has stopped).
+    drop(server);
+    let mut nowhere = Running::start(&["join", "NOPE", "--server", &address]);
+    assert_eq!(nowhere.exit_code(), Some(1));
+    nowhere.wait_for("ttt: cannot reach a ttt server at");
+}
