@@ -583,6 +583,12 @@ mod tests {
             .collect()
     }
 
+    /// Moves of the game on the board in the room "K7Q2".
+    fn moves_played(lobby: &Lobby) -> usize {
+        let room = lobby.room("K7Q2").unwrap();
+        room.game().position().history().len()
+    }
+
     fn refusal(out: &[Delivery]) -> &str {
         match out {
             [
@@ -638,16 +644,7 @@ mod tests {
             number: 2
         }));
         play(&mut lobby, BOB, 4);
-        assert_eq!(
-            lobby
-                .room("K7Q2")
-                .unwrap()
-                .game()
-                .position()
-                .history()
-                .len(),
-            1
-        );
+        assert_eq!(moves_played(&lobby), 1);
     }
 
     #[test]
@@ -714,16 +711,7 @@ mod tests {
             seat: Some("O".to_owned())
         }));
         play(&mut lobby, again, 0);
-        assert_eq!(
-            lobby
-                .room("K7Q2")
-                .unwrap()
-                .game()
-                .position()
-                .history()
-                .len(),
-            2
-        );
+        assert_eq!(moves_played(&lobby), 2);
     }
 
     #[test]

@@ -103,16 +103,17 @@ impl Drop for Running {
     }
 }
 
+/// The address a `ttt serve` says it serves on.
+fn served_at(server: &Running) -> String {
+    let line = server.wait_for("ttt serves on ");
+    let address = line.trim_start_matches("ttt serves on ");
+    address[..address.find(": ").unwrap()].to_owned()
+}
+
 #[test]
 fn two_people_in_two_terminals_play_a_game_through_the_server() {
     let mut server = Running::start(&["serve", "--listen", "127.0.0.1:0"]);
-    let line = server.wait_for("ttt serves on ");
-    let address = line
-        .trim_start_matches("ttt serves on ")
-        .split(':')
-        .take(2)
-        .collect::<Vec<_>>()
-        .join(":");
+    let address = served_at(&server);
     assert!(address.starts_with("127.0.0.1:"), "{address}");
 
     let mut ann = Running::start(&["host", "--server", &address, "--name", "Ann"]);
@@ -177,13 +178,7 @@ fn two_people_in_two_terminals_play_a_game_through_the_server() {
 #[test]
 fn a_code_no_room_has_or_a_server_not_there_is_one_line_and_exit_1() {
     let server = Running::start(&["serve", "--listen", "127.0.0.1:0"]);
-    let line = server.wait_for("ttt serves on ");
-    let address = line
-        .trim_start_matches("ttt serves on ")
-        .split(':')
-        .take(2)
-        .collect::<Vec<_>>()
-        .join(":");
+    let address = served_at(&server);
     let mut lost = Running::start(&["join", "NOPE", "--server", &address]);
     assert_eq!(lost.exit_code(), Some(1));
     lost.wait_for("ttt: No room has the code 'NOPE'.");

@@ -78,6 +78,18 @@ async fn until(client: &mut Client, wanted: impl Fn(&ToClient) -> bool) -> ToCli
     panic!("not in 100 messages");
 }
 
+/// Ann connects and hosts a 3x3 room; her welcome.
+async fn ann_hosts(address: std::net::SocketAddr) -> (Client, ToClient) {
+    let mut ann = connect(address).await;
+    let host = ToServer::Host {
+        rules: "3x3, k=3".to_owned(),
+        name: "Ann".to_owned(),
+    };
+    send(&mut ann, &host).await;
+    let welcomed = next(&mut ann).await;
+    (ann, welcomed)
+}
+
 fn happened(message: &ToClient, wanted: impl Fn(&Happening) -> bool) -> bool {
     matches!(message, ToClient::Happened { happening, .. } if wanted(happening))
 }
@@ -94,16 +106,8 @@ fn welcome(message: &ToClient) -> (String, String, Option<String>) {
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn two_players_elsewhere_play_a_game_a_watcher_sees_it_and_a_dropped_player_returns() {
     let address = start(config()).await;
-    let mut ann = connect(address).await;
-    send(
-        &mut ann,
-        &ToServer::Host {
-            rules: "3x3, k=3".to_owned(),
-            name: "Ann".to_owned(),
-        },
-    )
-    .await;
-    let (code, _, seat) = welcome(&next(&mut ann).await);
+    let (mut ann, welcomed) = ann_hosts(address).await;
+    let (code, _, seat) = welcome(&welcomed);
     assert_eq!(seat.as_deref(), Some("X"));
     assert_eq!(code.len(), 4);
 
@@ -224,16 +228,8 @@ async fn a_client_that_stops_reading_holds_nobody_up() {
         ..Limits::default()
     };
     let address = start(Config { limits, ..config() }).await;
-    let mut ann = connect(address).await;
-    send(
-        &mut ann,
-        &ToServer::Host {
-            rules: "3x3, k=3".to_owned(),
-            name: "Ann".to_owned(),
-        },
-    )
-    .await;
-    let (code, _, _) = welcome(&next(&mut ann).await);
+    let (ann, welcomed) = ann_hosts(address).await;
+    let (code, _, _) = welcome(&welcomed);
     // Sam joins and never reads again.
     let mut sam = connect(address).await;
     send(
