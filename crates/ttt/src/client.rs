@@ -37,6 +37,10 @@ pub enum Entry {
 /// The game as the client mirrors it from what the server says.
 struct Mirror {
     code: String,
+    /// The token to come back with after a dropped connection.
+    token: String,
+    /// Whether the client is on its way (in or back), until the server welcomes it.
+    entering: bool,
     seat: Option<Mark>,
     /// The room's board, from the welcome.
     rules: Option<Rules>,
@@ -80,6 +84,8 @@ pub fn run(
     send(&mut socket, &hello)?;
     let mut mirror = Mirror {
         code: String::new(),
+        token: String::new(),
+        entering: true,
         seat: None,
         rules: None,
         position: None,
@@ -97,9 +103,9 @@ pub fn run(
                     )
                 })?;
                 if let ToClient::Refused { reason } = &told
-                    && mirror.code.is_empty()
+                    && mirror.entering
                 {
-                    // Refused on the way in: there is no room to be in.
+                    // Refused on the way in (or back): there is no room to be in.
                     bail!("{}", Shown(reason));
                 }
                 show(&told, &mut mirror, palette, out)?;
@@ -109,6 +115,19 @@ pub fn run(
                 return Ok(ExitCode::FAILURE);
             }
             Ok(_) => {}
+            Err(error) if lost(&error) => {
+                // A connection dropped on the way: back to the seat, by the token.
+                match come_back(server, &mirror, interrupts, out)? {
+                    Some(again) => {
+                        socket = again;
+                        mirror.entering = true;
+                    }
+                    None => {
+                        let signal = interrupts.received();
+                        return Ok(signal.map_or(ExitCode::FAILURE, |signal| signal.exit_code()));
+                    }
+                }
+            }
             // Nothing yet, or a signal came (the keyboard's side looks at it next).
             Err(tungstenite::Error::Io(error))
                 if matches!(
@@ -117,10 +136,6 @@ pub fn run(
                         | io::ErrorKind::TimedOut
                         | io::ErrorKind::Interrupted
                 ) => {}
-            Err(tungstenite::Error::ConnectionClosed | tungstenite::Error::AlreadyClosed) => {
-                writeln!(out, "The connection to the server ended.")?;
-                return Ok(ExitCode::FAILURE);
-            }
             Err(error) => {
                 writeln!(out, "The connection to the server failed: {error}.")?;
                 return Ok(ExitCode::FAILURE);
@@ -154,6 +169,62 @@ pub fn run(
             Err(help) => writeln!(out, "{help}")?,
         }
     }
+}
+
+/// Whether `error` is a connection lost on the way (not a refusal, nor a wait).
+fn lost(error: &tungstenite::Error) -> bool {
+    match error {
+        tungstenite::Error::ConnectionClosed
+        | tungstenite::Error::AlreadyClosed
+        | tungstenite::Error::Protocol(_) => true,
+        tungstenite::Error::Io(error) => !matches!(
+            error.kind(),
+            io::ErrorKind::WouldBlock | io::ErrorKind::TimedOut | io::ErrorKind::Interrupted
+        ),
+        _ => false,
+    }
+}
+
+/// The waits between tries to come back to the room, in seconds: about half a minute in
+/// all.
+const COMING_BACK: [u64; 5] = [1, 2, 4, 8, 15];
+
+/// Comes back to the room after a dropped connection: a new connection, and the room's
+/// code with this seat's token. `None` when there is no room to come back to, or no try
+/// worked, or a signal came meanwhile.
+fn come_back(
+    server: &str,
+    mirror: &Mirror,
+    interrupts: &Interrupts,
+    out: &mut impl Write,
+) -> io::Result<Option<WebSocket<TcpStream>>> {
+    if mirror.token.is_empty() {
+        writeln!(out, "The connection to the server ended.")?;
+        return Ok(None);
+    }
+    writeln!(out, "The connection to the server was lost: coming back…")?;
+    out.flush()?;
+    for wait in COMING_BACK {
+        let until = std::time::Instant::now() + Duration::from_secs(wait);
+        while std::time::Instant::now() < until {
+            if interrupts.received().is_some() {
+                return Ok(None);
+            }
+            std::thread::sleep(LOOK);
+        }
+        let Ok(mut socket) = connect(server) else {
+            continue;
+        };
+        let rejoin = ToServer::Rejoin {
+            code: mirror.code.clone(),
+            token: mirror.token.clone(),
+        };
+        if send(&mut socket, &rejoin).is_ok() {
+            return Ok(Some(socket));
+        }
+    }
+    writeln!(out, "Could not get back to room {}.", mirror.code)?;
+    Ok(None)
 }
 
 /// Connects to `server` (`HOST:PORT`), the socket then looked at every [`LOOK`].
@@ -234,11 +305,14 @@ fn show(
     match told {
         ToClient::Welcome {
             code,
+            token,
             seat,
             snapshot,
             ..
         } => {
             mirror.code.clone_from(code);
+            mirror.token.clone_from(token);
+            mirror.entering = false;
             mirror.seat = seat.as_deref().and_then(|seat| seat.parse().ok());
             mirror.rules = snapshot.rules.parse().ok();
             let rules = mirror.rules;

@@ -11,6 +11,7 @@
 )]
 
 use std::io::{BufRead, BufReader, Write};
+use std::net::{Shutdown, TcpListener, TcpStream};
 use std::process::{Child, ChildStdin, Command, Stdio};
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
@@ -58,6 +59,11 @@ impl Running {
 
     /// The first line printed that contains `needle`, waiting for it.
     fn wait_for(&self, needle: &str) -> String {
+        self.wait_for_nth(needle, 1)
+    }
+
+    /// The `nth` line printed that contains `needle` (from 1), waiting for it.
+    fn wait_for_nth(&self, needle: &str, nth: usize) -> String {
         let start = Instant::now();
         while start.elapsed() < PATIENCE {
             if let Some(line) = self
@@ -65,7 +71,8 @@ impl Running {
                 .lock()
                 .unwrap()
                 .iter()
-                .find(|line| line.contains(needle))
+                .filter(|line| line.contains(needle))
+                .nth(nth - 1)
             {
                 return line.clone();
             }
@@ -187,4 +194,92 @@ fn a_code_no_room_has_or_a_server_not_there_is_one_line_and_exit_1() {
     let mut nowhere = Running::start(&["join", "NOPE", "--server", &address]);
     assert_eq!(nowhere.exit_code(), Some(1));
     nowhere.wait_for("ttt: cannot reach a ttt server at");
+}
+
+/// A loopback relay to `target` whose connections can all be cut at once, as a network
+/// drops them; it takes new ones after.
+struct Relay {
+    address: String,
+    open: Arc<Mutex<Vec<TcpStream>>>,
+}
+
+impl Relay {
+    fn to(target: &str) -> Relay {
+        let listener = TcpListener::bind("127.0.0.1:0").unwrap();
+        let address = listener.local_addr().unwrap().to_string();
+        let open = Arc::new(Mutex::new(Vec::new()));
+        let target = target.to_owned();
+        std::thread::spawn({
+            let open = open.clone();
+            move || {
+                // At most 10 connections in a test's life: the loop ends by itself.
+                for client in listener.incoming().take(10) {
+                    let Ok(client) = client else { break };
+                    let Ok(server) = TcpStream::connect(&target) else {
+                        break;
+                    };
+                    let streams = [client.try_clone().unwrap(), server.try_clone().unwrap()];
+                    open.lock().unwrap().extend(streams);
+                    for (mut from, mut to) in [
+                        (client.try_clone().unwrap(), server.try_clone().unwrap()),
+                        (server, client),
+                    ] {
+                        std::thread::spawn(move || {
+                            let _ = std::io::copy(&mut from, &mut to);
+                            let _ = to.shutdown(Shutdown::Both);
+                        });
+                    }
+                }
+            }
+        });
+        Relay { address, open }
+    }
+
+    /// Drops every connection open through the relay.
+    fn cut(&self) {
+        for stream in self.open.lock().unwrap().drain(..) {
+            let _ = stream.shutdown(Shutdown::Both);
+        }
+    }
+}
+
+#[test]
+fn a_player_whose_connection_drops_comes_back_to_the_seat_and_plays_on() {
+    let server = Running::start(&["serve", "--listen", "127.0.0.1:0"]);
+    let address = served_at(&server);
+    let relay = Relay::to(&address);
+    let mut ann = Running::start(&["host", "--server", &address, "--name", "Ann"]);
+    let invitation = ann.wait_for("A friend joins with: ttt join ");
+    let code = invitation.rsplit(' ').next().unwrap().to_owned();
+    // Bob's way to the server runs through the relay, which the network cuts.
+    let mut bob = Running::start(&["join", &code, "--server", &relay.address, "--name", "Bob"]);
+    bob.wait_for("you play O");
+    ann.wait_for("Game 1: ");
+    relay.cut();
+    bob.wait_for("The connection to the server was lost: coming back…");
+    ann.wait_for("Bob lost the connection.");
+    ann.wait_for("Bob is back.");
+    // Welcomed a second time, in the same seat.
+    assert_eq!(
+        bob.wait_for_nth("Room ", 2),
+        format!("Room {code}: you play O.")
+    );
+    // Back in his seat, Bob plays on: the game goes to its end.
+    let first = ann.wait_for("Game 1: ");
+    let x_first = first.contains("X moves first");
+    let moves = if x_first {
+        [("X", "1"), ("O", "4"), ("X", "2"), ("O", "5"), ("X", "3")]
+    } else {
+        [("O", "4"), ("X", "1"), ("O", "5"), ("X", "2"), ("O", "6")]
+    };
+    for (mark, square) in moves {
+        let player = if mark == "X" { &mut ann } else { &mut bob };
+        player.type_line(square);
+        let played = format!("{mark} played {square}.");
+        ann.wait_for(&played);
+        bob.wait_for(&played);
+    }
+    bob.wait_for(" wins.");
+    bob.type_line("quit");
+    assert_eq!(bob.exit_code(), Some(0));
 }
