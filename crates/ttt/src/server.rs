@@ -91,6 +91,9 @@ struct Shared {
 
 type Hub = Arc<Mutex<Shared>>;
 
+/// The size of a connection's read and write buffers: a few messages' worth.
+const BUFFER: usize = 8 * 1024;
+
 /// The lock, even after a connection's task panicked while holding it (the lobby's state
 /// stays whole: it changes only through its own methods).
 fn lock(hub: &Hub) -> MutexGuard<'_, Shared> {
@@ -183,6 +186,10 @@ async fn upgrade(
         limits
     };
     ws.max_message_size(limits.message_bytes)
+        .max_frame_size(limits.message_bytes)
+        // Buffers sized for small messages (the library sizes them for 128 KiB).
+        .read_buffer_size(BUFFER)
+        .write_buffer_size(BUFFER)
         .on_upgrade(move |socket| connection(socket, address.ip(), hub))
 }
 
