@@ -19,12 +19,21 @@ pub struct Shown<'a>(pub &'a str);
 impl Shown<'_> {
     /// The most characters shown; longer text ends in `…`.
     pub const MAX_CHARS: usize = 40;
-}
 
-/// Whether `c` would act on the terminal or hide itself rather than show.
-fn invisible(c: char) -> bool {
-    c.is_control()
-        || matches!(c, '\u{200b}'..='\u{200f}' | '\u{202a}'..='\u{202e}' | '\u{2066}'..='\u{2069}' | '\u{feff}')
+    /// Whether `c` would act on the terminal or hide itself rather than show: a control
+    /// character, or one that reorders or hides text. [`Shown`] writes it as an escape;
+    /// text kept to be shown to others later leaves it out.
+    ///
+    /// ```
+    /// use ttt_core::Shown;
+    ///
+    /// assert!(Shown::is_invisible('\u{1b}') && Shown::is_invisible('\u{202e}'));
+    /// assert!(!Shown::is_invisible('é'));
+    /// ```
+    pub fn is_invisible(c: char) -> bool {
+        c.is_control()
+            || matches!(c, '\u{200b}'..='\u{200f}' | '\u{202a}'..='\u{202e}' | '\u{2066}'..='\u{2069}' | '\u{feff}')
+    }
 }
 
 impl fmt::Display for Shown<'_> {
@@ -33,7 +42,7 @@ impl fmt::Display for Shown<'_> {
             if count == Shown::MAX_CHARS {
                 return f.write_str("…");
             }
-            if invisible(c) {
+            if Shown::is_invisible(c) {
                 write!(f, "{}", c.escape_default())?;
             } else {
                 write!(f, "{c}")?;
@@ -59,7 +68,10 @@ mod tests {
             "\0",
         ] {
             let shown = Shown(text).to_string();
-            assert!(!shown.chars().any(invisible), "{text:?} shown as {shown:?}");
+            assert!(
+                !shown.chars().any(Shown::is_invisible),
+                "{text:?} shown as {shown:?}"
+            );
         }
         assert_eq!(Shown("a\nb").to_string(), "a\\nb");
         assert_eq!(Shown("").to_string(), "");

@@ -6,8 +6,8 @@
 
 use std::collections::{BTreeMap, HashMap};
 
-use ttt_core::{Mark, Rules, Square, SquareNaming};
-use ttt_play::matches::{Actor, Command, Match, Refusal, Table};
+use ttt_core::{Mark, Rules, Shown, Square, SquareNaming};
+use ttt_play::matches::{Actor, Command, Event, Match, Refusal, Table};
 use ttt_play::settings::{FirstPolicy, Seat};
 use ttt_play::words;
 
@@ -167,7 +167,7 @@ impl Room {
         );
         if self.full() && !self.game.started() {
             // The newcomer sees the game begun in the welcome, which comes last.
-            let started = self.apply_for_all(Actor::Host, Command::NewGame { coin: self.coin });
+            let started = self.next_game();
             out.extend(started.into_iter().filter(|delivery| delivery.to != id));
         }
         out.push(self.welcome(id));
@@ -253,10 +253,7 @@ impl Room {
                 if self.game.is_over() {
                     self.rematch = [false; 2];
                 }
-                events
-                    .iter()
-                    .flat_map(|event| self.tell_all(Happening::from(event)))
-                    .collect()
+                self.tell_events(&events)
             }
             Err(refusal) => refused(id, &self.refusal(&refusal)),
         }
@@ -280,20 +277,26 @@ impl Room {
         });
         if self.rematch == [true; 2] {
             self.rematch = [false; 2];
-            out.extend(self.apply_for_all(Actor::Host, Command::NewGame { coin: self.coin }));
+            out.extend(self.next_game());
         }
         out
     }
 
-    /// Applies the host's own command and tells everyone what happened.
-    fn apply_for_all(&mut self, actor: Actor, command: Command) -> Vec<Delivery> {
-        match self.game.apply(actor, command) {
-            Ok(events) => events
-                .iter()
-                .flat_map(|event| self.tell_all(Happening::from(event)))
-                .collect(),
+    /// Starts the next game (the room is its match's host) and tells everyone.
+    fn next_game(&mut self) -> Vec<Delivery> {
+        let command = Command::NewGame { coin: self.coin };
+        match self.game.apply(Actor::Host, command) {
+            Ok(events) => self.tell_events(&events),
             Err(_) => Vec::new(),
         }
+    }
+
+    /// Tells everyone what the match did, each event its own numbered happening.
+    fn tell_events(&mut self, events: &[Event]) -> Vec<Delivery> {
+        events
+            .iter()
+            .flat_map(|event| self.tell_all(Happening::from(event)))
+            .collect()
     }
 
     /// A refusal in the game's words, squares named as the board names them.
@@ -361,11 +364,11 @@ fn refused(id: MemberId, reason: &str) -> Vec<Delivery> {
     }]
 }
 
-/// `text` with no control characters (nothing that acts on a terminal), trimmed, and at
-/// most `limit` characters.
+/// `text` with nothing that acts on a terminal or hides itself ([`Shown::is_invisible`]),
+/// trimmed, and at most `limit` characters.
 fn plain(text: &str, limit: usize) -> String {
     text.chars()
-        .filter(|c| !c.is_control())
+        .filter(|&c| !Shown::is_invisible(c))
         .take(limit)
         .collect::<String>()
         .trim()
@@ -408,22 +411,13 @@ impl Lobby {
     /// to whom.
     pub fn handle(&mut self, id: MemberId, message: ToServer, fresh: Fresh) -> Vec<Delivery> {
         let limits = self.limits;
-        let entering = matches!(
-            message,
-            ToServer::Host { .. }
-                | ToServer::Join { .. }
-                | ToServer::Watch { .. }
-                | ToServer::Rejoin { .. }
-        );
         if let Some(code) = self.rooms_of.get(&id) {
             return match self.rooms.get_mut(code) {
                 Some(room) => room.handle(id, message, limits),
                 None => refused(id, "That room is closed."),
             };
         }
-        if !entering {
-            return refused(id, "Host a room, or join one by its code, first.");
-        }
+        // Outside a room, only the ways into one.
         let (code, out) = match message {
             ToServer::Host { rules, name } => {
                 let rules = match rules.parse::<Rules>() {
@@ -511,7 +505,7 @@ impl Lobby {
 
 /// A name as others see it: plain, and a default for none.
 fn name_of(name: &str, limits: Limits) -> String {
-    let name = plain(name, limits.text.min(40));
+    let name = plain(name, limits.text.min(Shown::MAX_CHARS));
     if name.is_empty() {
         "Someone".to_owned()
     } else {

@@ -301,9 +301,17 @@ impl Match {
     /// Whether the next game's first mover is drawn: the coin of [`Command::NewGame`]
     /// decides it.
     pub fn draws_first(&self) -> bool {
+        self.first_mover(None).is_none()
+    }
+
+    /// Who moves first in the next game by the table's policy, with `coin` (none: not
+    /// flipped) where the policy draws.
+    fn first_mover(&self, coin: Option<Mark>) -> Option<Mark> {
         match (self.table.first, self.last_first) {
-            (FirstPolicy::Random, _) | (FirstPolicy::Alternate, None) => true,
-            (FirstPolicy::X | FirstPolicy::O, _) | (FirstPolicy::Alternate, Some(_)) => false,
+            (FirstPolicy::X, _) => Some(Mark::X),
+            (FirstPolicy::O, _) => Some(Mark::O),
+            (FirstPolicy::Alternate, Some(previous)) => Some(!previous),
+            (FirstPolicy::Random | FirstPolicy::Alternate, _) => coin,
         }
     }
 
@@ -337,13 +345,7 @@ impl Match {
         if self.games_left() == Some(0) {
             return Err(Refusal::NoGamesLeft);
         }
-        let first = match (self.table.first, self.last_first) {
-            _ if self.draws_first() => coin,
-            (FirstPolicy::X, _) => Mark::X,
-            (FirstPolicy::O, _) => Mark::O,
-            (_, Some(previous)) => !previous,
-            (_, None) => coin,
-        };
+        let first = self.first_mover(Some(coin)).unwrap_or(coin);
         self.last_first = Some(first);
         self.position = Position::new(self.table.rules, first);
         self.forfeit = None;

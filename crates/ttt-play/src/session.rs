@@ -161,11 +161,8 @@ impl Session {
         } else {
             Mark::O
         };
-        let events = self.game.apply(Actor::Host, Command::NewGame { coin })?;
-        Ok(match events[..] {
-            [Event::GameStarted { first, .. }] => first,
-            _ => self.game.position().first(),
-        })
+        self.game.apply(Actor::Host, Command::NewGame { coin })?;
+        Ok(self.game.position().first())
     }
 
     /// Takes up an unfinished game where it was left: its board, seats and moves (so undo

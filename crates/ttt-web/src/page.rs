@@ -58,6 +58,9 @@ const FINGERTIP: f64 = 44.0;
 /// two taps or more plays it (see [`Page::tap`]).
 const CONFIRMED: f64 = 0.6;
 
+/// The most taps taken together (see [`Page::tap`]).
+const MAX_TAPS: usize = 8;
+
 /// The app and the work it handed out, waiting for the workers' replies.
 struct Page {
     app: App,
@@ -188,6 +191,10 @@ impl Page {
         let (x, y) = middle(&self.taps);
         if self.taps.is_empty() || (at.0 - x).abs() > width || (at.1 - y).abs() > height {
             self.taps.clear();
+        }
+        // The latest few count: a long run of taps at a square's edge stays bounded.
+        if self.taps.len() == MAX_TAPS {
+            self.taps.remove(0);
         }
         self.taps.push(at);
         let (x, y) = middle(&self.taps);

@@ -17,18 +17,15 @@
     reason = "an example ends on any failure, saying where"
 )]
 
-use std::time::{Duration, Instant};
+use std::time::Instant;
 
-use futures_util::{SinkExt, StreamExt};
-use tokio_tungstenite::tungstenite::Message;
-use ttt::server::{self, Config, Limits};
+use ttt::server::{Config, Limits};
 use ttt_online::protocol::{Happening, ToClient, ToServer};
 
-/// The longest any one step may take.
-const PATIENCE: Duration = Duration::from_secs(30);
+#[path = "../tests/support/websocket.rs"]
+mod websocket;
 
-type Client =
-    tokio_tungstenite::WebSocketStream<tokio_tungstenite::MaybeTlsStream<tokio::net::TcpStream>>;
+use websocket::{Client, PATIENCE, connect, next, send, start};
 
 #[tokio::main(flavor = "multi_thread", worker_threads = 2)]
 async fn main() {
@@ -39,8 +36,6 @@ async fn main() {
     let games: u32 = arguments
         .next()
         .map_or(5, |text| text.parse().expect("GAMES"));
-    let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
-    let address = listener.local_addr().unwrap();
     // Every client comes from 127.0.0.1: the per-address bound is lifted for the test.
     let limits = Limits {
         per_address: rooms * 2 + 10,
@@ -52,7 +47,7 @@ async fn main() {
         limits,
         seed: Some(1),
     };
-    tokio::spawn(server::serve(listener, config, std::future::pending()));
+    let address = start(config).await;
     let before = resident_kb();
 
     // Every room opened and joined before any game begins.
@@ -169,33 +164,6 @@ async fn play_games(mut host: Client, mut guest: Client, games: u32) -> (u64, u6
             let square = board.iter().position(|taken| !taken).unwrap();
             let client = if player == 0 { &mut host } else { &mut guest };
             send(client, &ToServer::Play { square }).await;
-        }
-    }
-}
-
-async fn connect(address: std::net::SocketAddr) -> Client {
-    let url = format!("ws://{address}/ws");
-    let (client, _) = tokio::time::timeout(PATIENCE, tokio_tungstenite::connect_async(url))
-        .await
-        .expect("connects in time")
-        .expect("connects");
-    client
-}
-
-async fn send(client: &mut Client, message: &ToServer) {
-    let text = serde_json::to_string(message).unwrap();
-    client.send(Message::text(text)).await.unwrap();
-}
-
-async fn next(client: &mut Client) -> ToClient {
-    loop {
-        let message = tokio::time::timeout(PATIENCE, client.next())
-            .await
-            .expect("a message in time")
-            .expect("the connection is open")
-            .expect("a message");
-        if let Message::Text(text) = message {
-            return serde_json::from_str(text.as_str()).unwrap();
         }
     }
 }

@@ -137,11 +137,7 @@ pub async fn serve(
         }
     });
     let router = Router::new().route("/ws", get(upgrade)).with_state(hub);
-    let router = match config
-        .web
-        .as_deref()
-        .filter(|web| web.join("index.html").is_file())
-    {
+    let router = match config.web.as_deref().filter(|web| built(web)) {
         Some(web) => router.fallback_service(ServeDir::new(web)),
         None => router.fallback(unbuilt),
     };
@@ -339,12 +335,17 @@ impl Budget {
     }
 }
 
+/// Whether `web` holds a built page (its `index.html`).
+pub fn built(web: &Path) -> bool {
+    web.join("index.html").is_file()
+}
+
 /// The page's files to serve: `web` if given, else `web/dist` under the current folder
 /// when it is built there.
 pub fn web_folder(web: Option<&Path>) -> Option<PathBuf> {
     match web {
         Some(web) => Some(web.to_owned()),
-        None => Some(PathBuf::from("web/dist")).filter(|web| web.join("index.html").is_file()),
+        None => Some(PathBuf::from("web/dist")).filter(|web| built(web)),
     }
 }
 

@@ -117,6 +117,17 @@ fn served_at(server: &Running) -> String {
     address[..address.find(": ").unwrap()].to_owned()
 }
 
+/// Ann (X) and Bob (O) type `moves` in turn, each waiting until both are told it.
+fn play(ann: &mut Running, bob: &mut Running, moves: &[(&str, &str)]) {
+    for &(mark, square) in moves {
+        let player = if mark == "X" { &mut *ann } else { &mut *bob };
+        player.type_line(square);
+        let played = format!("{mark} played {square}.");
+        ann.wait_for(&played);
+        bob.wait_for(&played);
+    }
+}
+
 #[test]
 fn two_people_in_two_terminals_play_a_game_through_the_server() {
     let mut server = Running::start(&["serve", "--listen", "127.0.0.1:0"]);
@@ -157,13 +168,7 @@ fn two_people_in_two_terminals_play_a_game_through_the_server() {
         bob.type_line("5");
         bob.wait_for("It is the other side's turn.");
     }
-    for (mark, square) in moves {
-        let player = if mark == "X" { &mut ann } else { &mut bob };
-        player.type_line(square);
-        let played = format!("{mark} played {square}.");
-        ann.wait_for(&played);
-        bob.wait_for(&played);
-    }
+    play(&mut ann, &mut bob, &moves);
     ann.wait_for("X wins.");
     bob.wait_for("X wins.");
 
@@ -272,13 +277,7 @@ fn a_player_whose_connection_drops_comes_back_to_the_seat_and_plays_on() {
     } else {
         [("O", "4"), ("X", "1"), ("O", "5"), ("X", "2"), ("O", "6")]
     };
-    for (mark, square) in moves {
-        let player = if mark == "X" { &mut ann } else { &mut bob };
-        player.type_line(square);
-        let played = format!("{mark} played {square}.");
-        ann.wait_for(&played);
-        bob.wait_for(&played);
-    }
+    play(&mut ann, &mut bob, &moves);
     bob.wait_for(" wins.");
     bob.type_line("quit");
     assert_eq!(bob.exit_code(), Some(0));

@@ -9,61 +9,21 @@
     reason = "a test fails by panicking"
 )]
 
-use std::time::Duration;
+mod support;
 
 use futures_util::{SinkExt, StreamExt};
-use tokio::net::TcpStream;
 use tokio_tungstenite::tungstenite::Message;
-use tokio_tungstenite::{MaybeTlsStream, WebSocketStream};
-use ttt::server::{self, Config, Limits};
+use ttt::server::{Config, Limits};
 use ttt_online::protocol::{Happening, ToClient, ToServer};
 
-type Client = WebSocketStream<MaybeTlsStream<TcpStream>>;
-
-/// The longest any one step may take.
-const PATIENCE: Duration = Duration::from_secs(10);
-
-/// A server on a free loopback port, stopped when the test's runtime ends.
-async fn start(config: Config) -> std::net::SocketAddr {
-    let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
-    let address = listener.local_addr().unwrap();
-    tokio::spawn(server::serve(listener, config, std::future::pending()));
-    address
-}
+use support::websocket::{Client, PATIENCE, connect, next, send, start};
+use tokio::net::TcpStream;
 
 fn config() -> Config {
     Config {
         web: None,
         limits: Limits::default(),
         seed: Some(7),
-    }
-}
-
-async fn connect(address: std::net::SocketAddr) -> Client {
-    let url = format!("ws://{address}/ws");
-    let (client, _) = tokio::time::timeout(PATIENCE, tokio_tungstenite::connect_async(url))
-        .await
-        .expect("connects in time")
-        .expect("connects");
-    client
-}
-
-async fn send(client: &mut Client, message: &ToServer) {
-    let text = serde_json::to_string(message).unwrap();
-    client.send(Message::text(text)).await.unwrap();
-}
-
-/// The next message the server sends `client`.
-async fn next(client: &mut Client) -> ToClient {
-    loop {
-        let message = tokio::time::timeout(PATIENCE, client.next())
-            .await
-            .expect("a message in time")
-            .expect("the connection is open")
-            .expect("a message");
-        if let Message::Text(text) = message {
-            return serde_json::from_str(text.as_str()).unwrap();
-        }
     }
 }
 

@@ -99,6 +99,14 @@ impl Front {
         }
     }
 
+    /// How a start-screen line's choice is changed, in its key list.
+    pub(super) fn change_keys(self) -> &'static str {
+        match self {
+            Front::Terminal => "←→ or click: change",
+            Front::Page => "←→ or tap: change",
+        }
+    }
+
     /// The keys that go from line to line of the start screen: Tab too in a terminal (a
     /// page's Tab is the browser's, moving the focus).
     pub(super) fn line_keys(self) -> &'static str {

@@ -247,12 +247,16 @@ fn game_keys(app: &App) -> Vec<(&'static str, Option<Key>)> {
     without_quitting(app, footer_items(app.rules()))
 }
 
-/// The start screen's key list as `app` shows it (see [`game_keys`]).
+/// The start screen's key list as `app` shows it (see [`game_keys`]), each entry with the
+/// key a click on it presses.
 fn start_keys(app: &App) -> Vec<(&'static str, Option<Key>)> {
-    let mut keys = START_KEYS.to_vec();
-    if app.front == Front::Page {
-        keys[1].0 = "←→ or tap: change";
-    }
+    let keys = vec![
+        ("↑↓ choose", None),
+        (app.front.change_keys(), None),
+        ("Enter: start", Some(Key::Enter)),
+        ("?: help", Some(Key::Char('?'))),
+        ("q: quit", Some(Key::Char('q'))),
+    ];
     without_quitting(app, keys)
 }
 
@@ -426,15 +430,6 @@ fn key_control(entry: &KeyEntry) -> Option<ShownControl> {
         click: (entry.cell.x, entry.cell.y),
     })
 }
-
-/// The start screen's key list, each entry with the key a click on it presses.
-const START_KEYS: [(&str, Option<Key>); 5] = [
-    ("↑↓ choose", None),
-    ("←→ or click: change", None),
-    ("Enter: start", Some(Key::Enter)),
-    ("?: help", Some(Key::Char('?'))),
-    ("q: quit", Some(Key::Char('q'))),
-];
 
 /// The lines of the start screen's key list, under the menu: one, or two in a narrow
 /// window.

@@ -48,7 +48,7 @@ pub fn run(args: &ServeArgs, out: &mut impl Write) -> anyhow::Result<ExitCode> {
             "ttt serves on {address}: the page at http://{address}/, games at ws://{address}/ws."
         )?;
         match &web {
-            Some(web) if web.join("index.html").is_file() => {
+            Some(web) if server::built(web) => {
                 writeln!(out, "The page's files: {}.", web.display())?;
             }
             Some(web) => writeln!(

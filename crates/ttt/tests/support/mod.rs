@@ -1,0 +1,3 @@
+//! What more than one of the binary's tests (and its examples) use.
+
+pub mod websocket;

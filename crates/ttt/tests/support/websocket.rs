@@ -1,0 +1,57 @@
+//! A server on a free loopback port and WebSocket clients of it, for the server's tests
+//! and its load example: every wait bounded by [`PATIENCE`], any failure a panic that
+//! says where.
+
+use std::net::SocketAddr;
+use std::time::Duration;
+
+use futures_util::{SinkExt, StreamExt};
+use tokio::net::TcpStream;
+use tokio_tungstenite::tungstenite::Message;
+use tokio_tungstenite::{MaybeTlsStream, WebSocketStream};
+use ttt::server::{self, Config};
+use ttt_online::protocol::{ToClient, ToServer};
+
+/// A client's connection.
+pub type Client = WebSocketStream<MaybeTlsStream<TcpStream>>;
+
+/// The longest any one step may take.
+pub const PATIENCE: Duration = Duration::from_secs(30);
+
+/// A server set up by `config` on a free loopback port, stopped when the runtime ends.
+pub async fn start(config: Config) -> SocketAddr {
+    let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+    let address = listener.local_addr().unwrap();
+    tokio::spawn(server::serve(listener, config, std::future::pending()));
+    address
+}
+
+/// A new client of the server at `address`.
+pub async fn connect(address: SocketAddr) -> Client {
+    let url = format!("ws://{address}/ws");
+    let (client, _) = tokio::time::timeout(PATIENCE, tokio_tungstenite::connect_async(url))
+        .await
+        .expect("connects in time")
+        .expect("connects");
+    client
+}
+
+/// Sends `message` as the client.
+pub async fn send(client: &mut Client, message: &ToServer) {
+    let text = serde_json::to_string(message).unwrap();
+    client.send(Message::text(text)).await.unwrap();
+}
+
+/// The next message the server sends `client`.
+pub async fn next(client: &mut Client) -> ToClient {
+    loop {
+        let message = tokio::time::timeout(PATIENCE, client.next())
+            .await
+            .expect("a message in time")
+            .expect("the connection is open")
+            .expect("a message");
+        if let Message::Text(text) = message {
+            return serde_json::from_str(text.as_str()).unwrap();
+        }
+    }
+}
