@@ -10,12 +10,13 @@ use std::time::Duration;
 use anyhow::{Context, bail};
 use ttt_core::{Mark, Position, Rules, Shown, Square, SquareNaming};
 use ttt_online::protocol::{Happening, ToClient, ToServer};
+use ttt_play::matches::Refusal;
 use tungstenite::{Message, WebSocket};
 
 use crate::line::board_style::{self, BoardStyle};
 use crate::line::input::{Input, Interruption, Line};
 use crate::line::palette::Palette;
-use crate::line::typed::{self, Typed};
+use crate::line::typed::{self, Typed, TypedError};
 use crate::signals::Interrupts;
 
 /// How long a connection may take to open.
@@ -151,6 +152,7 @@ pub fn run(
             }
             Some(Ok(Line::End)) => {
                 let _ = socket.close(None);
+                writeln!(out, "Left the room.")?;
                 return Ok(ExitCode::SUCCESS);
             }
             Some(Err(Interruption::Signal(signal))) => {
@@ -254,25 +256,33 @@ fn send(socket: &mut WebSocket<TcpStream>, message: &ToServer) -> anyhow::Result
         .context("cannot write to the server")
 }
 
+/// What a person can type in a room, after the square: for help and for a word not known.
+const COMMANDS: &str = "undo, yes or no (to an undo asked), resign, rematch, say and a line \
+                        to the room, help or quit";
+
 /// What a typed line asks the server; `None` to leave; the help when it asks nothing.
 fn understood(line: &str, mirror: &Mirror) -> Result<Option<ToServer>, String> {
     let words = line.trim();
-    let lower = words.to_lowercase();
-    if let Some(said) = words.strip_prefix("say ") {
-        return Ok(Some(ToServer::Say {
-            text: said.to_owned(),
-        }));
-    }
-    match lower.as_str() {
+    let (command, rest) = words.split_once(' ').unwrap_or((words, ""));
+    let answer = |yes| match mirror.undo_asked {
+        Some(_) => Ok(Some(ToServer::AnswerUndo { yes })),
+        None => Err(ttt_play::words::refusal_sentence(&Refusal::NoUndoAsked)),
+    };
+    match command.to_lowercase().as_str() {
+        "" => return Err(String::new()),
+        "say" if rest.trim().is_empty() => return Err("Say what? Type say and a line.".to_owned()),
+        "say" => {
+            return Ok(Some(ToServer::Say {
+                text: rest.trim().to_owned(),
+            }));
+        }
+        "quit" | "q" | "exit" => return Ok(None),
+        "help" | "?" | "h" | "hint" => return Err(help(mirror)),
+        "undo" | "u" => return Ok(Some(ToServer::Undo)),
         "rematch" | "again" => return Ok(Some(ToServer::Rematch)),
         "resign" => return Ok(Some(ToServer::Resign)),
-        "yes" | "y" if mirror.undo_asked.is_some() => {
-            return Ok(Some(ToServer::AnswerUndo { yes: true }));
-        }
-        "no" | "n" if mirror.undo_asked.is_some() => {
-            return Ok(Some(ToServer::AnswerUndo { yes: false }));
-        }
-        "" => return Err(String::new()),
+        "yes" | "y" => return answer(true),
+        "no" | "n" => return answer(false),
         _ => {}
     }
     let Some(position) = &mirror.position else {
@@ -284,14 +294,26 @@ fn understood(line: &str, mirror: &Mirror) -> Result<Option<ToServer>, String> {
         Ok(Typed::Square(square)) => Ok(Some(ToServer::Play {
             square: square.index(),
         })),
-        Ok(Typed::Undo) => Ok(Some(ToServer::Undo)),
-        Ok(Typed::Quit) => Ok(None),
-        Ok(Typed::Help | Typed::Hint) => Err(format!(
-            "Type a square ({}), undo, resign, rematch once a game is over, say and a line \
-             to the room, or quit.",
-            ttt_play::words::expected_squares(naming, rules)
+        Err(TypedError::Square(error)) => Err(TypedError::Square(error).message(naming, rules)),
+        // Every other word was read above: whatever is left is none of the commands.
+        Ok(_) | Err(TypedError::UnknownCommand(_)) => Err(format!(
+            "Unknown command '{}': type a square, or {COMMANDS}.",
+            Shown(words)
         )),
-        Err(error) => Err(error.message(naming, rules)),
+    }
+}
+
+/// The help: the squares of the room's board, and the commands.
+fn help(mirror: &Mirror) -> String {
+    match mirror.rules {
+        Some(rules) => {
+            let naming = SquareNaming::Numbers.on_board(rules);
+            format!(
+                "Type a square ({}), or {COMMANDS}.",
+                ttt_play::words::expected_squares(naming, rules)
+            )
+        }
+        None => format!("Type a square once the game begins, or {COMMANDS}."),
     }
 }
 
@@ -458,5 +480,81 @@ fn prompt(mirror: &Mirror, out: &mut impl Write) -> io::Result<()> {
         writeln!(out, "Your move ({mark}):")
     } else {
         writeln!(out, "{mark} to move…")
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    #![allow(clippy::unwrap_used, reason = "a test fails by panicking")]
+
+    use super::*;
+
+    fn mirror(in_game: bool, undo_asked: Option<Mark>) -> Mirror {
+        let rules = Rules::default();
+        Mirror {
+            code: "K7Q2".to_owned(),
+            token: "t".to_owned(),
+            entering: false,
+            seat: Some(Mark::X),
+            rules: Some(rules),
+            position: in_game.then(|| Position::new(rules, Mark::X)),
+            over: false,
+            undo_asked,
+        }
+    }
+
+    #[test]
+    fn each_line_typed_in_a_room_is_a_message_or_says_why_not() {
+        let playing = mirror(true, None);
+        assert_eq!(
+            understood("5", &playing),
+            Ok(Some(ToServer::Play { square: 4 }))
+        );
+        assert_eq!(
+            understood("Say Good game ", &playing),
+            Ok(Some(ToServer::Say {
+                text: "Good game".to_owned()
+            }))
+        );
+        assert_eq!(
+            understood("say", &playing),
+            Err("Say what? Type say and a line.".to_owned())
+        );
+        assert_eq!(
+            understood("yes", &playing),
+            Err("Nobody asked you to undo.".to_owned())
+        );
+        assert_eq!(
+            understood("y", &mirror(true, Some(Mark::O))),
+            Ok(Some(ToServer::AnswerUndo { yes: true }))
+        );
+        assert_eq!(understood("REMATCH", &playing), Ok(Some(ToServer::Rematch)));
+        let unknown = understood("fly", &playing).unwrap_err();
+        assert!(
+            unknown.starts_with("Unknown command 'fly': type a square, or undo"),
+            "{unknown}"
+        );
+        assert!(
+            unknown.contains("rematch") && !unknown.contains("hint"),
+            "{unknown}"
+        );
+        assert!(understood("0", &playing).unwrap_err().contains("1 to 9"));
+        assert!(
+            understood("hint", &playing)
+                .unwrap_err()
+                .contains("a number from 1 to 9")
+        );
+        // Waiting for the other player, quitting and help still work; a square waits.
+        let waiting = mirror(false, None);
+        assert_eq!(understood("quit", &waiting), Ok(None));
+        assert!(
+            understood("?", &waiting)
+                .unwrap_err()
+                .starts_with("Type a square")
+        );
+        assert_eq!(
+            understood("5", &waiting),
+            Err("The game has not begun: wait for the other player.".to_owned())
+        );
     }
 }
