@@ -38,18 +38,47 @@ impl Shown<'_> {
 
 impl fmt::Display for Shown<'_> {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        for (count, c) in self.0.chars().enumerate() {
-            if count == Shown::MAX_CHARS {
-                return f.write_str("…");
-            }
-            if Shown::is_invisible(c) {
-                write!(f, "{}", c.escape_default())?;
-            } else {
-                write!(f, "{c}")?;
-            }
-        }
-        Ok(())
+        write_shown(f, self.0, Shown::MAX_CHARS)
     }
+}
+
+/// A whole line from elsewhere (a server's sentence, a line said in a room), shown as
+/// [`Shown`] shows a word: nothing in it acts on the terminal, and it is cut at
+/// [`ShownLine::MAX_CHARS`] characters rather than at a word's length.
+///
+/// ```
+/// use ttt_core::ShownLine;
+///
+/// let said = format!("{} \u{1b}[2J", "a".repeat(60));
+/// assert_eq!(ShownLine(&said).to_string(), format!("{} \\u{{1b}}[2J", "a".repeat(60)));
+/// ```
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct ShownLine<'a>(pub &'a str);
+
+impl ShownLine<'_> {
+    /// The most characters shown; longer text ends in `…`.
+    pub const MAX_CHARS: usize = 500;
+}
+
+impl fmt::Display for ShownLine<'_> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write_shown(f, self.0, ShownLine::MAX_CHARS)
+    }
+}
+
+/// Writes `text` with what is invisible escaped, cut at `limit` characters.
+fn write_shown(f: &mut fmt::Formatter<'_>, text: &str, limit: usize) -> fmt::Result {
+    for (count, c) in text.chars().enumerate() {
+        if count == limit {
+            return f.write_str("…");
+        }
+        if Shown::is_invisible(c) {
+            write!(f, "{}", c.escape_default())?;
+        } else {
+            write!(f, "{c}")?;
+        }
+    }
+    Ok(())
 }
 
 #[cfg(test)]

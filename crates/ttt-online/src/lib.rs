@@ -6,24 +6,35 @@
 //!
 //! ```
 //! use ttt_core::Mark;
-//! use ttt_online::protocol::{Happening, ToClient, ToServer};
+//! use ttt_online::protocol::{Happening, Request, ToClient, ToServer};
 //! use ttt_online::room::{Fresh, Limits, Lobby, MemberId};
 //!
 //! let mut lobby = Lobby::new(Limits::default());
-//! let fresh = |code: &str, token: &str| Fresh { code: code.into(), token: token.into(), coin: Mark::X };
+//! let fresh = |token: &str| Fresh { code: "K7QX-2M".parse().unwrap(), token: token.into(), coin: Mark::X, now: 0 };
 //! let (ann, bob) = (MemberId(1), MemberId(2));
-//! lobby.handle(ann, ToServer::Host { rules: "3x3, k=3".into(), name: "Ann".into() }, fresh("K7Q2", "a"));
-//! lobby.handle(bob, ToServer::Join { code: "K7Q2".into(), name: "Bob".into() }, fresh("", "b"));
+//! let host = ToServer::Host { rules: "3x3, k=3".into(), name: "Ann".into() };
+//! lobby.handle(ann, host.into(), fresh("a"));
+//! let join = ToServer::Join { code: "k7qx2m".into(), name: "Bob".into(), tokens: vec![] };
+//! lobby.handle(bob, join.into(), fresh("b"));
 //! // Ann has X and moves first; Bob cannot move for her, and is told why.
-//! let refused = lobby.handle(bob, ToServer::Play { square: 4 }, fresh("", ""));
-//! assert_eq!(refused[0].message, ToClient::Refused { reason: "It is the other side's turn.".into() });
-//! let told = lobby.handle(ann, ToServer::Play { square: 4 }, fresh("", ""));
-//! assert!(told.iter().all(|delivery| matches!(
-//!     &delivery.message,
-//!     ToClient::Happened { happening: Happening::Played { square: 4, .. }, .. }
-//! )));
-//! assert_eq!(told.len(), 2, "both players are told");
-//! ```
+//! let refused = lobby.handle(bob, ToServer::Play { square: 4 }.into(), fresh(""));
+//! let reason = "It is the other side's turn.".to_owned();
+//! assert_eq!(refused[0].message, ToClient::Refused { reason, re: None });
+//! // Ann's move, numbered 1 and meant for the empty board: both are told, and she hears
+//! // it was done.
+//! let play = Request { id: Some(1), ply: Some(0), ask: ToServer::Play { square: 4 } };
+//! let told = lobby.handle(ann, play, fresh(""));
+//! let played = |delivery: &&_| matches!(
+//!     delivery,
+//!     &&ttt_online::room::Delivery {
+//!         message: ToClient::Happened { happening: Happening::Played { square: 4, .. }, .. },
+//!         ..
+//!     }
+//! );
+//! assert_eq!(told.iter().filter(played).count(), 2, "both players are told");
+//! assert_eq!(told.last().unwrap().message, ToClient::Done { re: 1, seq: 4 });
+//! //! ```
 
+pub mod mirror;
 pub mod protocol;
 pub mod room;

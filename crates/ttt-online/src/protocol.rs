@@ -4,21 +4,187 @@
 //! every one, in order, once. Everything is plain data: marks as `"X"` and `"O"`, squares
 //! by index from 0 at the top left, boards as [`Rules`](ttt_core::Rules) writes them.
 //!
-//! ```
-//! use ttt_online::protocol::ToServer;
+//! A client numbers what it asks (`id`, named again by the answer: [`ToClient::Done`] or
+//! [`ToClient::Refused`]) and says which move of the game it means it for (`ply`, the
+//! moves on the board when it asked): a move meant for a board that has changed since is
+//! refused, never played somewhere the person did not see.
 //!
-//! let asked: ToServer = serde_json::from_str(r#"{"type":"play","square":4}"#)?;
-//! assert_eq!(asked, ToServer::Play { square: 4 });
-//! assert_eq!(serde_json::to_string(&ToServer::Undo)?, r#"{"type":"undo"}"#);
+//! ```
+//! use ttt_online::protocol::{Request, ToServer};
+//!
+//! let asked: Request = serde_json::from_str(r#"{"type":"play","square":4,"id":7,"ply":2}"#)?;
+//! assert_eq!(asked, Request { id: Some(7), ply: Some(2), ask: ToServer::Play { square: 4 } });
+//! // Both numbers may be left out.
+//! let bare: Request = serde_json::from_str(r#"{"type":"undo"}"#)?;
+//! assert_eq!(bare, Request::from(ToServer::Undo));
+//! assert_eq!(serde_json::to_string(&bare)?, r#"{"type":"undo"}"#);
 //! # Ok::<(), serde_json::Error>(())
 //! ```
+
+use std::fmt;
+use std::str::FromStr;
 
 use serde::{Deserialize, Serialize};
 use ttt_play::matches::{Event, Snapshot};
 
 /// The protocol's version, said in [`ToClient::Welcome`]: a client that knows another
 /// says so rather than guess.
-pub const VERSION: u32 = 1;
+pub const VERSION: u32 = 2;
+
+/// The refusal of a message that is not one of the protocol's, saying why in one line:
+/// what of the message the decoder quotes (an unknown `type`, say) is shown with
+/// anything that acts on a terminal escaped.
+///
+/// ```
+/// use ttt_online::protocol::{Request, not_understood};
+///
+/// let error = serde_json::from_str::<Request>("{\"type\":\"fly\\u001b[2J\"}").unwrap_err();
+/// let said = not_understood(&error);
+/// assert!(said.starts_with("That is not a message of this server: unknown variant `fly\\u{1b}[2J`"), "{said}");
+/// ```
+pub fn not_understood(error: &serde_json::Error) -> String {
+    format!(
+        "That is not a message of this server: {}.",
+        ttt_core::ShownLine(&error.to_string())
+    )
+}
+
+/// Tokens a [`ToServer::Join`] may bring.
+pub const MAX_TOKENS: usize = 4;
+
+/// One message from a client: what it asks, numbered for the answer, and the ply it
+/// means it for.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Request {
+    /// The client's number for this message, named by the answer; none for no answer
+    /// but what happens.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub id: Option<u64>,
+    /// The moves on the board of the game the client saw when it asked; a move, an undo,
+    /// an answer or a resignation meant for another ply is refused.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub ply: Option<usize>,
+    /// What it asks.
+    #[serde(flatten)]
+    pub ask: ToServer,
+}
+
+impl From<ToServer> for Request {
+    fn from(ask: ToServer) -> Request {
+        Request {
+            id: None,
+            ply: None,
+            ask,
+        }
+    }
+}
+
+/// A room's code: six letters and digits, none that look alike (no I, L, O, 0 or 1),
+/// written `K7QX-2M`. Read back however a person types it: any case, with or without
+/// the dash or spaces, or as the end of the page's link.
+///
+/// ```
+/// use ttt_online::protocol::RoomCode;
+///
+/// let code: RoomCode = "k7qx 2m".parse()?;
+/// assert_eq!(code.to_string(), "K7QX-2M");
+/// assert_eq!("http://127.0.0.1:7878/#K7QX-2M".parse::<RoomCode>()?, code);
+/// assert!("K7QX-2".parse::<RoomCode>().is_err());
+/// assert!("K7QX-2I".parse::<RoomCode>().is_err());
+/// # Ok::<(), ttt_online::protocol::RoomCodeError>(())
+/// ```
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct RoomCode([u8; RoomCode::LENGTH]);
+
+impl RoomCode {
+    /// The characters of a code.
+    pub const ALPHABET: &[u8; 31] = b"ABCDEFGHJKMNPQRSTUVWXYZ23456789";
+    /// Characters in a code.
+    pub const LENGTH: usize = 6;
+
+    /// The code numbered `number` (any number: it is taken modulo the codes there are),
+    /// for a server that draws a number at random.
+    #[must_use]
+    pub fn numbered(mut number: u64) -> RoomCode {
+        let base = RoomCode::ALPHABET.len() as u64;
+        let mut code = [0; RoomCode::LENGTH];
+        for slot in &mut code {
+            *slot = RoomCode::ALPHABET[(number % base) as usize];
+            number /= base;
+        }
+        RoomCode(code)
+    }
+}
+
+impl fmt::Display for RoomCode {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let text: String = self.0.iter().map(|&byte| char::from(byte)).collect();
+        write!(f, "{}-{}", &text[..4], &text[4..])
+    }
+}
+
+/// Text that is not a room code.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct RoomCodeError {
+    /// What was given (its first characters).
+    pub given: String,
+}
+
+impl fmt::Display for RoomCodeError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(
+            f,
+            "'{}' is not a room code: six letters and digits, like K7QX-2M",
+            self.given
+        )
+    }
+}
+
+impl std::error::Error for RoomCodeError {}
+
+impl Serialize for RoomCode {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        serializer.collect_str(self)
+    }
+}
+
+impl<'de> Deserialize<'de> for RoomCode {
+    fn deserialize<D: serde::Deserializer<'de>>(deserializer: D) -> Result<RoomCode, D::Error> {
+        let text = String::deserialize(deserializer)?;
+        text.parse().map_err(serde::de::Error::custom)
+    }
+}
+
+impl FromStr for RoomCode {
+    type Err = RoomCodeError;
+
+    fn from_str(text: &str) -> Result<RoomCode, RoomCodeError> {
+        let error = || RoomCodeError {
+            given: text
+                .chars()
+                .filter(|&c| !ttt_core::Shown::is_invisible(c))
+                .take(20)
+                .collect(),
+        };
+        // The page's link ends with the code.
+        let code = text.rsplit_once('#').map_or(text, |(_, code)| code);
+        let mut slots = [0; RoomCode::LENGTH];
+        let mut count = 0;
+        for c in code.chars().filter(|&c| c != '-' && !c.is_whitespace()) {
+            let upper = c.to_ascii_uppercase();
+            let known = u8::try_from(upper)
+                .ok()
+                .filter(|byte| RoomCode::ALPHABET.contains(byte))
+                .ok_or_else(error)?;
+            *slots.get_mut(count).ok_or_else(error)? = known;
+            count += 1;
+        }
+        if count < RoomCode::LENGTH {
+            return Err(error());
+        }
+        Ok(RoomCode(slots))
+    }
+}
 
 /// What a client asks of the server.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
@@ -32,12 +198,19 @@ pub enum ToServer {
         /// The sender's name, as the others see it.
         name: String,
     },
-    /// Takes the free seat of the room `code`, or watches when both are taken.
+    /// Takes the free seat of the room `code`, or watches when both are taken; or takes
+    /// back the seat one of `tokens` was given, if nobody is connected to it (a client
+    /// that ended comes back this way, without pushing out a friend on the same
+    /// machine).
     Join {
         /// The room's code.
         code: String,
         /// The sender's name.
         name: String,
+        /// Tokens of seats this person took in the room before (at most
+        /// [`MAX_TOKENS`] are looked at).
+        #[serde(default, skip_serializing_if = "Vec::is_empty")]
+        tokens: Vec<String>,
     },
     /// Watches the room `code`.
     Watch {
@@ -46,8 +219,8 @@ pub enum ToServer {
         /// The sender's name.
         name: String,
     },
-    /// Comes back to the room `code` after a dropped connection, as whoever was given
-    /// `token` there.
+    /// Comes back to the room `code` after a dropped connection (or to see it whole
+    /// again), as whoever was given `token` there.
     Rejoin {
         /// The room's code.
         code: String,
@@ -75,6 +248,12 @@ pub enum ToServer {
         /// What is said.
         text: String,
     },
+    /// Claims the game when the other player lost the connection and has not come back
+    /// in the wait the server gives ([`Happening::Left`]'s `wait`).
+    Claim,
+    /// Asks for a [`ToClient::Pong`]: a page cannot send the WebSocket's own pings, and
+    /// a client learns this way that the server still answers.
+    Ping,
 }
 
 /// What the server tells a client.
@@ -93,6 +272,8 @@ pub enum ToClient {
         token: String,
         /// `"X"`, `"O"`, or none for a watcher.
         seat: Option<String>,
+        /// Everyone in the room, the newcomer too.
+        members: Vec<Member>,
         /// The match.
         snapshot: Box<Snapshot>,
         /// The number of the last happening in the room.
@@ -109,7 +290,44 @@ pub enum ToClient {
     Refused {
         /// Why.
         reason: String,
+        /// The request's `id`, if it had one.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        re: Option<u64>,
     },
+    /// The request numbered `re` was done; what it did was told as happenings up to
+    /// `seq`.
+    Done {
+        /// The request's `id`.
+        re: u64,
+        /// The room's last happening after it (0 outside a room).
+        seq: u64,
+    },
+    /// The answer to [`ToServer::Ping`].
+    Pong {
+        /// The ping's `id`, if it had one.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        re: Option<u64>,
+    },
+    /// The server closes this connection, and says why; `again` says whether coming back
+    /// makes sense (not when another connection took the seat, which would then be
+    /// taken back in turn for ever).
+    Bye {
+        /// Why.
+        reason: String,
+        /// Whether to come back.
+        again: bool,
+    },
+}
+
+/// Someone in a room, as the welcome lists them.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Member {
+    /// Their name.
+    pub name: String,
+    /// `"X"`, `"O"`, or none for a watcher.
+    pub seat: Option<String>,
+    /// Whether their connection is open now.
+    pub connected: bool,
 }
 
 /// Something that happened in a room, as every member is told it.
@@ -129,6 +347,10 @@ pub enum Happening {
         name: String,
         /// Their seat, if they play.
         seat: Option<String>,
+        /// For a player in a game under way: the seconds after which the other player may
+        /// [claim](ToServer::Claim) it.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        wait: Option<u64>,
     },
     /// Someone came back after a dropped connection.
     Returned {

@@ -7,11 +7,13 @@
 use std::collections::{BTreeMap, HashMap};
 
 use ttt_core::{Mark, Rules, Shown, Square, SquareNaming};
-use ttt_play::matches::{Actor, Command, Event, Match, Refusal, Table};
+use ttt_play::matches::{Actor, Command, Event, Forfeit, Match, Refusal, Table};
 use ttt_play::settings::{FirstPolicy, Seat};
 use ttt_play::words;
 
-use crate::protocol::{Happening, ToClient, ToServer, VERSION};
+use crate::protocol::{
+    self, Happening, MAX_TOKENS, Request, RoomCode, ToClient, ToServer, VERSION,
+};
 
 /// One connection to the server, numbered by it.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
@@ -26,15 +28,19 @@ pub struct Delivery {
     pub message: ToClient,
 }
 
-/// What only the server can give the lobby: fresh randomness for the message at hand.
+/// What only the server can give the lobby: fresh randomness for the message at hand, and
+/// the time.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Fresh {
     /// A new room's code, should the message open one.
-    pub code: String,
+    pub code: RoomCode,
     /// A newcomer's token, to come back with after a dropped connection.
     pub token: String,
     /// Who moves first in a new room's first game (they alternate after it).
     pub coin: Mark,
+    /// The server's clock, in seconds since 1970 (so that times kept across a restart
+    /// still count).
+    pub now: u64,
 }
 
 /// How much the lobby holds, whatever its clients ask.
@@ -46,6 +52,9 @@ pub struct Limits {
     pub watchers: usize,
     /// Characters of a name or of a line said.
     pub text: usize,
+    /// Seconds a player who lost the connection mid-game has to come back before the
+    /// other may claim the game.
+    pub reconnect_wait: u64,
 }
 
 impl Default for Limits {
@@ -54,34 +63,47 @@ impl Default for Limits {
             rooms: 10_000,
             watchers: 100,
             text: 300,
+            reconnect_wait: 60,
         }
     }
 }
 
 /// Someone in a room: a player in a seat, or a watcher.
 #[derive(Debug, Clone, PartialEq, Eq)]
-struct Member {
+pub(crate) struct Member {
     /// Their connection, while it lasts.
-    id: Option<MemberId>,
-    name: String,
-    token: String,
-    seat: Option<Mark>,
+    pub(crate) id: Option<MemberId>,
+    pub(crate) name: String,
+    pub(crate) token: String,
+    pub(crate) seat: Option<Mark>,
+    /// Since when the connection has been lost, in the server's seconds.
+    pub(crate) gone_since: Option<u64>,
+}
+
+impl Member {
+    fn present(&self) -> protocol::Member {
+        protocol::Member {
+            name: self.name.clone(),
+            seat: self.seat.map(|mark| mark.to_string()),
+            connected: self.id.is_some(),
+        }
+    }
 }
 
 /// A match between two people elsewhere, and whoever watches it.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Room {
-    code: String,
-    game: Match,
-    members: Vec<Member>,
+    pub(crate) code: RoomCode,
+    pub(crate) game: Match,
+    pub(crate) members: Vec<Member>,
     /// The number of the last happening.
-    seq: u64,
+    pub(crate) seq: u64,
     /// Who asked for another game since this one ended (X, O).
-    rematch: [bool; 2],
+    pub(crate) rematch: [bool; 2],
     /// Who moves first in the first game.
-    coin: Mark,
+    pub(crate) coin: Mark,
     /// Since when nobody has been connected, in the server's seconds.
-    empty_since: Option<u64>,
+    pub(crate) empty_since: Option<u64>,
 }
 
 impl Room {
@@ -92,7 +114,7 @@ impl Room {
     /// # Errors
     /// [`Refusal::CannotPlay`] is not possible for two people; the match's own refusal
     /// otherwise.
-    pub fn new(code: String, rules: Rules, coin: Mark) -> Result<Room, Refusal> {
+    pub fn new(code: RoomCode, rules: Rules, coin: Mark) -> Result<Room, Refusal> {
         let table = Table {
             rules,
             x: Seat::Human,
@@ -111,8 +133,13 @@ impl Room {
     }
 
     /// The room's code.
-    pub fn code(&self) -> &str {
-        &self.code
+    pub fn code(&self) -> RoomCode {
+        self.code
+    }
+
+    /// The number of the last happening.
+    pub fn seq(&self) -> u64 {
+        self.seq
     }
 
     /// The match.
@@ -156,6 +183,7 @@ impl Room {
             name: name.clone(),
             token,
             seat,
+            gone_since: None,
         });
         self.empty_since = None;
         let mut out = self.tell_others(
@@ -174,37 +202,73 @@ impl Room {
         out
     }
 
-    /// Someone comes back after a dropped connection, as the holder of `token`.
+    /// The member holding `token`. Every token is compared whole, so the time taken tells
+    /// nothing of a guess.
+    fn holder_of(&self, token: &str) -> Option<usize> {
+        self.members
+            .iter()
+            .enumerate()
+            .fold(None, |found, (index, member)| {
+                if same_secret(&member.token, token) {
+                    Some(index)
+                } else {
+                    found
+                }
+            })
+    }
+
+    /// Whether the holder of `token` plays here and has lost the connection.
+    fn is_away(&self, token: &str) -> bool {
+        self.holder_of(token).is_some_and(|index| {
+            let member = &self.members[index];
+            member.id.is_none() && member.seat.is_some()
+        })
+    }
+
+    /// Someone comes back after a dropped connection, as the holder of `token`. A
+    /// connection still open for them (another window) is told it was replaced, and goes.
     fn rejoin(&mut self, id: MemberId, token: &str) -> Option<Vec<Delivery>> {
-        let member = self
-            .members
-            .iter_mut()
-            .find(|member| member.token == token)?;
+        let index = self.holder_of(token)?;
+        let member = &mut self.members[index];
         let earlier = member.id.replace(id);
+        member.gone_since = None;
         let (name, seat) = (member.name.clone(), member.seat);
         self.empty_since = None;
         let mut out = Vec::new();
-        if earlier.is_none() {
-            out = self.tell_others(
-                id,
-                Happening::Returned {
-                    name,
-                    seat: seat.map(|mark| mark.to_string()),
+        match earlier {
+            None => {
+                out = self.tell_others(
+                    id,
+                    Happening::Returned {
+                        name,
+                        seat: seat.map(|mark| mark.to_string()),
+                    },
+                );
+            }
+            Some(earlier) => out.push(Delivery {
+                to: earlier,
+                message: ToClient::Bye {
+                    reason: "This seat was taken by another connection (another window or \
+                             tab): play on there."
+                        .to_owned(),
+                    again: false,
                 },
-            );
+            }),
         }
         out.push(self.welcome(id));
         Some(out)
     }
 
-    /// Someone's connection dropped at `now`: a player keeps the seat for their return, a
+    /// Someone's connection dropped at `now`: a player keeps the seat for their return
+    /// (in a game under way, for `wait` seconds before the other may claim it), a
     /// watcher goes.
-    fn leave(&mut self, id: MemberId, now: u64) -> Vec<Delivery> {
+    fn leave(&mut self, id: MemberId, now: u64, wait: u64) -> Vec<Delivery> {
         let Some(index) = self.members.iter().position(|member| member.id == Some(id)) else {
             return Vec::new();
         };
         let member = &mut self.members[index];
         member.id = None;
+        member.gone_since = Some(now);
         let (name, seat) = (member.name.clone(), member.seat);
         if seat.is_none() {
             self.members.remove(index);
@@ -212,19 +276,71 @@ impl Room {
         if self.members.iter().all(|member| member.id.is_none()) {
             self.empty_since = Some(now);
         }
+        let under_way = self.game.started() && !self.game.is_over();
         self.tell_all(Happening::Left {
             name,
             seat: seat.map(|mark| mark.to_string()),
+            wait: (seat.is_some() && under_way).then_some(wait),
         })
     }
 
-    /// A message from a member of the room.
-    fn handle(&mut self, id: MemberId, message: ToServer, limits: Limits) -> Vec<Delivery> {
+    /// The player of `mark` claims the game at `now`: the other lost the connection and
+    /// has not come back in `wait` seconds.
+    fn claim(&mut self, id: MemberId, mark: Mark, now: u64, wait: u64) -> Vec<Delivery> {
+        if !self.game.started() || self.game.is_over() {
+            return refused(id, "There is no game under way to claim.");
+        }
+        let Some(other) = self.holder(!mark) else {
+            return refused(id, "Nobody else is here to claim the game from.");
+        };
+        let Some(since) = other.gone_since.filter(|_| other.id.is_none()) else {
+            return refused(id, &format!("{} is still here: play on.", other.name));
+        };
+        let waited = now.saturating_sub(since);
+        if waited < wait {
+            return refused(
+                id,
+                &format!(
+                    "{} may still come back: you can claim the game in {} s.",
+                    other.name,
+                    wait - waited
+                ),
+            );
+        }
+        let forfeit = Forfeit {
+            loser: !mark,
+            reason: format!("{} lost the connection and did not come back", other.name),
+        };
+        match self.game.apply(Actor::Host, Command::Forfeit(forfeit)) {
+            Ok(events) => {
+                self.rematch = [false; 2];
+                self.tell_events(&events)
+            }
+            Err(refusal) => refused(id, &self.refusal(&refusal)),
+        }
+    }
+
+    /// A message from a member of the room, meant for the game at `ply` if it says so.
+    fn handle(
+        &mut self,
+        id: MemberId,
+        message: ToServer,
+        ply: Option<usize>,
+        limits: Limits,
+        now: u64,
+    ) -> Vec<Delivery> {
         let Some(member) = self.member(id) else {
             return refused(id, "You are not in this room.");
         };
         let (seat, name) = (member.seat, member.name.clone());
         let actor = seat.map_or(Actor::Spectator, Actor::Seat);
+        let moves = self.game.position().ply();
+        if ply.is_some_and(|ply| ply != moves) && message.is_for_the_board() {
+            return refused(
+                id,
+                "The board changed before that arrived: look at it again.",
+            );
+        }
         let command = match message {
             ToServer::Play { square } => Command::Play(Square::new(square)),
             ToServer::Undo => Command::Undo,
@@ -238,12 +354,29 @@ impl Room {
                 }
                 return self.tell_all(Happening::Said { name, text });
             }
+            ToServer::Claim => {
+                let Some(mark) = seat else {
+                    return refused(id, &self.refusal(&Refusal::Watching));
+                };
+                return self.claim(id, mark, now, limits.reconnect_wait);
+            }
+            // A member out of step sees the whole room again.
+            ToServer::Rejoin { code, token }
+                if code.parse() == Ok(self.code)
+                    && self
+                        .member(id)
+                        .is_some_and(|member| same_secret(&member.token, &token)) =>
+            {
+                return vec![self.welcome(id)];
+            }
             ToServer::Host { .. }
             | ToServer::Join { .. }
             | ToServer::Watch { .. }
             | ToServer::Rejoin { .. } => {
                 return refused(id, "You are in a room already.");
             }
+            // The lobby answers pings.
+            ToServer::Ping => return Vec::new(),
         };
         if !self.full() && !self.game.started() {
             return refused(id, "Wait for the other player to join.");
@@ -316,13 +449,14 @@ impl Room {
             to: id,
             message: ToClient::Welcome {
                 version: VERSION,
-                code: self.code.clone(),
+                code: self.code.to_string(),
                 token: member
                     .map(|member| member.token.clone())
                     .unwrap_or_default(),
                 seat: member
                     .and_then(|member| member.seat)
                     .map(|mark| mark.to_string()),
+                members: self.members.iter().map(Member::present).collect(),
                 snapshot: Box::new(self.game.snapshot()),
                 seq: self.seq,
             },
@@ -354,14 +488,38 @@ impl Room {
     }
 }
 
+impl ToServer {
+    /// Whether this asks something of the game on the board, and so is meant for one ply.
+    fn is_for_the_board(&self) -> bool {
+        matches!(
+            self,
+            ToServer::Play { .. }
+                | ToServer::Undo
+                | ToServer::AnswerUndo { .. }
+                | ToServer::Resign
+                | ToServer::Claim
+        )
+    }
+}
+
 /// A refusal for `id`, in `reason`'s words.
 fn refused(id: MemberId, reason: &str) -> Vec<Delivery> {
     vec![Delivery {
         to: id,
         message: ToClient::Refused {
             reason: reason.to_owned(),
+            re: None,
         },
     }]
+}
+
+/// Whether two secrets are the same, in a time that depends on their lengths alone.
+fn same_secret(a: &str, b: &str) -> bool {
+    a.len() == b.len()
+        && a.bytes()
+            .zip(b.bytes())
+            .fold(0, |differ, (a, b)| differ | (a ^ b))
+            == 0
 }
 
 /// `text` with nothing that acts on a terminal or hides itself ([`Shown::is_invisible`]),
@@ -378,9 +536,9 @@ fn plain(text: &str, limit: usize) -> String {
 /// Every open room, found by its code, and which room each connection is in.
 #[derive(Debug, Clone, Default)]
 pub struct Lobby {
-    rooms: BTreeMap<String, Room>,
-    rooms_of: HashMap<MemberId, String>,
-    limits: Limits,
+    pub(crate) rooms: BTreeMap<RoomCode, Room>,
+    pub(crate) rooms_of: HashMap<MemberId, RoomCode>,
+    pub(crate) limits: Limits,
 }
 
 impl Lobby {
@@ -393,8 +551,13 @@ impl Lobby {
     }
 
     /// The room of code `code`, if it is open.
-    pub fn room(&self, code: &str) -> Option<&Room> {
-        self.rooms.get(code)
+    pub fn room(&self, code: RoomCode) -> Option<&Room> {
+        self.rooms.get(&code)
+    }
+
+    /// The room the connection `id` is in.
+    pub fn room_of(&self, id: MemberId) -> Option<&Room> {
+        self.rooms.get(self.rooms_of.get(&id)?)
     }
 
     /// Rooms open.
@@ -408,12 +571,52 @@ impl Lobby {
     }
 
     /// A message from the connection `id`, with the randomness it may need; what to send
-    /// to whom.
-    pub fn handle(&mut self, id: MemberId, message: ToServer, fresh: Fresh) -> Vec<Delivery> {
+    /// to whom. The sender's answer names its request's `id`: a refusal, or
+    /// [`ToClient::Done`] once done.
+    pub fn handle(&mut self, id: MemberId, request: Request, fresh: Fresh) -> Vec<Delivery> {
+        if request.ask == ToServer::Ping {
+            let pong = ToClient::Pong { re: request.id };
+            return vec![Delivery {
+                to: id,
+                message: pong,
+            }];
+        }
+        let mut out = self.decide(id, request.ask, request.ply, fresh);
+        let mut done = true;
+        for delivery in &mut out {
+            match &mut delivery.message {
+                ToClient::Refused { re, .. } if delivery.to == id => {
+                    *re = request.id;
+                    done = false;
+                }
+                // A connection replaced by another is no longer in the room.
+                ToClient::Bye { .. } => {
+                    self.rooms_of.remove(&delivery.to);
+                }
+                _ => {}
+            }
+        }
+        if let Some(re) = request.id.filter(|_| done) {
+            let seq = self.room_of(id).map_or(0, Room::seq);
+            out.push(Delivery {
+                to: id,
+                message: ToClient::Done { re, seq },
+            });
+        }
+        out
+    }
+
+    fn decide(
+        &mut self,
+        id: MemberId,
+        message: ToServer,
+        ply: Option<usize>,
+        fresh: Fresh,
+    ) -> Vec<Delivery> {
         let limits = self.limits;
         if let Some(code) = self.rooms_of.get(&id) {
             return match self.rooms.get_mut(code) {
-                Some(room) => room.handle(id, message, limits),
+                Some(room) => room.handle(id, message, ply, limits, fresh.now),
                 None => refused(id, "That room is closed."),
             };
         }
@@ -430,22 +633,40 @@ impl Lobby {
                 if self.rooms.contains_key(&fresh.code) {
                     return refused(id, "That room code is taken: try again.");
                 }
-                let Ok(mut room) = Room::new(fresh.code.clone(), rules, fresh.coin) else {
+                let Ok(mut room) = Room::new(fresh.code, rules, fresh.coin) else {
                     return refused(id, "That board cannot be played here.");
                 };
                 let out = room.enter(id, name_of(&name, limits), fresh.token, false);
-                self.rooms.insert(fresh.code.clone(), room);
+                self.rooms.insert(fresh.code, room);
                 (fresh.code, out)
             }
-            ToServer::Join { code, name } => {
-                return self.enter(id, code, name, fresh.token, false);
+            ToServer::Join { code, name, tokens } => {
+                // Back to a seat of one's own that nobody holds, if one of the tokens
+                // names one.
+                let back = code.parse::<RoomCode>().ok().and_then(|code| {
+                    let room = self.rooms.get_mut(&code)?;
+                    let token = tokens
+                        .iter()
+                        .take(MAX_TOKENS)
+                        .find(|token| room.is_away(token))?
+                        .clone();
+                    Some((code, room.rejoin(id, &token)?))
+                });
+                match back {
+                    Some(back) => back,
+                    None => return self.enter(id, &code, name, fresh.token, false),
+                }
             }
             ToServer::Watch { code, name } => {
-                return self.enter(id, code, name, fresh.token, true);
+                return self.enter(id, &code, name, fresh.token, true);
             }
             ToServer::Rejoin { code, token } => {
+                let code = match code.parse::<RoomCode>() {
+                    Ok(code) => code,
+                    Err(error) => return refused(id, &format!("{error}.")),
+                };
                 let Some(room) = self.rooms.get_mut(&code) else {
-                    return refused(id, &no_room(&code));
+                    return refused(id, &no_room(code));
                 };
                 match room.rejoin(id, &token) {
                     Some(out) => (code, out),
@@ -462,14 +683,18 @@ impl Lobby {
     fn enter(
         &mut self,
         id: MemberId,
-        code: String,
+        code: &str,
         name: String,
         token: String,
         watch: bool,
     ) -> Vec<Delivery> {
         let limits = self.limits;
+        let code = match code.parse::<RoomCode>() {
+            Ok(code) => code,
+            Err(error) => return refused(id, &format!("{error}.")),
+        };
         let Some(room) = self.rooms.get_mut(&code) else {
-            return refused(id, &no_room(&code));
+            return refused(id, &no_room(code));
         };
         let watch = watch || room.full();
         if watch && room.watchers() >= limits.watchers {
@@ -485,9 +710,10 @@ impl Lobby {
         let Some(code) = self.rooms_of.remove(&id) else {
             return Vec::new();
         };
+        let wait = self.limits.reconnect_wait;
         self.rooms
             .get_mut(&code)
-            .map(|room| room.leave(id, now))
+            .map(|room| room.leave(id, now, wait))
             .unwrap_or_default()
     }
 
@@ -514,8 +740,8 @@ fn name_of(name: &str, limits: Limits) -> String {
 }
 
 /// There is no room of this code.
-fn no_room(code: &str) -> String {
-    format!("No room has the code '{}'.", plain(code, 20))
+fn no_room(code: RoomCode) -> String {
+    format!("No room has the code {code}: it may have closed, or the code is mistyped.")
 }
 
 #[cfg(test)]
@@ -527,18 +753,27 @@ mod tests {
     )]
 
     use proptest::prelude::*;
+    use ttt_core::Position;
 
     use super::*;
+    use crate::mirror::Mirror;
 
     const ANN: MemberId = MemberId(1);
     const BOB: MemberId = MemberId(2);
     const EVE: MemberId = MemberId(3);
 
+    const CODE: &str = "K7QX-2M";
+
+    fn code() -> RoomCode {
+        CODE.parse().unwrap()
+    }
+
     fn fresh(token: &str) -> Fresh {
         Fresh {
-            code: "K7Q2".to_owned(),
+            code: code(),
             token: token.to_owned(),
             coin: Mark::X,
+            now: 0,
         }
     }
 
@@ -549,18 +784,19 @@ mod tests {
             rules: "3x3, k=3".to_owned(),
             name: "Ann".to_owned(),
         };
-        lobby.handle(ANN, host, fresh("ann"));
+        send(&mut lobby, ANN, host);
         let join = |name: &str| ToServer::Join {
-            code: "K7Q2".to_owned(),
+            code: CODE.to_owned(),
             name: name.to_owned(),
+            tokens: Vec::new(),
         };
-        lobby.handle(BOB, join("Bob"), fresh("bob"));
-        lobby.handle(EVE, join("Eve"), fresh("eve"));
+        lobby.handle(BOB, join("Bob").into(), fresh("bob"));
+        lobby.handle(EVE, join("Eve").into(), fresh("eve"));
         lobby
     }
 
     fn send(lobby: &mut Lobby, id: MemberId, message: ToServer) -> Vec<Delivery> {
-        lobby.handle(id, message, fresh("unused"))
+        lobby.handle(id, message.into(), fresh("unused"))
     }
 
     fn play(lobby: &mut Lobby, id: MemberId, square: usize) -> Vec<Delivery> {
@@ -579,7 +815,7 @@ mod tests {
 
     /// Moves of the game on the board in the room "K7Q2".
     fn moves_played(lobby: &Lobby) -> usize {
-        let room = lobby.room("K7Q2").unwrap();
+        let room = lobby.room(code()).unwrap();
         room.game().position().history().len()
     }
 
@@ -587,7 +823,7 @@ mod tests {
         match out {
             [
                 Delivery {
-                    message: ToClient::Refused { reason },
+                    message: ToClient::Refused { reason, .. },
                     ..
                 },
             ] => reason,
@@ -598,7 +834,7 @@ mod tests {
     #[test]
     fn two_players_and_a_watcher_see_one_game_and_a_rematch() {
         let mut lobby = room_of_three();
-        let room = lobby.room("K7Q2").unwrap();
+        let room = lobby.room(code()).unwrap();
         assert_eq!(room.game().position().to_move(), Mark::X);
         // Eve came third: she watches, and cannot play.
         assert_eq!(
@@ -670,7 +906,8 @@ mod tests {
             happenings(&out, ANN),
             [Happening::Left {
                 name: "Bob".to_owned(),
-                seat: Some("O".to_owned())
+                seat: Some("O".to_owned()),
+                wait: Some(60),
             }]
         );
         assert_eq!(
@@ -679,7 +916,7 @@ mod tests {
         );
         let again = MemberId(9);
         let wrong = ToServer::Rejoin {
-            code: "K7Q2".to_owned(),
+            code: CODE.to_owned(),
             token: "guess".to_owned(),
         };
         assert_eq!(
@@ -687,7 +924,7 @@ mod tests {
             "That token is not for this room."
         );
         let rejoin = ToServer::Rejoin {
-            code: "K7Q2".to_owned(),
+            code: CODE.to_owned(),
             token: "bob".to_owned(),
         };
         let out = send(&mut lobby, again, rejoin);
@@ -709,6 +946,163 @@ mod tests {
     }
 
     #[test]
+    fn a_move_meant_for_another_ply_is_refused_and_a_numbered_ask_is_answered() {
+        let mut lobby = room_of_three();
+        let ask = |id, ply, square| Request {
+            id: Some(id),
+            ply: Some(ply),
+            ask: ToServer::Play { square },
+        };
+        let done = lobby.handle(ANN, ask(1, 0, 4), fresh(""));
+        assert_eq!(
+            done.last().unwrap().message,
+            ToClient::Done {
+                re: 1,
+                seq: lobby.room(code()).unwrap().seq()
+            }
+        );
+        // Bob meant his move for the empty board he saw before Ann's arrived.
+        let stale = lobby.handle(BOB, ask(2, 0, 0), fresh(""));
+        assert_eq!(
+            stale,
+            [Delivery {
+                to: BOB,
+                message: ToClient::Refused {
+                    reason: "The board changed before that arrived: look at it again.".to_owned(),
+                    re: Some(2)
+                }
+            }]
+        );
+        assert_eq!(moves_played(&lobby), 1);
+        // A line said is not for a ply: it goes whatever the ply.
+        let say = Request {
+            id: Some(3),
+            ply: Some(7),
+            ask: ToServer::Say {
+                text: "hi".to_owned(),
+            },
+        };
+        assert_eq!(lobby.handle(EVE, say, fresh("")).len(), 4);
+        let ping = Request {
+            id: Some(4),
+            ply: None,
+            ask: ToServer::Ping,
+        };
+        assert_eq!(
+            lobby.handle(MemberId(42), ping, fresh("")),
+            [Delivery {
+                to: MemberId(42),
+                message: ToClient::Pong { re: Some(4) }
+            }]
+        );
+    }
+
+    #[test]
+    fn joining_with_a_kept_token_takes_back_ones_own_seat_only_when_nobody_holds_it() {
+        let mut lobby = room_of_three();
+        let join = |tokens: &[&str]| ToServer::Join {
+            code: CODE.to_owned(),
+            name: "Bob".to_owned(),
+            tokens: tokens.iter().map(|token| (*token).to_owned()).collect(),
+        };
+        // Bob is still connected: his token brings a newcomer in to watch, and Bob stays.
+        let friend = MemberId(8);
+        let out = send(&mut lobby, friend, join(&["bob"]));
+        assert!(
+            out.iter()
+                .all(|delivery| !matches!(delivery.message, ToClient::Bye { .. }))
+        );
+        assert_eq!(lobby.room_of(friend).unwrap().watchers(), 2);
+        // Gone, Bob comes back by joining again with the tokens he kept.
+        lobby.disconnect(BOB, 10);
+        let back = MemberId(9);
+        let out = send(&mut lobby, back, join(&["guess", "bob"]));
+        assert!(happenings(&out, ANN).contains(&Happening::Returned {
+            name: "Bob".to_owned(),
+            seat: Some("O".to_owned())
+        }));
+        play(&mut lobby, ANN, 4);
+        play(&mut lobby, back, 0);
+        assert_eq!(moves_played(&lobby), 2);
+    }
+
+    #[test]
+    fn a_game_is_claimed_only_after_the_other_player_stayed_away_for_the_wait() {
+        let mut lobby = room_of_three();
+        play(&mut lobby, ANN, 4);
+        let at = |now| Fresh { now, ..fresh("") };
+        let claim = |lobby: &mut Lobby, now| lobby.handle(ANN, ToServer::Claim.into(), at(now));
+        assert_eq!(
+            refusal(&claim(&mut lobby, 0)),
+            "Bob is still here: play on."
+        );
+        lobby.disconnect(BOB, 100);
+        assert_eq!(
+            refusal(&claim(&mut lobby, 159)),
+            "Bob may still come back: you can claim the game in 1 s."
+        );
+        assert_eq!(
+            refusal(&lobby.handle(EVE, ToServer::Claim.into(), at(200))),
+            "You are watching: only the players move."
+        );
+        let out = claim(&mut lobby, 160);
+        assert_eq!(
+            happenings(&out, EVE),
+            [
+                Happening::Forfeited {
+                    loser: "O".to_owned(),
+                    reason: "Bob lost the connection and did not come back".to_owned()
+                },
+                Happening::Ended {
+                    outcome: "X wins".to_owned()
+                }
+            ]
+        );
+        assert_eq!(
+            refusal(&claim(&mut lobby, 300)),
+            "There is no game under way to claim."
+        );
+    }
+
+    #[test]
+    fn a_second_connection_for_a_seat_replaces_the_first_which_is_told_not_to_come_back() {
+        let mut lobby = room_of_three();
+        let tab = MemberId(7);
+        let rejoin = ToServer::Rejoin {
+            code: "k7qx-2m".to_owned(),
+            token: "bob".to_owned(),
+        };
+        let out = send(&mut lobby, tab, rejoin.clone());
+        // The new connection, out of step, sees the room again.
+        let again = send(&mut lobby, tab, rejoin);
+        assert!(matches!(
+            again[..],
+            [Delivery {
+                message: ToClient::Welcome { .. },
+                ..
+            }]
+        ));
+        assert!(
+            out.iter().any(|delivery| delivery.to == BOB
+                && matches!(delivery.message, ToClient::Bye { again: false, .. })),
+            "{out:?}"
+        );
+        assert!(
+            happenings(&out, ANN).is_empty(),
+            "nobody left, so nobody returned"
+        );
+        assert_eq!(
+            refusal(&play(&mut lobby, BOB, 0)),
+            "Host a room, or join one by its code, first."
+        );
+        play(&mut lobby, ANN, 4);
+        play(&mut lobby, tab, 0);
+        assert_eq!(moves_played(&lobby), 2);
+        // The replaced connection ends without a word to the room.
+        assert!(lobby.disconnect(BOB, 5).is_empty());
+    }
+
+    #[test]
     fn bad_asks_are_refused_in_words_and_names_and_lines_are_plain() {
         let mut lobby = Lobby::new(Limits {
             rooms: 1,
@@ -723,13 +1117,18 @@ mod tests {
             refusal(&play(&mut lobby, ANN, 4)),
             "Host a room, or join one by its code, first."
         );
-        let join = ToServer::Join {
-            code: "NOPE".to_owned(),
+        let join = |code: &str| ToServer::Join {
+            code: code.to_owned(),
             name: "Bob".to_owned(),
+            tokens: Vec::new(),
         };
         assert_eq!(
-            refusal(&send(&mut lobby, BOB, join)),
-            "No room has the code 'NOPE'."
+            refusal(&send(&mut lobby, BOB, join("NOPE"))),
+            "'NOPE' is not a room code: six letters and digits, like K7QX-2M."
+        );
+        assert_eq!(
+            refusal(&send(&mut lobby, BOB, join("zzzz zz"))),
+            "No room has the code ZZZZ-ZZ: it may have closed, or the code is mistyped."
         );
         send(&mut lobby, ANN, host("3x3, k=3"));
         assert_eq!(
@@ -741,8 +1140,9 @@ mod tests {
             "Wait for the other player to join."
         );
         let join = ToServer::Join {
-            code: "K7Q2".to_owned(),
+            code: CODE.to_owned(),
             name: "Bob".to_owned(),
+            tokens: Vec::new(),
         };
         let out = send(&mut lobby, BOB, join);
         assert!(happenings(&out, ANN).contains(&Happening::Entered {
@@ -764,7 +1164,7 @@ mod tests {
             text.starts_with("hi]0;x") && text.chars().count() == 300,
             "{text}"
         );
-        assert!(lobby.room("K7Q2").unwrap().members[0].name == "[2JAnn");
+        assert!(lobby.room(code()).unwrap().members[0].name == "[2JAnn");
     }
 
     #[test]
@@ -779,66 +1179,130 @@ mod tests {
     }
 
     fn messages() -> impl Strategy<Value = ToServer> {
-        let code = || prop_oneof![Just("K7Q2".to_owned()), Just("ZZZZ".to_owned())];
+        let code = || prop_oneof![Just(CODE.to_owned()), Just("ZZZZ-ZZ".to_owned())];
+        let token = || {
+            prop_oneof![
+                Just("t1".to_owned()),
+                Just("t2".to_owned()),
+                Just("x".to_owned())
+            ]
+        };
         prop_oneof![
             6 => (0..12usize).prop_map(|square| ToServer::Play { square }),
             1 => Just(ToServer::Undo),
             1 => any::<bool>().prop_map(|yes| ToServer::AnswerUndo { yes }),
             1 => Just(ToServer::Resign),
             2 => Just(ToServer::Rematch),
+            1 => Just(ToServer::Claim),
+            1 => Just(ToServer::Ping),
             1 => ".{0,8}".prop_map(|text| ToServer::Say { text }),
-            1 => code().prop_map(|code| ToServer::Join { code, name: "P".to_owned() }),
+            1 => (code(), proptest::collection::vec(token(), 0..2))
+                .prop_map(|(code, tokens)| ToServer::Join { code, name: "P".to_owned(), tokens }),
             1 => code().prop_map(|code| ToServer::Watch { code, name: "W".to_owned() }),
             1 => Just(ToServer::Host { rules: "3x3, k=3".to_owned(), name: "H".to_owned() }),
-            1 => code().prop_map(|code| ToServer::Rejoin { code, token: "t1".to_owned() }),
+            1 => (code(), token()).prop_map(|(code, token)| ToServer::Rejoin { code, token }),
+        ]
+    }
+
+    /// What a step of the property test does: a message (with an id, and a ply that may be
+    /// stale), or a dropped connection.
+    #[derive(Debug, Clone)]
+    enum Step {
+        Send {
+            ask: ToServer,
+            id: Option<u64>,
+            stale: Option<usize>,
+        },
+        Drop,
+    }
+
+    fn steps() -> impl Strategy<Value = Step> {
+        prop_oneof![
+            8 => (messages(), proptest::option::of(0..100u64), proptest::option::of(0..3usize))
+                .prop_map(|(ask, id, stale)| Step::Send { ask, id, stale }),
+            1 => Just(Step::Drop),
         ]
     }
 
     proptest! {
+        /// The server's authority: whatever anyone sends (wrong tokens, moves out of turn or
+        /// for a stale ply, asks outside a room), every position is one the rules allow,
+        /// a refusal changes nothing, each member is told every happening once and in
+        /// order, each request with an id is answered once, and every member still
+        /// connected ends seeing the server's game.
         #[test]
         fn any_messages_from_anyone_keep_every_member_in_step(
-            steps in proptest::collection::vec((0..4u64, messages(), any::<bool>()), 0..80),
+            steps in proptest::collection::vec((0..4u64, steps()), 0..100),
         ) {
-            let mut lobby = Lobby::new(Limits::default());
-            // What each connection was told last, to check the numbering.
-            let mut last_seq: HashMap<MemberId, u64> = HashMap::new();
-            for (step, (who, message, drop)) in steps.into_iter().enumerate() {
+            let mut lobby = Lobby::new(Limits { reconnect_wait: 5, ..Limits::default() });
+            let mut mirrors: HashMap<MemberId, Mirror> = HashMap::new();
+            for (now, (who, step)) in (0u64..).zip(steps) {
                 let id = MemberId(who);
-                let before = lobby.room("K7Q2").map(|room| room.game().snapshot());
-                let token = format!("t{who}");
-                let fresh = Fresh { code: "K7Q2".to_owned(), token, coin: Mark::O };
-                let out = if drop {
-                    lobby.disconnect(id, step as u64)
-                } else {
-                    lobby.handle(id, message, fresh)
+                let before = lobby.room(code()).map(|room| room.game().snapshot());
+                let fresh = Fresh { code: code(), token: format!("t{who}"), coin: Mark::O, now };
+                let (out, asked) = match step {
+                    Step::Drop => (lobby.disconnect(id, now), None),
+                    Step::Send { ask, id: ask_id, stale } => {
+                        // A ply the client saw, or one a few moves off.
+                        let seen = mirrors.get(&id).map_or(0, Mirror::ply);
+                        let ply = stale.map(|off| seen + off);
+                        let request = Request { id: ask_id, ply, ask };
+                        (lobby.handle(id, request, fresh), ask_id)
+                    }
                 };
+                let mut answers = 0;
                 for delivery in &out {
+                    let answer = match &delivery.message {
+                        ToClient::Refused { re, .. } | ToClient::Pong { re } => Some(*re),
+                        ToClient::Done { re, .. } => Some(Some(*re)),
+                        _ => None,
+                    };
+                    if let Some(re) = answer {
+                        prop_assert_eq!(delivery.to, id, "an answer goes to the asker");
+                        prop_assert_eq!(re, asked);
+                        answers += 1;
+                    }
                     match &delivery.message {
-                        ToClient::Refused { reason } => {
+                        ToClient::Refused { reason, .. } => {
                             prop_assert!(!reason.is_empty());
-                            let after = lobby.room("K7Q2").map(|room| room.game().snapshot());
+                            let after = lobby.room(code()).map(|room| room.game().snapshot());
                             prop_assert_eq!(&after, &before, "a refusal changes nothing");
                         }
-                        ToClient::Welcome { seq, snapshot, .. } => {
-                            let room = lobby.room("K7Q2").unwrap();
-                            prop_assert_eq!(snapshot.as_ref(), &room.game().snapshot());
-                            last_seq.insert(delivery.to, *seq);
+                        ToClient::Bye { .. } => {
+                            mirrors.remove(&delivery.to);
                         }
-                        ToClient::Happened { seq, .. } => {
-                            // Each member is told every happening once, in order, after
-                            // its welcome.
-                            let last = last_seq.get_mut(&delivery.to);
-                            prop_assert!(last.is_some(), "told before welcomed: {:?}", delivery);
-                            if let Some(last) = last {
-                                prop_assert_eq!(*seq, *last + 1, "{:?}", delivery);
-                                *last = *seq;
-                            }
+                        told => {
+                            let mirror = mirrors.entry(delivery.to).or_default();
+                            prop_assert_eq!(mirror.take(told), Ok(()), "{:?}", delivery);
                         }
                     }
                 }
-                if drop {
-                    last_seq.remove(&id);
+                if asked.is_some() {
+                    prop_assert_eq!(answers, 1, "one answer to a numbered request: {:?}", out);
                 }
+                if let Some(room) = lobby.room(code()) {
+                    let position = room.game().position();
+                    let replayed =
+                        Position::from_moves(position.rules(), position.first(), position.history());
+                    prop_assert!(
+                        replayed.is_ok_and(|replayed| &replayed == position),
+                        "a position the rules allow"
+                    );
+                }
+                if lobby.room_of(id).is_none() {
+                    mirrors.remove(&id);
+                }
+            }
+            for (id, mirror) in &mirrors {
+                let room = lobby.room_of(*id).unwrap();
+                prop_assert_eq!(mirror.seq, room.seq());
+                let game = room.game();
+                let position = mirror.position.as_ref().map_or(&[][..], Position::history);
+                let expected = if game.started() { game.position().history() } else { &[] };
+                prop_assert_eq!(position, expected);
+                prop_assert_eq!(mirror.score, game.snapshot().score);
+                prop_assert_eq!(mirror.over, game.started() && game.is_over());
+                prop_assert_eq!(mirror.undo_asked, game.undo_asked());
             }
         }
     }

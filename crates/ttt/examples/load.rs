@@ -39,6 +39,7 @@ async fn main() {
     // Every client comes from 127.0.0.1: the per-address bound is lifted for the test.
     let limits = Limits {
         per_address: rooms * 2 + 10,
+        rooms_per_address: rooms,
         messages_per_second: 1000,
         ..Limits::default()
     };
@@ -71,6 +72,7 @@ async fn main() {
             &ToServer::Join {
                 code,
                 name: "G".to_owned(),
+                tokens: Vec::new(),
             },
         )
         .await;
@@ -158,7 +160,10 @@ async fn play_games(mut host: Client, mut guest: Client, games: u32) -> (u64, u6
                 }
                 _ => {}
             },
-            ToClient::Refused { reason } => panic!("refused: {reason}"),
+            ToClient::Refused { reason, .. } | ToClient::Bye { reason, .. } => {
+                panic!("refused: {reason}")
+            }
+            ToClient::Done { .. } | ToClient::Pong { .. } => {}
         }
         if let Some(player) = mover {
             let square = board.iter().position(|taken| !taken).unwrap();

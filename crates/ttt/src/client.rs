@@ -5,11 +5,12 @@
 use std::io::{self, BufRead, Write};
 use std::net::{TcpStream, ToSocketAddrs};
 use std::process::ExitCode;
-use std::time::Duration;
+use std::time::{Duration, Instant};
 
 use anyhow::{Context, bail};
-use ttt_core::{Mark, Position, Rules, Shown, Square, SquareNaming};
-use ttt_online::protocol::{Happening, ToClient, ToServer};
+use ttt_core::{Mark, Rules, Shown, ShownLine, Square, SquareNaming};
+use ttt_online::mirror::Mirror;
+use ttt_online::protocol::{Happening, Request, RoomCode, ToClient, ToServer};
 use ttt_play::matches::Refusal;
 use tungstenite::{Message, WebSocket};
 
@@ -18,6 +19,7 @@ use crate::line::input::{Input, Interruption, Line};
 use crate::line::palette::Palette;
 use crate::line::typed::{self, Typed, TypedError};
 use crate::signals::Interrupts;
+use crate::store::SeatTokens;
 
 /// How long a connection may take to open.
 const CONNECT: Duration = Duration::from_secs(10);
@@ -30,33 +32,49 @@ pub enum Entry {
     /// Open a room for a game on these rules.
     Host(Rules),
     /// Take the free seat of the room of this code (or watch when both are taken).
-    Join(String),
+    Join(RoomCode),
     /// Watch the room of this code.
-    Watch(String),
+    Watch(RoomCode),
 }
 
-/// The game as the client mirrors it from what the server says.
-struct Mirror {
-    code: String,
-    /// The token to come back with after a dropped connection.
-    token: String,
-    /// Whether the client is on its way (in or back), until the server welcomes it.
+/// The client's side of a room: the room as the server said it, and what only this
+/// client knows.
+struct Client {
+    mirror: Mirror,
+    /// On its way in (or back), until the server welcomes it.
     entering: bool,
-    seat: Option<Mark>,
-    /// The room's board, from the welcome.
-    rules: Option<Rules>,
-    position: Option<Position>,
-    over: bool,
-    undo_asked: Option<Mark>,
+    /// The number of the last request sent.
+    last_id: u64,
+    /// When the other player, who lost the connection, may be claimed from, and their
+    /// name: said once, when the time comes.
+    claimable: Option<(Instant, String)>,
+}
+
+impl Client {
+    /// `ask`, numbered and meant for the ply on the board.
+    fn request(&mut self, ask: ToServer) -> Request {
+        self.last_id += 1;
+        Request {
+            id: Some(self.last_id),
+            ply: Some(self.mirror.ply()),
+            ask,
+        }
+    }
 }
 
 /// Plays online until the person quits, input ends, a signal comes or the connection
 /// ends: `server` is `HOST:PORT`, `name` what the others see, lines read from `input`
-/// (on a thread of their own, watching `interrupts`), everything said to `out`.
+/// (on a thread of their own, watching `interrupts`), everything said to `out`. A seat's
+/// token is kept in `seats` (when given), and `ttt join` with the room's code takes the
+/// seat back with it.
 ///
 /// # Errors
 /// When the server cannot be reached, refuses the way in, or answers what is not the
 /// protocol.
+#[allow(
+    clippy::too_many_arguments,
+    reason = "each is one thing the client is given"
+)]
 pub fn run(
     server: &str,
     entry: Entry,
@@ -64,6 +82,7 @@ pub fn run(
     input: impl BufRead + Send + 'static,
     interrupts: &Interrupts,
     palette: Palette,
+    seats: Option<&SeatTokens>,
     out: &mut impl Write,
 ) -> anyhow::Result<ExitCode> {
     let mut socket = connect(server)?;
@@ -74,25 +93,23 @@ pub fn run(
             name: name.to_owned(),
         },
         Entry::Join(code) => ToServer::Join {
-            code: code.to_uppercase(),
+            code: code.to_string(),
             name: name.to_owned(),
+            // Seats taken here before: back to one nobody holds, if there is one.
+            tokens: seats.map_or_else(Vec::new, |seats| seats.get(server, &code.to_string())),
         },
         Entry::Watch(code) => ToServer::Watch {
-            code: code.to_uppercase(),
+            code: code.to_string(),
             name: name.to_owned(),
         },
     };
-    send(&mut socket, &hello)?;
-    let mut mirror = Mirror {
-        code: String::new(),
-        token: String::new(),
+    let mut client = Client {
+        mirror: Mirror::default(),
         entering: true,
-        seat: None,
-        rules: None,
-        position: None,
-        over: false,
-        undo_asked: None,
+        last_id: 0,
+        claimable: None,
     };
+    send(&mut socket, hello.into())?;
     loop {
         // What the server says first, then what is typed.
         match socket.read() {
@@ -103,13 +120,49 @@ pub fn run(
                         Shown(text.as_str())
                     )
                 })?;
-                if let ToClient::Refused { reason } = &told
-                    && mirror.entering
-                {
-                    // Refused on the way in (or back): there is no room to be in.
-                    bail!("{}", Shown(reason));
+                match &told {
+                    ToClient::Refused { reason, .. } if client.entering => {
+                        // Refused on the way in (or back): there is no room to be in.
+                        bail!("{}", ShownLine(reason));
+                    }
+                    ToClient::Bye { reason, again } => {
+                        writeln!(out, "{}", ShownLine(reason))?;
+                        if !again {
+                            return Ok(ExitCode::FAILURE);
+                        }
+                        let _ = socket.close(None);
+                        match come_back(server, &client.mirror, interrupts, out)? {
+                            Some(again) => {
+                                socket = again;
+                                client.entering = true;
+                            }
+                            None => return Ok(ExitCode::FAILURE),
+                        }
+                        continue;
+                    }
+                    _ => {}
                 }
-                show(&told, &mut mirror, palette, out)?;
+                if let Err(missed) = client.mirror.take(&told) {
+                    // A happening went missing: the whole room again, on this connection.
+                    let resync = ToServer::Rejoin {
+                        code: client.mirror.code.clone().unwrap_or_default(),
+                        token: client.mirror.token.clone(),
+                    };
+                    writeln!(
+                        out,
+                        "Out of step with the server ({missed}): looking again…"
+                    )?;
+                    send(&mut socket, resync.into())?;
+                    continue;
+                }
+                if let ToClient::Welcome { code, token, .. } = &told {
+                    client.entering = false;
+                    if let (Some(seats), Some(_)) = (seats, client.mirror.seat) {
+                        // Without it, only this run can come back to the seat.
+                        let _ = seats.keep(server, code, token);
+                    }
+                }
+                show(&told, &mut client, palette, out)?;
             }
             Ok(Message::Close(_)) => {
                 writeln!(out, "The server closed the connection.")?;
@@ -118,10 +171,10 @@ pub fn run(
             Ok(_) => {}
             Err(error) if lost(&error) => {
                 // A connection dropped on the way: back to the seat, by the token.
-                match come_back(server, &mirror, interrupts, out)? {
+                match come_back(server, &client.mirror, interrupts, out)? {
                     Some(again) => {
                         socket = again;
-                        mirror.entering = true;
+                        client.entering = true;
                     }
                     None => {
                         let signal = interrupts.received();
@@ -142,6 +195,16 @@ pub fn run(
                 return Ok(ExitCode::FAILURE);
             }
         }
+        let due = |(when, _): &mut (Instant, String)| Instant::now() >= *when;
+        if let Some((_, name)) = client.claimable.take_if(due)
+            && !client.mirror.over
+        {
+            writeln!(
+                out,
+                "{} has not come back: type claim to win the game, or wait for them.",
+                Shown(&name)
+            )?;
+        }
         out.flush()?;
         let line = match input.poll(LOOK) {
             None => continue,
@@ -161,8 +224,11 @@ pub fn run(
             }
             Some(Err(Interruption::Io(error))) => return Err(error.into()),
         };
-        match understood(&line, &mirror) {
-            Ok(Some(message)) => send(&mut socket, &message)?,
+        match understood(&line, &client.mirror) {
+            Ok(Some(ask)) => {
+                let request = client.request(ask);
+                send(&mut socket, request)?;
+            }
             Ok(None) => {
                 let _ = socket.close(None);
                 writeln!(out, "Left the room.")?;
@@ -200,10 +266,10 @@ fn come_back(
     interrupts: &Interrupts,
     out: &mut impl Write,
 ) -> io::Result<Option<WebSocket<TcpStream>>> {
-    if mirror.token.is_empty() {
+    let Some(code) = mirror.code.clone().filter(|_| !mirror.token.is_empty()) else {
         writeln!(out, "The connection to the server ended.")?;
         return Ok(None);
-    }
+    };
     writeln!(out, "The connection to the server was lost: coming back…")?;
     out.flush()?;
     for wait in COMING_BACK {
@@ -218,14 +284,14 @@ fn come_back(
             continue;
         };
         let rejoin = ToServer::Rejoin {
-            code: mirror.code.clone(),
+            code: code.clone(),
             token: mirror.token.clone(),
         };
-        if send(&mut socket, &rejoin).is_ok() {
+        if send(&mut socket, rejoin.into()).is_ok() {
             return Ok(Some(socket));
         }
     }
-    writeln!(out, "Could not get back to room {}.", mirror.code)?;
+    writeln!(out, "Could not get back to room {code}.")?;
     Ok(None)
 }
 
@@ -250,15 +316,15 @@ fn connect(server: &str) -> anyhow::Result<WebSocket<TcpStream>> {
     Ok(socket)
 }
 
-fn send(socket: &mut WebSocket<TcpStream>, message: &ToServer) -> anyhow::Result<()> {
+fn send(socket: &mut WebSocket<TcpStream>, request: Request) -> anyhow::Result<()> {
     socket
-        .send(Message::text(serde_json::to_string(message)?))
+        .send(Message::text(serde_json::to_string(&request)?))
         .context("cannot write to the server")
 }
 
 /// What a person can type in a room, after the square: for help and for a word not known.
-const COMMANDS: &str = "undo, yes or no (to an undo asked), resign, rematch, say and a line \
-                        to the room, help or quit";
+const COMMANDS: &str = "undo, yes or no (to an undo asked), resign, rematch, claim (when the \
+                        other player has gone), say and a line to the room, help or quit";
 
 /// What a typed line asks the server; `None` to leave; the help when it asks nothing.
 fn understood(line: &str, mirror: &Mirror) -> Result<Option<ToServer>, String> {
@@ -281,6 +347,7 @@ fn understood(line: &str, mirror: &Mirror) -> Result<Option<ToServer>, String> {
         "undo" | "u" => return Ok(Some(ToServer::Undo)),
         "rematch" | "again" => return Ok(Some(ToServer::Rematch)),
         "resign" => return Ok(Some(ToServer::Resign)),
+        "claim" => return Ok(Some(ToServer::Claim)),
         "yes" | "y" => return answer(true),
         "no" | "n" => return answer(false),
         _ => {}
@@ -317,36 +384,16 @@ fn help(mirror: &Mirror) -> String {
     }
 }
 
-/// Shows what the server said and keeps the mirror in step.
+/// Says what the server said, once the mirror has taken it.
 fn show(
     told: &ToClient,
-    mirror: &mut Mirror,
+    client: &mut Client,
     palette: Palette,
     out: &mut impl Write,
 ) -> io::Result<()> {
+    let mirror = &client.mirror;
     match told {
-        ToClient::Welcome {
-            code,
-            token,
-            seat,
-            snapshot,
-            ..
-        } => {
-            mirror.code.clone_from(code);
-            mirror.token.clone_from(token);
-            mirror.entering = false;
-            mirror.seat = seat.as_deref().and_then(|seat| seat.parse().ok());
-            mirror.rules = snapshot.rules.parse().ok();
-            let rules = mirror.rules;
-            mirror.position = snapshot.first.as_deref().and_then(|first| {
-                let rules = rules?;
-                let moves: Vec<Square> = snapshot
-                    .moves
-                    .iter()
-                    .map(|&index| Square::new(index))
-                    .collect();
-                Position::from_moves(rules, first.parse().ok()?, &moves).ok()
-            });
+        ToClient::Welcome { code, .. } => {
             match mirror.seat {
                 // The host, waiting: how the friend comes in.
                 Some(mark) if mirror.position.is_none() => writeln!(
@@ -363,43 +410,60 @@ fn show(
                 writeln!(out, "Waiting for the other player…")?;
             }
         }
-        ToClient::Refused { reason } => writeln!(out, "{}", Shown(reason))?,
-        ToClient::Happened { happening, .. } => happened(happening, mirror, palette, out)?,
+        ToClient::Refused { reason, .. } => writeln!(out, "{}", ShownLine(reason))?,
+        ToClient::Happened { happening, .. } => happened(happening, client, palette, out)?,
+        ToClient::Done { .. } | ToClient::Pong { .. } | ToClient::Bye { .. } => {}
     }
     Ok(())
 }
 
+/// Says what happened in the room (the mirror has taken it already).
 fn happened(
     happening: &Happening,
-    mirror: &mut Mirror,
+    client: &mut Client,
     palette: Palette,
     out: &mut impl Write,
 ) -> io::Result<()> {
-    let seat = |seat: &Option<String>| match seat {
-        Some(mark) => format!("plays {}", Shown(mark)),
-        None => "watches".to_owned(),
-    };
+    let mirror = &client.mirror;
     match happening {
-        Happening::Entered { name, seat: taken } => {
-            writeln!(out, "{} came in and {}.", Shown(name), seat(taken))?;
-        }
-        Happening::Left { name, .. } => writeln!(out, "{} lost the connection.", Shown(name))?,
-        Happening::Returned { name, .. } => writeln!(out, "{} is back.", Shown(name))?,
-        Happening::GameStarted { first, number } => {
-            let first: Mark = first.parse().unwrap_or(Mark::X);
-            if let Some(rules) = mirror.rules {
-                mirror.position = Some(Position::new(rules, first));
+        Happening::Entered { name, seat: None } => writeln!(
+            out,
+            "{} came in to watch ({} watching).",
+            Shown(name),
+            mirror.watchers()
+        )?,
+        Happening::Entered {
+            name,
+            seat: Some(mark),
+        } => writeln!(out, "{} came in and plays {}.", Shown(name), Shown(mark))?,
+        Happening::Left { name, seat, wait } => {
+            match wait {
+                Some(wait) => writeln!(
+                    out,
+                    "{} lost the connection: waiting {wait} s for them to come back.",
+                    Shown(name)
+                )?,
+                None => writeln!(out, "{} lost the connection.", Shown(name))?,
             }
-            mirror.over = false;
-            writeln!(out, "Game {number}: {first} moves first.")?;
+            let theirs = seat.as_deref().and_then(|seat| seat.parse::<Mark>().ok());
+            if let (Some(wait), Some(mine), Some(theirs)) = (wait, mirror.seat, theirs)
+                && mine != theirs
+            {
+                let when = Instant::now() + Duration::from_secs(*wait);
+                client.claimable = Some((when, name.clone()));
+            }
+        }
+        Happening::Returned { name, .. } => {
+            client.claimable = None;
+            writeln!(out, "{} is back.", Shown(name))?;
+        }
+        Happening::GameStarted { first, number } => {
+            writeln!(out, "Game {number}: {} moves first.", Shown(first))?;
             board(mirror, palette, out)?;
             prompt(mirror, out)?;
         }
         Happening::Played { mark, square } => {
-            mirror.undo_asked = None;
-            if let Some(position) = &mut mirror.position {
-                let _ = position.play(Square::new(*square));
-                let rules = position.rules();
+            if let Some(rules) = mirror.rules {
                 let label = SquareNaming::Numbers
                     .on_board(rules)
                     .label(Square::new(*square), rules);
@@ -409,7 +473,6 @@ fn happened(
             prompt(mirror, out)?;
         }
         Happening::UndoAsked { by } => {
-            mirror.undo_asked = by.parse().ok();
             if mirror.undo_asked != mirror.seat && mirror.seat.is_some() {
                 writeln!(
                     out,
@@ -420,18 +483,8 @@ fn happened(
                 writeln!(out, "{} asks to take back their move.", Shown(by))?;
             }
         }
-        Happening::UndoRefused => {
-            mirror.undo_asked = None;
-            writeln!(out, "No undo.")?;
-        }
+        Happening::UndoRefused => writeln!(out, "No undo.")?,
         Happening::Undone { squares } => {
-            mirror.undo_asked = None;
-            mirror.over = false;
-            if let Some(position) = &mut mirror.position {
-                for _ in squares {
-                    position.undo();
-                }
-            }
             writeln!(
                 out,
                 "Taken back: {}.",
@@ -441,17 +494,24 @@ fn happened(
             prompt(mirror, out)?;
         }
         Happening::RematchAsked { by } => writeln!(out, "{} asks for another game.", Shown(by))?,
-        Happening::Forfeited { reason, .. } => writeln!(out, "{}.", Shown(reason))?,
+        Happening::Forfeited { reason, .. } => {
+            client.claimable = None;
+            writeln!(out, "{}.", ShownLine(reason))?;
+        }
         Happening::Ended { outcome } => {
-            mirror.over = true;
+            let [x, o, draws] = mirror.score;
+            let name = |mark| Shown(mirror.name_of(mark).unwrap_or("?")).to_string();
             writeln!(
                 out,
-                "{}. Type rematch for another game, or quit.",
-                Shown(outcome)
+                "{}. Score: {} (X) {x}, {} (O) {o}, draws {draws}. Type rematch for another \
+                 game, or quit.",
+                Shown(outcome),
+                name(Mark::X),
+                name(Mark::O)
             )?;
         }
         Happening::TableChanged => {}
-        Happening::Said { name, text } => writeln!(out, "{}: {}", Shown(name), Shown(text))?,
+        Happening::Said { name, text } => writeln!(out, "{}: {}", Shown(name), ShownLine(text))?,
     }
     Ok(())
 }
@@ -476,7 +536,7 @@ fn prompt(mirror: &Mirror, out: &mut impl Write) -> io::Result<()> {
         return Ok(());
     }
     let mark = position.to_move();
-    if mirror.seat == Some(mark) {
+    if mirror.my_turn() {
         writeln!(out, "Your move ({mark}):")
     } else {
         writeln!(out, "{mark} to move…")
@@ -491,16 +551,13 @@ mod tests {
 
     fn mirror(in_game: bool, undo_asked: Option<Mark>) -> Mirror {
         let rules = Rules::default();
-        Mirror {
-            code: "K7Q2".to_owned(),
-            token: "t".to_owned(),
-            entering: false,
-            seat: Some(Mark::X),
-            rules: Some(rules),
-            position: in_game.then(|| Position::new(rules, Mark::X)),
-            over: false,
-            undo_asked,
-        }
+        let mut mirror = Mirror::default();
+        mirror.code = Some("K7QX-2M".to_owned());
+        mirror.seat = Some(Mark::X);
+        mirror.rules = Some(rules);
+        mirror.position = in_game.then(|| ttt_core::Position::new(rules, Mark::X));
+        mirror.undo_asked = undo_asked;
+        mirror
     }
 
     #[test]

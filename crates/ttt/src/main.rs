@@ -69,11 +69,11 @@ fn run(cli: Cli) -> anyhow::Result<ExitCode> {
             commands::serve::play(&args.client, entry, &mut out)
         }
         Some(Command::Join(args)) => {
-            let entry = ttt::client::Entry::Join(args.code.clone());
+            let entry = ttt::client::Entry::Join(args.code);
             commands::serve::play(&args.client, entry, &mut out)
         }
         Some(Command::Watch(args)) => {
-            let entry = ttt::client::Entry::Watch(args.code.clone());
+            let entry = ttt::client::Entry::Watch(args.code);
             commands::serve::play(&args.client, entry, &mut out)
         }
         Some(Command::Replay(args)) => {

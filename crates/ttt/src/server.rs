@@ -3,10 +3,13 @@
 //! module only carries its messages over WebSocket (`/ws`, one JSON object a message)
 //! and serves the web page's files beside it.
 //!
-//! Bounded whatever the clients do: connections per address, a message's size, messages a
-//! second, an idle connection's life, and each connection's queue of messages to send. A
-//! client that stops reading loses its connection when its queue is full (its seat is
-//! kept for its return), and never holds up the others.
+//! Bounded whatever the clients do: connections and rooms per address, tries with codes
+//! that lead nowhere, a message's size, messages a second, messages not understood, an
+//! idle connection's life (each is pinged, and one that does not answer goes), and each
+//! connection's queue of messages to send. A client that stops reading loses its
+//! connection when its queue is full (its seat is kept for its return), and never holds
+//! up the others. A browser's connection must come from the page this server serves (its
+//! `Origin` names this host), so another site cannot play in its visitor's name.
 
 use std::collections::HashMap;
 use std::future::Future;
@@ -19,7 +22,7 @@ use std::time::Duration;
 use axum::Router;
 use axum::extract::ws::{Message, WebSocket, WebSocketUpgrade};
 use axum::extract::{ConnectInfo, State};
-use axum::http::StatusCode;
+use axum::http::{HeaderMap, StatusCode, header};
 use axum::response::{IntoResponse, Response};
 use axum::routing::get;
 use futures_util::{SinkExt, StreamExt};
@@ -29,7 +32,7 @@ use tokio::sync::mpsc;
 use tokio::time::Instant;
 use tower_http::services::ServeDir;
 use ttt_core::Mark;
-use ttt_online::protocol::{ToClient, ToServer};
+use ttt_online::protocol::{self, Request, RoomCode, ToClient, ToServer};
 use ttt_online::room::{self, Delivery, Fresh, Lobby, MemberId};
 
 /// What the server holds to, whatever its clients do.
@@ -39,13 +42,24 @@ pub struct Limits {
     pub lobby: room::Limits,
     /// Connections open at once from one address.
     pub per_address: usize,
+    /// Rooms open at once hosted from one address.
+    pub rooms_per_address: usize,
+    /// Tries to join, watch or come back with a code or token that leads nowhere, a
+    /// minute from one address.
+    pub wrong_codes: u32,
+    /// Messages not understood (or over the rate) one connection may send before it is
+    /// closed.
+    pub strikes: u32,
     /// The largest message a client may send, in bytes.
     pub message_bytes: usize,
     /// Messages a client may send a second (more are refused, and dropped).
     pub messages_per_second: u32,
     /// Messages waiting to be sent to one client; a client whose queue is full is cut off.
     pub queue: usize,
-    /// How long a connection may stay silent before it is closed.
+    /// How often each connection is pinged.
+    pub ping: Duration,
+    /// How long a connection may stay silent (no message, no answer to a ping) before it
+    /// is closed.
     pub idle: Duration,
     /// How long a room nobody is connected to stays open for its players' return.
     pub room_idle: Duration,
@@ -56,10 +70,14 @@ impl Default for Limits {
         Limits {
             lobby: room::Limits::default(),
             per_address: 16,
+            rooms_per_address: 8,
+            wrong_codes: 10,
+            strikes: 10,
             message_bytes: 4096,
             messages_per_second: 20,
             queue: 256,
-            idle: Duration::from_secs(30 * 60),
+            ping: Duration::from_secs(25),
+            idle: Duration::from_secs(75),
             room_idle: Duration::from_secs(30 * 60),
         }
     }
@@ -83,6 +101,10 @@ struct Shared {
     outboxes: HashMap<MemberId, mpsc::Sender<ToClient>>,
     /// Connections open from each address.
     per_address: HashMap<IpAddr, usize>,
+    /// The rooms each address hosted (some may have closed since).
+    hosted: HashMap<IpAddr, Vec<RoomCode>>,
+    /// Each address's tries with codes that led nowhere this minute.
+    wrong: HashMap<IpAddr, Budget>,
     next_id: u64,
     rng: StdRng,
     limits: Limits,
@@ -118,6 +140,8 @@ pub async fn serve(
         lobby: Lobby::new(limits.lobby),
         outboxes: HashMap::new(),
         per_address: HashMap::new(),
+        hosted: HashMap::new(),
+        wrong: HashMap::new(),
         next_id: 0,
         rng,
         limits,
@@ -133,6 +157,18 @@ pub async fn serve(
                 let mut shared = lock(&hub);
                 let now = shared.started.elapsed().as_secs();
                 shared.lobby.sweep(now, limits.room_idle.as_secs());
+                // Addresses whose rooms all closed, or whose minute of wrong codes is up.
+                let Shared {
+                    lobby,
+                    hosted,
+                    wrong,
+                    ..
+                } = &mut *shared;
+                hosted.retain(|_, codes| {
+                    codes.retain(|&code| lobby.room(code).is_some());
+                    !codes.is_empty()
+                });
+                wrong.retain(|_, budget| !budget.renewed());
             }
         }
     });
@@ -161,12 +197,21 @@ async fn unbuilt() -> Response {
         .into_response()
 }
 
-/// A client asks for a WebSocket: taken, within the connections its address may have.
+/// A client asks for a WebSocket: taken, within the connections its address may have,
+/// and from this server's own page if it comes from a browser.
 async fn upgrade(
     ws: WebSocketUpgrade,
     ConnectInfo(address): ConnectInfo<SocketAddr>,
+    headers: HeaderMap,
     State(hub): State<Hub>,
 ) -> Response {
+    if !same_origin(&headers) {
+        return (
+            StatusCode::FORBIDDEN,
+            "Only this server's own page may play here.\n",
+        )
+            .into_response();
+    }
     let limits = {
         let mut shared = lock(&hub);
         let limits = shared.limits;
@@ -189,6 +234,24 @@ async fn upgrade(
         .on_upgrade(move |socket| connection(socket, address.ip(), hub))
 }
 
+/// Whether a WebSocket request comes from this server's own page: a browser says which
+/// page in `Origin`, which must name the host the request is for; other clients (the
+/// terminal's) send none.
+fn same_origin(headers: &HeaderMap) -> bool {
+    let Some(origin) = headers.get(header::ORIGIN) else {
+        return true;
+    };
+    let host = headers
+        .get(header::HOST)
+        .and_then(|host| host.to_str().ok());
+    let origin = origin.to_str().ok().and_then(|origin| {
+        origin
+            .strip_prefix("http://")
+            .or_else(|| origin.strip_prefix("https://"))
+    });
+    matches!((origin, host), (Some(origin), Some(host)) if origin.eq_ignore_ascii_case(host))
+}
+
 /// One client's connection, from its first message to its last.
 async fn connection(socket: WebSocket, address: IpAddr, hub: Hub) {
     let (mut sink, mut stream) = socket.split();
@@ -200,10 +263,24 @@ async fn connection(socket: WebSocket, address: IpAddr, hub: Hub) {
         shared.outboxes.insert(id, sender);
         (id, outbox, shared.limits)
     };
-    // The writer sends what the queue holds, until the queue is dropped (the connection
-    // ended, or the client was too slow to read).
+    // The writer sends what the queue holds, and a ping now and then, until the queue is
+    // dropped (the connection ended, the client was too slow to read, or it was told
+    // goodbye).
     let writer = tokio::spawn(async move {
-        while let Some(message) = outbox.recv().await {
+        let mut ping = tokio::time::interval_at(Instant::now() + limits.ping, limits.ping);
+        loop {
+            let message = tokio::select! {
+                message = outbox.recv() => match message {
+                    Some(message) => message,
+                    None => break,
+                },
+                _ = ping.tick() => {
+                    if sink.send(Message::Ping(Vec::new().into())).await.is_err() {
+                        break;
+                    }
+                    continue;
+                }
+            };
             let Ok(text) = serde_json::to_string(&message) else {
                 continue;
             };
@@ -213,7 +290,8 @@ async fn connection(socket: WebSocket, address: IpAddr, hub: Hub) {
         }
         let _ = sink.close().await;
     });
-    let mut budget = Budget::new(limits.messages_per_second);
+    let mut budget = Budget::new(limits.messages_per_second, Duration::from_secs(1));
+    let mut strikes = 0;
     loop {
         let next = match tokio::time::timeout(limits.idle, stream.next()).await {
             Ok(Some(Ok(next))) => next,
@@ -224,27 +302,38 @@ async fn connection(socket: WebSocket, address: IpAddr, hub: Hub) {
             Message::Text(text) => text,
             Message::Close(_) => break,
             Message::Binary(_) => {
+                strikes += 1;
                 tell(&hub, id, "Messages are JSON text: see the protocol.");
                 continue;
             }
             Message::Ping(_) | Message::Pong(_) => continue,
         };
         if !budget.take() {
+            strikes += 1;
             tell(&hub, id, "Too many messages: slow down.");
-            continue;
-        }
-        match serde_json::from_str::<ToServer>(text.as_str()) {
-            Ok(message) => {
-                let mut shared = lock(&hub);
-                let fresh = fresh(&mut shared.rng);
-                let out = shared.lobby.handle(id, message, fresh);
-                route(&mut shared, out);
+        } else {
+            match serde_json::from_str::<Request>(text.as_str()) {
+                Ok(request) => handle(&hub, id, address, request),
+                Err(error) => {
+                    strikes += 1;
+                    tell(&hub, id, &protocol::not_understood(&error));
+                }
             }
-            Err(error) => tell(
-                &hub,
-                id,
-                &format!("That is not a message of this server: {error}."),
-            ),
+        }
+        if strikes >= limits.strikes {
+            let bye = ToClient::Bye {
+                reason: "Too many messages this server cannot take: the connection is closed."
+                    .to_owned(),
+                again: false,
+            };
+            route(
+                &mut lock(&hub),
+                vec![Delivery {
+                    to: id,
+                    message: bye,
+                }],
+            );
+            break;
         }
     }
     {
@@ -263,15 +352,74 @@ async fn connection(socket: WebSocket, address: IpAddr, hub: Hub) {
     let _ = writer.await;
 }
 
+/// A request from the connection `id` at `address`, handed to the lobby within what the
+/// address may do: host so many rooms, and try so many codes that lead nowhere.
+fn handle(hub: &Hub, id: MemberId, address: IpAddr, request: Request) {
+    let mut shared = lock(hub);
+    let shared = &mut *shared;
+    let limits = shared.limits;
+    let outside = shared.lobby.room_of(id).is_none();
+    let refuse = |reason: &str| Delivery {
+        to: id,
+        message: ToClient::Refused {
+            reason: reason.to_owned(),
+            re: request.id,
+        },
+    };
+    let trying_a_code = outside
+        && matches!(
+            request.ask,
+            ToServer::Join { .. } | ToServer::Watch { .. } | ToServer::Rejoin { .. }
+        );
+    if trying_a_code
+        && shared
+            .wrong
+            .get(&address)
+            .is_some_and(|budget| budget.spent())
+    {
+        let refused = refuse("Too many codes that lead nowhere: wait a minute, then try again.");
+        return route(shared, vec![refused]);
+    }
+    let hosting = outside && matches!(request.ask, ToServer::Host { .. });
+    if hosting {
+        let lobby = &shared.lobby;
+        let hosted = shared.hosted.entry(address).or_default();
+        hosted.retain(|&code| lobby.room(code).is_some());
+        if hosted.len() >= limits.rooms_per_address {
+            let refused =
+                refuse("You have as many rooms open as one address may: finish one first.");
+            return route(shared, vec![refused]);
+        }
+    }
+    let fresh = fresh(&mut shared.rng, shared.started.elapsed().as_secs());
+    let out = shared.lobby.handle(id, request, fresh);
+    let entered = shared.lobby.room_of(id).map(|room| room.code());
+    match entered {
+        Some(code) if hosting => shared.hosted.entry(address).or_default().push(code),
+        None if trying_a_code => {
+            shared
+                .wrong
+                .entry(address)
+                .or_insert_with(|| Budget::new(limits.wrong_codes, Duration::from_secs(60)))
+                .take();
+        }
+        _ => {}
+    }
+    route(shared, out);
+}
+
 /// Queues each delivery for its connection; a connection whose queue is full (a client
-/// that stopped reading) is cut off, its seat kept for its return.
+/// that stopped reading) is cut off, its seat kept for its return. A goodbye is the last
+/// thing a connection is sent.
 fn route(shared: &mut Shared, out: Vec<Delivery>) {
     for delivery in out {
         let Some(outbox) = shared.outboxes.get(&delivery.to) else {
             continue;
         };
-        if outbox.try_send(delivery.message).is_err() {
-            // Dropping the queue ends the writer, which closes the connection.
+        let last = matches!(delivery.message, ToClient::Bye { .. });
+        if outbox.try_send(delivery.message).is_err() || last {
+            // Dropping the queue ends the writer (once it has sent what the queue holds),
+            // which closes the connection.
             shared.outboxes.remove(&delivery.to);
         }
     }
@@ -284,50 +432,60 @@ fn tell(hub: &Hub, id: MemberId, reason: &str) {
         to: id,
         message: ToClient::Refused {
             reason: reason.to_owned(),
+            re: None,
         },
     };
     route(&mut shared, vec![refused]);
 }
 
-/// A new room's code (four letters and digits, none that look alike), a token and a coin.
-fn fresh(rng: &mut StdRng) -> Fresh {
-    const LETTERS: &[u8] = b"ABCDEFGHJKMNPQRSTUVWXYZ23456789";
-    let mut pick = |count: usize, from: &[u8]| -> String {
-        (0..count)
-            .map(|_| char::from(from[rng.random_range(0..from.len())]))
-            .collect()
-    };
-    let code = pick(4, LETTERS);
-    let token = pick(24, b"abcdefghijklmnopqrstuvwxyz0123456789");
-    let coin = if rng.random_bool(0.5) {
-        Mark::X
-    } else {
-        Mark::O
-    };
-    Fresh { code, token, coin }
+/// A new room's code, a token of 128 random bits, a coin, and the server's clock (`now`,
+/// in seconds).
+fn fresh(rng: &mut StdRng, now: u64) -> Fresh {
+    Fresh {
+        code: RoomCode::numbered(rng.random()),
+        token: format!("{:032x}", rng.random::<u128>()),
+        coin: if rng.random_bool(0.5) {
+            Mark::X
+        } else {
+            Mark::O
+        },
+        now,
+    }
 }
 
-/// Messages a client may still send this second.
+/// So many things allowed in a span of time (messages a second, wrong codes a minute).
 struct Budget {
-    per_second: u32,
+    allowed: u32,
+    span: Duration,
     left: u32,
     since: Instant,
 }
 
 impl Budget {
-    fn new(per_second: u32) -> Budget {
+    fn new(allowed: u32, span: Duration) -> Budget {
         Budget {
-            per_second,
-            left: per_second,
+            allowed,
+            span,
+            left: allowed,
             since: Instant::now(),
         }
     }
 
-    /// Takes one message from the budget, if any is left this second.
+    /// Whether this span is over, so that the budget is whole again.
+    fn renewed(&self) -> bool {
+        self.since.elapsed() >= self.span
+    }
+
+    /// Whether nothing is left this span.
+    fn spent(&self) -> bool {
+        !self.renewed() && self.left == 0
+    }
+
+    /// Takes one from the budget, if any is left this span.
     fn take(&mut self) -> bool {
-        if self.since.elapsed() >= Duration::from_secs(1) {
+        if self.renewed() {
             self.since = Instant::now();
-            self.left = self.per_second;
+            self.left = self.allowed;
         }
         let left = self.left > 0;
         self.left = self.left.saturating_sub(1);
@@ -361,6 +519,8 @@ mod tests {
             lobby: Lobby::new(room::Limits::default()),
             outboxes: HashMap::new(),
             per_address: HashMap::new(),
+            hosted: HashMap::new(),
+            wrong: HashMap::new(),
             next_id: 0,
             rng: StdRng::seed_from_u64(1),
             limits: Limits::default(),
@@ -374,6 +534,7 @@ mod tests {
             to: MemberId(to),
             message: ToClient::Refused {
                 reason: "x".to_owned(),
+                re: None,
             },
         };
         for _ in 0..3 {
@@ -387,17 +548,47 @@ mod tests {
     }
 
     #[test]
-    fn room_codes_use_letters_that_do_not_look_alike() {
+    fn room_codes_use_letters_that_do_not_look_alike_and_tokens_128_bits() {
         let mut rng = StdRng::seed_from_u64(3);
+        let mut codes = std::collections::HashSet::new();
         for _ in 0..200 {
-            let fresh = fresh(&mut rng);
-            assert_eq!(fresh.code.len(), 4);
-            assert!(
-                !fresh.code.contains(['0', 'O', '1', 'I', 'L']),
-                "{}",
-                fresh.code
-            );
-            assert_eq!(fresh.token.len(), 24);
+            let fresh = fresh(&mut rng, 0);
+            let code = fresh.code.to_string();
+            assert_eq!(code.len(), 7);
+            assert!(!code.contains(['0', 'O', '1', 'I', 'L']), "{code}");
+            codes.insert(code);
+            assert_eq!(fresh.token.len(), 32);
+            assert!(u128::from_str_radix(&fresh.token, 16).is_ok());
         }
+        assert!(codes.len() > 195, "codes differ");
+    }
+
+    #[test]
+    fn only_this_servers_own_page_may_open_a_websocket() {
+        let headers = |pairs: &[(header::HeaderName, &str)]| {
+            let mut map = HeaderMap::new();
+            for (name, value) in pairs {
+                map.insert(name.clone(), value.parse().unwrap());
+            }
+            map
+        };
+        let host = (header::HOST, "127.0.0.1:7878");
+        assert!(
+            same_origin(&headers(std::slice::from_ref(&host))),
+            "a terminal client"
+        );
+        assert!(same_origin(&headers(&[
+            host.clone(),
+            (header::ORIGIN, "http://127.0.0.1:7878")
+        ])));
+        assert!(!same_origin(&headers(&[
+            host.clone(),
+            (header::ORIGIN, "https://evil.example")
+        ])));
+        assert!(!same_origin(&headers(&[
+            host,
+            (header::ORIGIN, "http://127.0.0.1:7879")
+        ])));
+        assert!(!same_origin(&headers(&[(header::ORIGIN, "http://a")])));
     }
 }

@@ -388,6 +388,74 @@ pub fn remove_stale_temporaries(path: &Path) {
     }
 }
 
+/// The tokens of the seats a person took online, by server and room, so that `ttt join`
+/// takes them back after the client ended (killed, or the machine restarted): a file
+/// in the data folder, written atomically, holding the latest [`SeatTokens::MAX`].
+#[derive(Debug, Clone)]
+pub struct SeatTokens {
+    path: PathBuf,
+}
+
+/// One seat's token, as kept.
+#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+struct SeatToken {
+    server: String,
+    code: String,
+    token: String,
+}
+
+impl SeatTokens {
+    /// Seats remembered at most: the latest.
+    pub const MAX: usize = 32;
+
+    /// The tokens kept in `folder` (the data folder).
+    pub fn in_folder(folder: &Path) -> SeatTokens {
+        SeatTokens {
+            path: folder.join("seats.json"),
+        }
+    }
+
+    /// Every token kept, the latest last; none when the file is missing or unreadable
+    /// (a token is only a way back, and the server gives a new seat without it).
+    fn read(&self) -> Vec<SeatToken> {
+        files::read_text_bounded(&self.path, files::MAX_RECORD_BYTES)
+            .ok()
+            .and_then(|text| serde_json::from_str(&text).ok())
+            .unwrap_or_default()
+    }
+
+    /// The tokens of the seats taken in room `code` on `server` (two terminals on one
+    /// machine may each have taken one), the latest first.
+    pub fn get(&self, server: &str, code: &str) -> Vec<String> {
+        self.read()
+            .into_iter()
+            .rev()
+            .filter(|seat| seat.server == server && seat.code == code)
+            .map(|seat| seat.token)
+            .collect()
+    }
+
+    /// Keeps `token` for room `code` on `server`.
+    ///
+    /// # Errors
+    /// When the folder or the file cannot be written.
+    pub fn keep(&self, server: &str, code: &str, token: &str) -> io::Result<()> {
+        let mut seats = self.read();
+        seats.retain(|seat| seat.token != token);
+        seats.push(SeatToken {
+            server: server.to_owned(),
+            code: code.to_owned(),
+            token: token.to_owned(),
+        });
+        let over = seats.len().saturating_sub(SeatTokens::MAX);
+        seats.drain(..over);
+        fs::create_dir_all(folder_of(&self.path))
+            .map_err(|error| in_file(error, "make the folder", folder_of(&self.path)))?;
+        let text = serde_json::to_string_pretty(&seats).map_err(io::Error::other)?;
+        write_atomically(&self.path, text.as_bytes())
+    }
+}
+
 /// Replaces `path` with `contents` whole: a temporary file in the same folder, flushed to
 /// the disk, renamed over `path`, and the folder flushed so the rename lasts.
 ///
@@ -494,6 +562,31 @@ mod tests {
         let folder = std::env::temp_dir().join(format!("ttt-store-{name}-{}", std::process::id()));
         let _ = fs::remove_dir_all(&folder);
         folder
+    }
+
+    #[test]
+    fn seat_tokens_are_kept_by_server_and_room_the_latest_few() {
+        let folder = temporary_folder("seats");
+        let seats = SeatTokens::in_folder(&folder);
+        assert!(seats.get("a:1", "K7QX-2M").is_empty());
+        seats.keep("a:1", "K7QX-2M", "t1").unwrap();
+        seats.keep("b:1", "K7QX-2M", "t2").unwrap();
+        seats.keep("a:1", "K7QX-2M", "t3").unwrap();
+        seats.keep("a:1", "K7QX-2M", "t1").unwrap();
+        assert_eq!(seats.get("a:1", "K7QX-2M"), ["t1", "t3"]);
+        assert_eq!(seats.get("b:1", "K7QX-2M"), ["t2"]);
+        for room in 0..SeatTokens::MAX {
+            seats
+                .keep("c:1", &room.to_string(), &format!("c{room}"))
+                .unwrap();
+        }
+        assert!(seats.get("a:1", "K7QX-2M").is_empty(), "the oldest went");
+        assert_eq!(seats.read().len(), SeatTokens::MAX);
+        fs::write(folder.join("seats.json"), "not json").unwrap();
+        assert!(seats.get("c:1", "0").is_empty());
+        seats.keep("c:1", "0", "t").unwrap();
+        assert_eq!(seats.get("c:1", "0"), ["t"]);
+        let _ = fs::remove_dir_all(&folder);
     }
 
     #[test]

@@ -31,6 +31,9 @@ impl Running {
         let mut child = Command::new(env!("CARGO_BIN_EXE_ttt"))
             .args(arguments)
             .env("NO_COLOR", "1")
+            // Seats' tokens kept apart from the person's own, one folder for the test run
+            // as for one machine.
+            .env("TTT_HOME", home())
             .stdin(Stdio::piped())
             .stdout(Stdio::piped())
             .stderr(Stdio::piped())
@@ -110,6 +113,11 @@ impl Drop for Running {
     }
 }
 
+/// The data folder of every `ttt` these tests run.
+fn home() -> std::path::PathBuf {
+    std::env::temp_dir().join(format!("ttt-network-{}", std::process::id()))
+}
+
 /// The address a `ttt serve` says it serves on.
 fn served_at(server: &Running) -> String {
     let line = server.wait_for("ttt serves on ");
@@ -137,7 +145,7 @@ fn two_people_in_two_terminals_play_a_game_through_the_server() {
     let mut ann = Running::start(&["host", "--server", &address, "--name", "Ann"]);
     let invitation = ann.wait_for("A friend joins with: ttt join ");
     let code = invitation.rsplit(' ').next().unwrap().to_owned();
-    assert_eq!(code.len(), 4, "{invitation}");
+    assert_eq!(code.len(), 7, "{invitation}");
     let mut bob = Running::start(&[
         "join",
         &code.to_lowercase(),
@@ -191,12 +199,17 @@ fn two_people_in_two_terminals_play_a_game_through_the_server() {
 fn a_code_no_room_has_or_a_server_not_there_is_one_line_and_exit_1() {
     let server = Running::start(&["serve", "--listen", "127.0.0.1:0"]);
     let address = served_at(&server);
-    let mut lost = Running::start(&["join", "NOPE", "--server", &address]);
+    let mut lost = Running::start(&["join", "zzzz-zz", "--server", &address]);
     assert_eq!(lost.exit_code(), Some(1));
-    lost.wait_for("ttt: No room has the code 'NOPE'.");
+    lost.wait_for(
+        "ttt: No room has the code ZZZZ-ZZ: it may have closed, or the code is mistyped.",
+    );
+    let mut mistyped = Running::start(&["join", "NOPE", "--server", &address]);
+    assert_eq!(mistyped.exit_code(), Some(2));
+    mistyped.wait_for("'NOPE' is not a room code: six letters and digits, like K7QX-2M");
     // A port where nothing listens (the server's, once it has stopped).
     drop(server);
-    let mut nowhere = Running::start(&["join", "NOPE", "--server", &address]);
+    let mut nowhere = Running::start(&["join", "ZZZZ-ZZ", "--server", &address]);
     assert_eq!(nowhere.exit_code(), Some(1));
     nowhere.wait_for("ttt: cannot reach a ttt server at");
 }
@@ -262,7 +275,7 @@ fn a_player_whose_connection_drops_comes_back_to_the_seat_and_plays_on() {
     ann.wait_for("Game 1: ");
     relay.cut();
     bob.wait_for("The connection to the server was lost: coming back…");
-    ann.wait_for("Bob lost the connection.");
+    ann.wait_for("Bob lost the connection: waiting 60 s for them to come back.");
     ann.wait_for("Bob is back.");
     // Welcomed a second time, in the same seat.
     assert_eq!(
@@ -281,4 +294,37 @@ fn a_player_whose_connection_drops_comes_back_to_the_seat_and_plays_on() {
     bob.wait_for(" wins.");
     bob.type_line("quit");
     assert_eq!(bob.exit_code(), Some(0));
+}
+
+#[test]
+fn a_player_whose_client_was_killed_joins_again_and_takes_back_the_seat() {
+    let server = Running::start(&["serve", "--listen", "127.0.0.1:0"]);
+    let address = served_at(&server);
+    // Ann and Bob play in two terminals of one machine, one data folder between them.
+    let mut ann = Running::start(&["host", "--server", &address, "--name", "Ann"]);
+    let invitation = ann.wait_for("A friend joins with: ttt join ");
+    let code = invitation.rsplit(' ').next().unwrap().to_owned();
+    let join = || Running::start(&["join", &code, "--server", &address, "--name", "Bob"]);
+    let mut bob = join();
+    // Ann's kept token does not take her seat from her: Bob gets the other.
+    bob.wait_for("you play O");
+    let first = ann.wait_for("Game 1: ");
+    let x_first = first.contains("X moves first");
+    let moves = if x_first {
+        [("X", "1"), ("O", "4"), ("X", "2"), ("O", "5"), ("X", "3")]
+    } else {
+        [("O", "4"), ("X", "1"), ("O", "5"), ("X", "2"), ("O", "6")]
+    };
+    play(&mut ann, &mut bob, &moves[..2]);
+    // Bob's terminal is killed; he runs the same command again.
+    drop(bob);
+    ann.wait_for("Bob lost the connection: waiting 60 s");
+    let mut bob = join();
+    assert_eq!(bob.wait_for("Room "), format!("Room {code}: you play O."));
+    ann.wait_for("Bob is back.");
+    play(&mut ann, &mut bob, &moves[2..]);
+    bob.wait_for(" wins.");
+    // Claiming a game that is over, or from someone who is here, is refused.
+    ann.type_line("claim");
+    ann.wait_for("There is no game under way to claim.");
 }

@@ -69,12 +69,13 @@ async fn two_players_elsewhere_play_a_game_a_watcher_sees_it_and_a_dropped_playe
     let (mut ann, welcomed) = ann_hosts(address).await;
     let (code, _, seat) = welcome(&welcomed);
     assert_eq!(seat.as_deref(), Some("X"));
-    assert_eq!(code.len(), 4);
+    assert_eq!(code.len(), 7, "{code}");
 
     let mut bob = connect(address).await;
     let join = |name: &str| ToServer::Join {
         code: code.clone(),
         name: name.to_owned(),
+        tokens: Vec::new(),
     };
     send(&mut bob, &join("Bob")).await;
     let (_, token, seat) = welcome(&next(&mut bob).await);
@@ -105,14 +106,15 @@ async fn two_players_elsewhere_play_a_game_a_watcher_sees_it_and_a_dropped_playe
     assert_eq!(
         until(second, refused).await,
         ToClient::Refused {
-            reason: "It is the other side's turn.".to_owned()
+            reason: "It is the other side's turn.".to_owned(),
+            re: None,
         }
     );
     send(&mut eve, &ToServer::Play { square: 4 }).await;
     until(&mut eve, refused).await;
     // Not JSON of the protocol: refused, in words.
     eve.send(Message::text("{\"type\":\"fly\"}")).await.unwrap();
-    let ToClient::Refused { reason } = until(&mut eve, refused).await else {
+    let ToClient::Refused { reason, .. } = until(&mut eve, refused).await else {
         panic!("refused")
     };
     assert!(
@@ -197,6 +199,7 @@ async fn a_client_that_stops_reading_holds_nobody_up() {
         &ToServer::Join {
             code: code.clone(),
             name: "Sam".to_owned(),
+            tokens: Vec::new(),
         },
     )
     .await;
@@ -276,4 +279,145 @@ async fn get(address: std::net::SocketAddr, path: &str) -> String {
         .unwrap()
         .unwrap();
     String::from_utf8_lossy(&answer).into_owned()
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_page_from_another_site_cannot_open_a_websocket_here() {
+    use tokio_tungstenite::tungstenite::client::IntoClientRequest;
+    let address = start(config()).await;
+    let open_from = |origin: &str| {
+        let mut request = format!("ws://{address}/ws").into_client_request().unwrap();
+        request
+            .headers_mut()
+            .insert("Origin", origin.parse().unwrap());
+        tokio::time::timeout(PATIENCE, tokio_tungstenite::connect_async(request))
+    };
+    let refused = open_from("https://evil.example").await.unwrap();
+    let Err(tokio_tungstenite::tungstenite::Error::Http(answer)) = refused else {
+        panic!("not refused: {refused:?}");
+    };
+    assert_eq!(answer.status(), 403);
+    // The server's own page is let in.
+    let (mut page, _) = open_from(&format!("http://{address}"))
+        .await
+        .unwrap()
+        .unwrap();
+    send(&mut page, &ToServer::Ping).await;
+    assert_eq!(next(&mut page).await, ToClient::Pong { re: None });
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn an_address_may_host_so_many_rooms_and_try_so_many_wrong_codes() {
+    let limits = Limits {
+        rooms_per_address: 2,
+        wrong_codes: 3,
+        ..Limits::default()
+    };
+    let address = start(Config { limits, ..config() }).await;
+    let mut hosts = Vec::new();
+    for _ in 0..2 {
+        let (ann, welcomed) = ann_hosts(address).await;
+        let (code, _, _) = welcome(&welcomed);
+        hosts.push((ann, code));
+    }
+    let (_, third) = ann_hosts(address).await;
+    assert_eq!(
+        third,
+        ToClient::Refused {
+            reason: "You have as many rooms open as one address may: finish one first.".to_owned(),
+            re: None
+        }
+    );
+    let mut guesser = connect(address).await;
+    let guess = |code: &str| ToServer::Join {
+        code: code.to_owned(),
+        name: "Guess".to_owned(),
+        tokens: Vec::new(),
+    };
+    for code in ["AAAA-AA", "AAAA-AB", "AAAA-AC"] {
+        send(&mut guesser, &guess(code)).await;
+        let ToClient::Refused { reason, .. } = next(&mut guesser).await else {
+            panic!("refused");
+        };
+        assert!(reason.starts_with("No room has the code"), "{reason}");
+    }
+    // Even the right code is refused for the rest of the minute.
+    send(&mut guesser, &guess(&hosts[0].1)).await;
+    assert_eq!(
+        next(&mut guesser).await,
+        ToClient::Refused {
+            reason: "Too many codes that lead nowhere: wait a minute, then try again.".to_owned(),
+            re: None
+        }
+    );
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_client_that_keeps_sending_what_is_not_the_protocol_is_told_goodbye_and_cut_off() {
+    let limits = Limits {
+        strikes: 3,
+        ..Limits::default()
+    };
+    let address = start(Config { limits, ..config() }).await;
+    let mut noisy = connect(address).await;
+    for _ in 0..3 {
+        noisy.send(Message::text("hello?")).await.unwrap();
+    }
+    // Each is refused in words; the third time, the server says goodbye.
+    for _ in 0..3 {
+        assert!(matches!(next(&mut noisy).await, ToClient::Refused { .. }));
+    }
+    assert!(matches!(
+        next(&mut noisy).await,
+        ToClient::Bye { again: false, .. }
+    ));
+    let closed = tokio::time::timeout(PATIENCE, noisy.next()).await.unwrap();
+    assert!(
+        matches!(closed, None | Some(Ok(Message::Close(_))) | Some(Err(_))),
+        "{closed:?}"
+    );
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_connection_that_does_not_answer_pings_is_closed() {
+    let limits = Limits {
+        ping: std::time::Duration::from_millis(100),
+        idle: std::time::Duration::from_millis(400),
+        ..Limits::default()
+    };
+    let address = start(Config { limits, ..config() }).await;
+    let (mut ann, _) = ann_hosts(address).await;
+    // Ann's library answers each ping as she reads: she stays.
+    let mut bob = connect(address).await;
+    let pings = tokio::time::timeout(PATIENCE, async {
+        let mut pings = 0;
+        while pings < 6 {
+            if let Some(Ok(Message::Ping(_))) = ann.next().await {
+                pings += 1;
+            }
+        }
+        pings
+    })
+    .await
+    .unwrap();
+    assert_eq!(pings, 6);
+    // Bob read nothing all that while, so answered no ping: he was cut off.
+    let mut ended = false;
+    for _ in 0..20 {
+        match tokio::time::timeout(PATIENCE, bob.next()).await.unwrap() {
+            Some(Ok(Message::Ping(_))) => {}
+            _ => {
+                ended = true;
+                break;
+            }
+        }
+    }
+    assert!(ended, "Bob's connection ended");
+    send(&mut ann, &ToServer::Ping).await;
+    let pong = loop {
+        if let Some(Ok(Message::Text(text))) = ann.next().await {
+            break serde_json::from_str::<ToClient>(text.as_str()).unwrap();
+        }
+    };
+    assert_eq!(pong, ToClient::Pong { re: None });
 }

@@ -13,7 +13,10 @@ use ttt::line::Palette;
 use ttt::server::{self, Config, Limits};
 use ttt::signals::Interrupts;
 
-use crate::cli::BoardArgs;
+use ttt::store::{SeatTokens, Store};
+use ttt_online::protocol::RoomCode;
+
+use crate::cli::{BoardArgs, StoreArgs};
 
 /// Arguments of `ttt serve`.
 #[derive(Debug, Clone, Args)]
@@ -108,6 +111,9 @@ pub struct ClientArgs {
     /// Your name, as the others see it [default: your login name].
     #[arg(long)]
     pub name: Option<String>,
+
+    #[command(flatten)]
+    pub store: StoreArgs,
 }
 
 /// Arguments of `ttt host`.
@@ -122,9 +128,9 @@ pub struct HostArgs {
 /// Arguments of `ttt join` and `ttt watch`.
 #[derive(Debug, Clone, Args)]
 pub struct RoomArgs {
-    /// The room's code, as the host was given it.
+    /// The room's code, as the host was given it (K7QX-2M), or the page's link to it.
     #[arg(value_name = "CODE")]
-    pub code: String,
+    pub code: RoomCode,
     #[command(flatten)]
     pub client: ClientArgs,
 }
@@ -141,6 +147,10 @@ pub fn play(client: &ClientArgs, entry: Entry, out: &mut impl Write) -> anyhow::
         .clone()
         .or_else(|| std::env::var("USER").ok())
         .unwrap_or_else(|| "Player".to_owned());
+    // Without a data folder, a seat is kept for this run only.
+    let seats = Store::folder(client.store.data_dir.as_deref())
+        .ok()
+        .map(|folder| SeatTokens::in_folder(&folder));
     client::run(
         &client.server,
         entry,
@@ -148,6 +158,7 @@ pub fn play(client: &ClientArgs, entry: Entry, out: &mut impl Write) -> anyhow::
         input,
         &interrupts,
         Palette::detect(),
+        seats.as_ref(),
         out,
     )
 }

@@ -1,0 +1,267 @@
+//! The room as a client sees it: rebuilt from the welcome, kept in step by each numbered
+//! happening after it. Every client (the terminal's, the page's) holds one, so that what
+//! it shows is what the server decided; a happening out of its number's order means a
+//! message was missed, and the client asks for the whole room again
+//! ([`ToServer::Rejoin`](crate::protocol::ToServer::Rejoin)) rather than guess.
+//!
+//! ```
+//! use ttt_online::mirror::Mirror;
+//! use ttt_online::protocol::{Happening, ToClient};
+//!
+//! let mut mirror = Mirror::default();
+//! let played = ToClient::Happened {
+//!     seq: 5,
+//!     happening: Happening::Played { mark: "X".into(), square: 4 },
+//! };
+//! // Nothing is known before the welcome: a happening then is out of step.
+//! assert!(mirror.take(&played).is_err());
+//! ```
+
+use std::fmt;
+
+use ttt_core::{Mark, Outcome, Position, Rules, Square};
+
+use crate::protocol::{Happening, Member, ToClient};
+
+/// What a client knows of its room.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct Mirror {
+    /// The room's code, once welcomed.
+    pub code: Option<String>,
+    /// The token to come back with.
+    pub token: String,
+    /// The client's seat; none for a watcher.
+    pub seat: Option<Mark>,
+    /// The room's board.
+    pub rules: Option<Rules>,
+    /// The game on the board; none before the first.
+    pub position: Option<Position>,
+    /// The game ended (by a line, a full board or a forfeit).
+    pub over: bool,
+    /// The seat asking to undo, if one is.
+    pub undo_asked: Option<Mark>,
+    /// Games won by X, won by O, drawn.
+    pub score: [u32; 3],
+    /// Everyone in the room.
+    pub members: Vec<Member>,
+    /// The number of the last happening taken.
+    pub seq: u64,
+    /// How the last game ended, while it stays ended (an undo may take it back).
+    ended: Option<Outcome>,
+}
+
+/// A happening whose number does not follow the last one taken: something was missed.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct OutOfStep {
+    /// The number expected.
+    pub expected: u64,
+    /// The number that came.
+    pub came: u64,
+}
+
+impl fmt::Display for OutOfStep {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(
+            f,
+            "happening {} came where {} was expected",
+            self.came, self.expected
+        )
+    }
+}
+
+impl std::error::Error for OutOfStep {}
+
+impl Mirror {
+    /// Takes what the server said. A welcome sets everything afresh; a happening must be
+    /// the next by number, or nothing changes and [`OutOfStep`] says so. Answers to
+    /// requests change nothing.
+    ///
+    /// # Errors
+    /// [`OutOfStep`] for a happening that does not follow the last one (or comes before
+    /// a welcome).
+    pub fn take(&mut self, told: &ToClient) -> Result<(), OutOfStep> {
+        match told {
+            ToClient::Welcome {
+                code,
+                token,
+                seat,
+                members,
+                snapshot,
+                seq,
+                ..
+            } => {
+                let rules = snapshot.rules.parse::<Rules>().ok();
+                let position = snapshot.first.as_deref().and_then(|first| {
+                    let moves: Vec<Square> = snapshot
+                        .moves
+                        .iter()
+                        .map(|&index| Square::new(index))
+                        .collect();
+                    Position::from_moves(rules?, first.parse().ok()?, &moves).ok()
+                });
+                let over =
+                    snapshot.forfeit.is_some() || position.as_ref().is_some_and(Position::is_over);
+                *self = Mirror {
+                    code: Some(code.clone()),
+                    token: token.clone(),
+                    seat: seat.as_deref().and_then(|seat| seat.parse().ok()),
+                    rules,
+                    ended: over.then(|| ended_by(snapshot.forfeit.as_ref(), position.as_ref())),
+                    position,
+                    over,
+                    undo_asked: snapshot
+                        .undo_asked
+                        .as_deref()
+                        .and_then(|by| by.parse().ok()),
+                    score: snapshot.score,
+                    members: members.clone(),
+                    seq: *seq,
+                };
+                Ok(())
+            }
+            ToClient::Happened { seq, happening } => {
+                let expected = self.seq + 1;
+                if self.code.is_none() || *seq != expected {
+                    return Err(OutOfStep {
+                        expected,
+                        came: *seq,
+                    });
+                }
+                self.seq = *seq;
+                self.happen(happening);
+                Ok(())
+            }
+            ToClient::Refused { .. }
+            | ToClient::Done { .. }
+            | ToClient::Pong { .. }
+            | ToClient::Bye { .. } => Ok(()),
+        }
+    }
+
+    fn happen(&mut self, happening: &Happening) {
+        match happening {
+            Happening::Entered { name, seat } => self.members.push(Member {
+                name: name.clone(),
+                seat: seat.clone(),
+                connected: true,
+            }),
+            Happening::Left { name, seat, .. } => match seat {
+                Some(_) => self.connect(seat, false),
+                None => {
+                    let watcher = self.members.iter().position(|member| {
+                        member.seat.is_none() && member.connected && &member.name == name
+                    });
+                    if let Some(index) = watcher {
+                        self.members.remove(index);
+                    }
+                }
+            },
+            Happening::Returned { seat, .. } => self.connect(seat, true),
+            Happening::GameStarted { first, .. } => {
+                let first = first.parse().unwrap_or(Mark::X);
+                self.position = self.rules.map(|rules| Position::new(rules, first));
+                self.over = false;
+                self.ended = None;
+                self.undo_asked = None;
+            }
+            Happening::Played { square, .. } => {
+                if let Some(position) = &mut self.position {
+                    // The server played it: it is legal there, and so here, in step.
+                    let _ = position.play(Square::new(*square));
+                }
+                self.undo_asked = None;
+            }
+            Happening::UndoAsked { by } => self.undo_asked = by.parse().ok(),
+            Happening::UndoRefused => self.undo_asked = None,
+            Happening::Undone { squares } => {
+                if let Some(position) = &mut self.position {
+                    for _ in squares {
+                        position.undo();
+                    }
+                }
+                if let Some(outcome) = self.ended.take() {
+                    let slot = &mut self.score[score_index(outcome)];
+                    *slot = slot.saturating_sub(1);
+                }
+                self.over = false;
+                self.undo_asked = None;
+            }
+            Happening::Forfeited { .. } => {
+                self.over = true;
+                self.undo_asked = None;
+            }
+            Happening::Ended { outcome } => {
+                self.over = true;
+                if let Ok(outcome) = outcome.parse::<Outcome>() {
+                    let slot = &mut self.score[score_index(outcome)];
+                    *slot = slot.saturating_add(1);
+                    self.ended = Some(outcome);
+                }
+            }
+            Happening::RematchAsked { .. } | Happening::TableChanged | Happening::Said { .. } => {}
+        }
+    }
+
+    fn connect(&mut self, seat: &Option<String>, connected: bool) {
+        let member = self
+            .members
+            .iter_mut()
+            .find(|member| member.seat.is_some() && &member.seat == seat);
+        if let Some(member) = member {
+            member.connected = connected;
+        }
+    }
+
+    /// The moves on the board of the game, for a request's `ply`.
+    #[must_use]
+    pub fn ply(&self) -> usize {
+        self.position.as_ref().map_or(0, Position::ply)
+    }
+
+    /// Whether it is this client's turn to move.
+    #[must_use]
+    pub fn my_turn(&self) -> bool {
+        !self.over
+            && self.position.as_ref().is_some_and(|position| {
+                !position.is_over() && self.seat == Some(position.to_move())
+            })
+    }
+
+    /// How many watch.
+    #[must_use]
+    pub fn watchers(&self) -> usize {
+        self.members
+            .iter()
+            .filter(|member| member.seat.is_none())
+            .count()
+    }
+
+    /// The name of the player of `mark`, if the seat is taken.
+    #[must_use]
+    pub fn name_of(&self, mark: Mark) -> Option<&str> {
+        let seat = mark.to_string();
+        self.members
+            .iter()
+            .find(|member| member.seat.as_deref() == Some(seat.as_str()))
+            .map(|member| member.name.as_str())
+    }
+}
+
+/// How a game that is over ended: by its position, or against the forfeit's loser.
+fn ended_by(forfeit: Option<&(String, String)>, position: Option<&Position>) -> Outcome {
+    let loser = forfeit.and_then(|(loser, _)| loser.parse::<Mark>().ok());
+    match (loser, position.and_then(Position::outcome)) {
+        (Some(loser), _) => Outcome::Win(!loser),
+        (None, Some(outcome)) => outcome,
+        (None, None) => Outcome::Draw,
+    }
+}
+
+/// The tally's slot of an outcome: X's wins, O's wins, draws.
+fn score_index(outcome: Outcome) -> usize {
+    match outcome {
+        Outcome::Win(Mark::X) => 0,
+        Outcome::Win(Mark::O) => 1,
+        Outcome::Draw => 2,
+    }
+}
