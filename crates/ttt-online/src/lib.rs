@@ -35,6 +35,7 @@
 //! assert_eq!(told.last().unwrap().message, ToClient::Done { re: 1, seq: 4 });
 //! //! ```
 
+pub mod journal;
 pub mod mirror;
 pub mod protocol;
 pub mod room;

@@ -5,7 +5,11 @@
 //!
 //! ```text
 //! cargo run --release -p ttt --example load -- 200 5
+//! cargo run --release -p ttt --example load -- 200 5 /tmp/ttt-load-store
 //! ```
+//!
+//! With a third argument, the rooms are kept in that folder (emptied first) as `ttt
+//! serve` keeps them: every change flushed to the disk before anyone is told it.
 //!
 //! Linux only for the memory (read from /proc/self/status). Every wait is bounded: a
 //! step that takes more than 30 s ends the run with a message.
@@ -19,13 +23,13 @@
 
 use std::time::Instant;
 
-use ttt::server::{Config, Limits};
+use ttt::server::{Config, Limits, ServerStore};
 use ttt_online::protocol::{Happening, ToClient, ToServer};
 
 #[path = "../tests/support/websocket.rs"]
 mod websocket;
 
-use websocket::{Client, PATIENCE, connect, next, send, start};
+use websocket::{Client, PATIENCE, connect, next, send, start, start_keeping};
 
 #[tokio::main(flavor = "multi_thread", worker_threads = 2)]
 async fn main() {
@@ -36,6 +40,9 @@ async fn main() {
     let games: u32 = arguments
         .next()
         .map_or(5, |text| text.parse().expect("GAMES"));
+    // A folder to keep the rooms in, as `ttt serve` does by default: every change
+    // written and flushed to the disk before it is told.
+    let store = arguments.next().map(std::path::PathBuf::from);
     // Every client comes from 127.0.0.1: the per-address bound is lifted for the test.
     let limits = Limits {
         per_address: rooms * 2 + 10,
@@ -48,7 +55,16 @@ async fn main() {
         limits,
         seed: Some(1),
     };
-    let address = start(config).await;
+    let kept = store.map(|folder| {
+        let _ = std::fs::remove_dir_all(&folder);
+        let (lobby, store, _) =
+            ServerStore::open(&folder, limits.lobby, ttt::store::now()).expect("a store");
+        (lobby, store)
+    });
+    let address = match kept {
+        Some(kept) => start_keeping(config, Some(kept)).await,
+        None => start(config).await,
+    };
     let before = resident_kb();
 
     // Every room opened and joined before any game begins.

@@ -138,7 +138,7 @@ fn play(ann: &mut Running, bob: &mut Running, moves: &[(&str, &str)]) {
 
 #[test]
 fn two_people_in_two_terminals_play_a_game_through_the_server() {
-    let mut server = Running::start(&["serve", "--listen", "127.0.0.1:0"]);
+    let mut server = Running::start(&["serve", "--listen", "127.0.0.1:0", "--no-store"]);
     let address = served_at(&server);
     assert!(address.starts_with("127.0.0.1:"), "{address}");
 
@@ -197,7 +197,7 @@ fn two_people_in_two_terminals_play_a_game_through_the_server() {
 
 #[test]
 fn a_code_no_room_has_or_a_server_not_there_is_one_line_and_exit_1() {
-    let server = Running::start(&["serve", "--listen", "127.0.0.1:0"]);
+    let server = Running::start(&["serve", "--listen", "127.0.0.1:0", "--no-store"]);
     let address = served_at(&server);
     let mut lost = Running::start(&["join", "zzzz-zz", "--server", &address]);
     assert_eq!(lost.exit_code(), Some(1));
@@ -263,7 +263,7 @@ impl Relay {
 
 #[test]
 fn a_player_whose_connection_drops_comes_back_to_the_seat_and_plays_on() {
-    let server = Running::start(&["serve", "--listen", "127.0.0.1:0"]);
+    let server = Running::start(&["serve", "--listen", "127.0.0.1:0", "--no-store"]);
     let address = served_at(&server);
     let relay = Relay::to(&address);
     let mut ann = Running::start(&["host", "--server", &address, "--name", "Ann"]);
@@ -298,7 +298,7 @@ fn a_player_whose_connection_drops_comes_back_to_the_seat_and_plays_on() {
 
 #[test]
 fn a_player_whose_client_was_killed_joins_again_and_takes_back_the_seat() {
-    let server = Running::start(&["serve", "--listen", "127.0.0.1:0"]);
+    let server = Running::start(&["serve", "--listen", "127.0.0.1:0", "--no-store"]);
     let address = served_at(&server);
     // Ann and Bob play in two terminals of one machine, one data folder between them.
     let mut ann = Running::start(&["host", "--server", &address, "--name", "Ann"]);
@@ -327,4 +327,43 @@ fn a_player_whose_client_was_killed_joins_again_and_takes_back_the_seat() {
     // Claiming a game that is over, or from someone who is here, is refused.
     ann.type_line("claim");
     ann.wait_for("There is no game under way to claim.");
+}
+
+#[test]
+fn a_server_killed_mid_game_and_started_again_has_the_game_and_both_players_come_back() {
+    let store = home().join("killed-server");
+    let _ = std::fs::remove_dir_all(&store);
+    let store = store.to_str().unwrap().to_owned();
+    // A port of its own, to start the server on again.
+    let address = {
+        let listener = TcpListener::bind("127.0.0.1:0").unwrap();
+        listener.local_addr().unwrap().to_string()
+    };
+    let serve = || Running::start(&["serve", "--listen", &address, "--store", &store]);
+    let server = serve();
+    served_at(&server);
+    let mut ann = Running::start(&["host", "--server", &address, "--name", "Ann"]);
+    let invitation = ann.wait_for("A friend joins with: ttt join ");
+    let code = invitation.rsplit(' ').next().unwrap().to_owned();
+    let mut bob = Running::start(&["join", &code, "--server", &address, "--name", "Bob"]);
+    bob.wait_for("you play O");
+    let first = ann.wait_for("Game 1: ");
+    let moves = if first.contains("X moves first") {
+        [("X", "1"), ("O", "4"), ("X", "2"), ("O", "5"), ("X", "3")]
+    } else {
+        [("O", "4"), ("X", "1"), ("O", "5"), ("X", "2"), ("O", "6")]
+    };
+    play(&mut ann, &mut bob, &moves[..3]);
+    // SIGKILL, and the same command again.
+    drop(server);
+    let server = serve();
+    assert!(server.wait_for("Rooms are kept in ").ends_with("(1 open)."));
+    for player in [&ann, &bob] {
+        player.wait_for("The connection to the server was lost: coming back…");
+        player.wait_for_nth("Room ", 2);
+    }
+    // The three moves are on the board both find; the game goes on to its end.
+    play(&mut ann, &mut bob, &moves[3..]);
+    bob.wait_for(" wins.");
+    ann.wait_for(" wins.");
 }

@@ -10,9 +10,8 @@ use anyhow::Context;
 use clap::Args;
 use ttt::client::{self, Entry};
 use ttt::line::Palette;
-use ttt::server::{self, Config, Limits};
+use ttt::server::{self, Config, Limits, ServerStore};
 use ttt::signals::Interrupts;
-
 use ttt::store::{SeatTokens, Store};
 use ttt_online::protocol::RoomCode;
 
@@ -28,6 +27,23 @@ pub struct ServeArgs {
     /// The web page's files to serve [default: web/dist, when it is built].
     #[arg(long, value_name = "DIR")]
     pub web: Option<PathBuf>,
+
+    /// The folder the rooms are kept in, so that a restart finds them [default: `server`
+    /// in the data folder].
+    #[arg(long, value_name = "DIR", conflicts_with = "no_store")]
+    pub store: Option<PathBuf>,
+
+    /// Keep no rooms: they last as long as the server.
+    #[arg(long)]
+    pub no_store: bool,
+
+    /// Seconds a player who lost the connection mid-game has to come back before the
+    /// other may claim the game.
+    #[arg(long, value_name = "SECONDS", default_value_t = 60)]
+    pub reconnect_wait: u64,
+
+    #[command(flatten)]
+    pub data: StoreArgs,
 }
 
 /// Serves until told to stop.
@@ -64,14 +80,41 @@ pub fn run(args: &ServeArgs, out: &mut impl Write) -> anyhow::Result<ExitCode> {
                 "The web page is not built: run web/build.sh to serve it too."
             )?,
         }
+        let mut limits = Limits::default();
+        limits.lobby.reconnect_wait = args.reconnect_wait;
+        let kept = if args.no_store {
+            writeln!(out, "No rooms are kept: they last as long as the server.")?;
+            None
+        } else {
+            let folder = match &args.store {
+                Some(folder) => folder.clone(),
+                None => Store::folder(args.data.data_dir.as_deref())
+                    .context("no folder to keep the rooms in: give --store DIR or --no-store")?
+                    .join("server"),
+            };
+            let (lobby, store, notes) =
+                ServerStore::open(&folder, limits.lobby, ttt::store::now())?;
+            for note in notes {
+                writeln!(out, "{note}")?;
+            }
+            writeln!(
+                out,
+                "Rooms are kept in {} ({} open).",
+                folder.display(),
+                lobby.len()
+            )?;
+            Some((lobby, store))
+        };
         writeln!(out, "Ctrl-C stops it.")?;
         out.flush()?;
         let config = Config {
             web,
-            limits: Limits::default(),
+            limits,
             seed: None,
         };
-        server::serve(listener, config, stopped()).await?;
+        server::serve(listener, config, kept, stopped())
+            .await
+            .context("the server stopped")?;
         writeln!(out, "Stopped.")?;
         Ok(ExitCode::SUCCESS)
     })

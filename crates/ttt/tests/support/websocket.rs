@@ -9,8 +9,9 @@ use futures_util::{SinkExt, StreamExt};
 use tokio::net::TcpStream;
 use tokio_tungstenite::tungstenite::Message;
 use tokio_tungstenite::{MaybeTlsStream, WebSocketStream};
-use ttt::server::{self, Config};
+use ttt::server::{self, Config, ServerStore};
 use ttt_online::protocol::{ToClient, ToServer};
+use ttt_online::room::Lobby;
 
 /// A client's connection.
 pub type Client = WebSocketStream<MaybeTlsStream<TcpStream>>;
@@ -20,9 +21,19 @@ pub const PATIENCE: Duration = Duration::from_secs(30);
 
 /// A server set up by `config` on a free loopback port, stopped when the runtime ends.
 pub async fn start(config: Config) -> SocketAddr {
+    start_keeping(config, None).await
+}
+
+/// A server as [`start`]s, going on from `kept` (a lobby and its store) if given.
+pub async fn start_keeping(config: Config, kept: Option<(Lobby, ServerStore)>) -> SocketAddr {
     let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
     let address = listener.local_addr().unwrap();
-    tokio::spawn(server::serve(listener, config, std::future::pending()));
+    tokio::spawn(server::serve(
+        listener,
+        config,
+        kept,
+        std::future::pending(),
+    ));
     address
 }
 

@@ -1,7 +1,9 @@
 //! `ttt serve`: the server of network play. One process holds every online game: the
 //! [`Lobby`] of `ttt-online` decides everything (rooms, seats, moves, refusals); this
 //! module only carries its messages over WebSocket (`/ws`, one JSON object a message)
-//! and serves the web page's files beside it.
+//! and serves the web page's files beside it. With a [`ServerStore`], everything that
+//! changes a room is written to the disk before anyone is told it: a server killed and
+//! started again has every room and every move it acknowledged.
 //!
 //! Bounded whatever the clients do: connections and rooms per address, tries with codes
 //! that lead nowhere, a message's size, messages a second, messages not understood, an
@@ -11,12 +13,16 @@
 //! up the others. A browser's connection must come from the page this server serves (its
 //! `Origin` names this host), so another site cannot play in its visitor's name.
 
+mod store;
+
+pub use store::ServerStore;
+
 use std::collections::HashMap;
 use std::future::Future;
 use std::io;
 use std::net::{IpAddr, SocketAddr};
 use std::path::{Path, PathBuf};
-use std::sync::{Arc, Mutex, MutexGuard, PoisonError};
+use std::sync::{Arc, Mutex, MutexGuard, PoisonError, mpsc as channel};
 use std::time::Duration;
 
 use axum::Router;
@@ -32,8 +38,13 @@ use tokio::sync::mpsc;
 use tokio::time::Instant;
 use tower_http::services::ServeDir;
 use ttt_core::Mark;
+use ttt_online::journal::Entry;
 use ttt_online::protocol::{self, Request, RoomCode, ToClient, ToServer};
 use ttt_online::room::{self, Delivery, Fresh, Lobby, MemberId};
+
+// The lobby's clock: seconds since 1970, so that the times a room keeps (since when a
+// player is gone) still count after a restart.
+use crate::store::now;
 
 /// What the server holds to, whatever its clients do.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -105,13 +116,22 @@ struct Shared {
     hosted: HashMap<IpAddr, Vec<RoomCode>>,
     /// Each address's tries with codes that led nowhere this minute.
     wrong: HashMap<IpAddr, Budget>,
+    /// The way to the store's writer, when rooms are kept: what changed the lobby, and
+    /// what to tell whom once it is on the disk.
+    journal: Option<channel::Sender<Work>>,
     next_id: u64,
     rng: StdRng,
     limits: Limits,
-    started: Instant,
 }
 
 type Hub = Arc<Mutex<Shared>>;
+
+/// What the store's writer is given: an entry to write (if the lobby changed), and the
+/// deliveries to send once it is on the disk (in the order they were made).
+struct Work {
+    entry: Option<Entry>,
+    out: Vec<Delivery>,
+}
 
 /// The size of a connection's read and write buffers: a few messages' worth.
 const BUFFER: usize = 8 * 1024;
@@ -122,13 +142,17 @@ fn lock(hub: &Hub) -> MutexGuard<'_, Shared> {
     hub.lock().unwrap_or_else(PoisonError::into_inner)
 }
 
-/// Serves on `listener` until `shutdown` completes.
+/// Serves on `listener` until `shutdown` completes. With `kept` (a lobby and its store,
+/// from [`ServerStore::open`]), the server goes on from that lobby and writes every
+/// change to the store before telling anyone; without, its rooms last as long as it does.
 ///
 /// # Errors
-/// The listener's, should accepting fail for good.
+/// The listener's, should accepting fail for good; the store's, should writing to it
+/// fail (the server stops then: what it cannot keep, it does not acknowledge).
 pub async fn serve(
     listener: tokio::net::TcpListener,
     config: Config,
+    kept: Option<(Lobby, ServerStore)>,
     shutdown: impl Future<Output = ()> + Send + 'static,
 ) -> io::Result<()> {
     let rng = match config.seed {
@@ -136,17 +160,34 @@ pub async fn serve(
         None => rand::make_rng(),
     };
     let limits = config.limits;
+    let (lobby, store) = match kept {
+        Some((lobby, store)) => (lobby, Some(store)),
+        None => (Lobby::new(limits.lobby), None),
+    };
     let hub: Hub = Arc::new(Mutex::new(Shared {
-        lobby: Lobby::new(limits.lobby),
+        lobby,
         outboxes: HashMap::new(),
         per_address: HashMap::new(),
         hosted: HashMap::new(),
         wrong: HashMap::new(),
+        journal: None,
         next_id: 0,
         rng,
         limits,
-        started: Instant::now(),
     }));
+    // The store's writer, on a thread of its own (it waits on the disk); should it fail,
+    // the server stops.
+    let (failed, failure) = tokio::sync::oneshot::channel::<io::Error>();
+    let writer = store.map(|store| {
+        let (sender, work) = channel::channel();
+        lock(&hub).journal = Some(sender);
+        let hub = hub.clone();
+        std::thread::spawn(move || {
+            if let Err(error) = keep(&hub, store, &work) {
+                let _ = failed.send(error);
+            }
+        })
+    });
     // Rooms nobody came back to close in time.
     let sweeper = tokio::spawn({
         let hub = hub.clone();
@@ -155,8 +196,10 @@ pub async fn serve(
             loop {
                 every.tick().await;
                 let mut shared = lock(&hub);
-                let now = shared.started.elapsed().as_secs();
-                shared.lobby.sweep(now, limits.room_idle.as_secs());
+                let (now, idle) = (now(), limits.room_idle.as_secs());
+                if shared.lobby.sweep(now, idle) > 0 {
+                    deliver(&mut shared, Some(Entry::Swept { now, idle }), Vec::new());
+                }
                 // Addresses whose rooms all closed, or whose minute of wrong codes is up.
                 let Shared {
                     lobby,
@@ -172,19 +215,80 @@ pub async fn serve(
             }
         }
     });
-    let router = Router::new().route("/ws", get(upgrade)).with_state(hub);
+    let router = Router::new()
+        .route("/ws", get(upgrade))
+        .with_state(hub.clone());
     let router = match config.web.as_deref().filter(|web| built(web)) {
         Some(web) => router.fallback_service(ServeDir::new(web)),
         None => router.fallback(unbuilt),
     };
+    let stopped = async move {
+        tokio::select! {
+            () = shutdown => None,
+            Ok(error) = failure => Some(error),
+        }
+    };
+    let (stop, stopping) = tokio::sync::oneshot::channel();
     let served = axum::serve(
         listener,
         router.into_make_service_with_connect_info::<SocketAddr>(),
     )
-    .with_graceful_shutdown(shutdown)
+    .with_graceful_shutdown(async move {
+        let _ = stop.send(stopped.await);
+    })
     .await;
     sweeper.abort();
-    served
+    // The writer ends once every connection is gone (each held the way to it).
+    lock(&hub).journal = None;
+    if let Some(writer) = writer {
+        let _ = tokio::task::spawn_blocking(move || writer.join()).await;
+    }
+    served?;
+    match stopping.await {
+        Ok(Some(error)) => Err(error),
+        _ => Ok(()),
+    }
+}
+
+/// The store's writer: takes what the connections hand it, writes each batch's entries
+/// to the journal and flushes them, then sends the batch's deliveries; keeps the lobby
+/// whole again when the journal grows long. Ends when every way to it is gone.
+///
+/// # Errors
+/// The store's: nothing of the batch is told then.
+fn keep(hub: &Hub, mut store: ServerStore, work: &channel::Receiver<Work>) -> io::Result<()> {
+    while let Ok(first) = work.recv() {
+        let mut batch = vec![first];
+        batch.extend(work.try_iter());
+        store.append(batch.iter().filter_map(|work| work.entry.as_ref()))?;
+        let mut shared = lock(hub);
+        for work in batch {
+            route(&mut shared, work.out);
+        }
+        if store.is_long() {
+            // Under the lock nothing new comes: what waits is all the lobby took that the
+            // journal lacks. Written first, the kept lobby then holds everything.
+            let waiting: Vec<Work> = work.try_iter().collect();
+            store.append(waiting.iter().filter_map(|work| work.entry.as_ref()))?;
+            for work in waiting {
+                route(&mut shared, work.out);
+            }
+            store.compact(&shared.lobby)?;
+        }
+    }
+    Ok(())
+}
+
+/// Sends `out` once `entry` (what changed the lobby, if anything did) is kept: through
+/// the store's writer when rooms are kept, at once otherwise.
+fn deliver(shared: &mut Shared, entry: Option<Entry>, out: Vec<Delivery>) {
+    match &shared.journal {
+        // A writer that stopped (the disk failed) tells nothing more: the server stops.
+        Some(journal) => {
+            let _ = journal.send(Work { entry, out });
+        }
+        None => route(shared, out),
+    }
 }
 
 /// The answer for the page when it is not built.
@@ -345,9 +449,14 @@ async fn connection(socket: WebSocket, address: IpAddr, hub: Hub) {
                 shared.per_address.remove(&address);
             }
         }
-        let now = shared.started.elapsed().as_secs();
+        let now = now();
+        let left = shared
+            .lobby
+            .room_of(id)
+            .is_some()
+            .then_some(Entry::Left { id: id.0, now });
         let out = shared.lobby.disconnect(id, now);
-        route(&mut shared, out);
+        deliver(&mut shared, left, out);
     }
     let _ = writer.await;
 }
@@ -391,8 +500,15 @@ fn handle(hub: &Hub, id: MemberId, address: IpAddr, request: Request) {
             return route(shared, vec![refused]);
         }
     }
-    let fresh = fresh(&mut shared.rng, shared.started.elapsed().as_secs());
+    let fresh = fresh(&mut shared.rng, now());
+    let entry = shared
+        .journal
+        .as_ref()
+        .map(|_| (request.clone(), fresh.clone()));
     let out = shared.lobby.handle(id, request, fresh);
+    let entry = entry
+        .filter(|_| Entry::changed(&out, id))
+        .map(|(request, fresh)| Entry::asked(id, &request, &fresh));
     let entered = shared.lobby.room_of(id).map(|room| room.code());
     match entered {
         Some(code) if hosting => shared.hosted.entry(address).or_default().push(code),
@@ -405,7 +521,7 @@ fn handle(hub: &Hub, id: MemberId, address: IpAddr, request: Request) {
         }
         _ => {}
     }
-    route(shared, out);
+    deliver(shared, entry, out);
 }
 
 /// Queues each delivery for its connection; a connection whose queue is full (a client
@@ -521,10 +637,10 @@ mod tests {
             per_address: HashMap::new(),
             hosted: HashMap::new(),
             wrong: HashMap::new(),
+            journal: None,
             next_id: 0,
             rng: StdRng::seed_from_u64(1),
             limits: Limits::default(),
-            started: Instant::now(),
         };
         let (slow, _unread) = mpsc::channel(2);
         let (quick, mut read) = mpsc::channel(100);

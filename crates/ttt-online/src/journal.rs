@@ -1,0 +1,369 @@
+//! What a server keeps so that a restart, however the last run ended (SIGKILL, a power
+//! cut), finds every room as it was. The lobby is a state machine with no clock and no
+//! randomness of its own: everything it was ever given is in what it was handed. So a
+//! server keeps the lobby whole now and then ([`Kept`]), and after it a journal of every
+//! [`Entry`] that changed it, in order; the lobby again is the kept one with the entries
+//! replayed. A server writes each entry, and flushes it to the disk, before it sends
+//! anyone what the entry did: whatever a client was told survives.
+//!
+//! ```
+//! use ttt_core::Mark;
+//! use ttt_online::journal::{Entry, Kept};
+//! use ttt_online::protocol::ToServer;
+//! use ttt_online::room::{Fresh, Limits, Lobby, MemberId};
+//!
+//! let mut lobby = Lobby::new(Limits::default());
+//! let mut journal = Vec::new();
+//! let fresh = Fresh { code: "K7QX-2M".parse()?, token: "a".into(), coin: Mark::X, now: 0 };
+//! let host = ToServer::Host { rules: "3x3, k=3".into(), name: "Ann".into() }.into();
+//! let out = lobby.handle(MemberId(1), host, fresh.clone());
+//! // The server keeps what changed the lobby, before it sends `out`.
+//! if Entry::changed(&out, MemberId(1)) {
+//!     journal.push(Entry::asked(MemberId(1), &ToServer::Host { rules: "3x3, k=3".into(), name: "Ann".into() }.into(), &fresh));
+//! }
+//! // After a crash: the kept lobby (empty here), the journal replayed over it.
+//! let mut again = Lobby::restore(Kept::default(), Limits::default())?;
+//! for entry in journal {
+//!     again.replay(entry);
+//! }
+//! assert_eq!(again.keep(), lobby.keep());
+//! # Ok::<(), Box<dyn std::error::Error>>(())
+//! ```
+
+use std::collections::{BTreeMap, HashMap};
+use std::fmt;
+
+use serde::{Deserialize, Serialize};
+use ttt_core::Mark;
+use ttt_play::matches::{Match, Snapshot};
+
+use crate::protocol::{Request, RoomCode, ToClient};
+use crate::room::{Delivery, Fresh, Limits, Lobby, Member, MemberId, Room};
+
+/// One thing that changed the lobby, as a journal keeps it.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(tag = "entry", rename_all = "snake_case")]
+pub enum Entry {
+    /// A connection's request, with what the server gave with it.
+    Asked {
+        /// The connection.
+        id: u64,
+        /// Its request.
+        request: Request,
+        /// The code a room it opened would take.
+        code: RoomCode,
+        /// The token a newcomer would get.
+        token: String,
+        /// The coin for a new room's first game.
+        coin: String,
+        /// The server's clock.
+        now: u64,
+    },
+    /// A connection dropped.
+    Left {
+        /// The connection.
+        id: u64,
+        /// The server's clock.
+        now: u64,
+    },
+    /// Rooms nobody came back to were closed.
+    Swept {
+        /// The server's clock.
+        now: u64,
+        /// The idle time that closes a room.
+        idle: u64,
+    },
+}
+
+impl Entry {
+    /// The entry for `request` from `id`, handed in with `fresh`.
+    pub fn asked(id: MemberId, request: &Request, fresh: &Fresh) -> Entry {
+        Entry::Asked {
+            id: id.0,
+            request: request.clone(),
+            code: fresh.code,
+            token: fresh.token.clone(),
+            coin: fresh.coin.to_string(),
+            now: fresh.now,
+        }
+    }
+
+    /// Whether the lobby's answer `out` to a request from `asker` means the request
+    /// changed something: anything but a refusal or a pong (which change nothing).
+    pub fn changed(out: &[Delivery], asker: MemberId) -> bool {
+        !out.is_empty()
+            && !out.iter().any(|delivery| {
+                delivery.to == asker
+                    && matches!(
+                        delivery.message,
+                        ToClient::Refused { .. } | ToClient::Pong { .. }
+                    )
+            })
+    }
+}
+
+/// The lobby whole, as kept: every room with its members, their tokens and which
+/// connection each has now.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Kept {
+    /// Every room open.
+    pub rooms: Vec<KeptRoom>,
+}
+
+/// A room as kept.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct KeptRoom {
+    code: RoomCode,
+    game: Snapshot,
+    members: Vec<KeptMember>,
+    seq: u64,
+    rematch: [bool; 2],
+    coin: String,
+    empty_since: Option<u64>,
+}
+
+/// Someone in a room, as kept.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+struct KeptMember {
+    id: Option<u64>,
+    name: String,
+    token: String,
+    seat: Option<String>,
+    gone_since: Option<u64>,
+}
+
+/// A kept lobby that does not make a lobby again: which room, and why.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct RestoreError {
+    /// The room's code.
+    pub code: RoomCode,
+    /// What is wrong with it.
+    pub reason: String,
+}
+
+impl fmt::Display for RestoreError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "room {} cannot be restored: {}", self.code, self.reason)
+    }
+}
+
+impl std::error::Error for RestoreError {}
+
+impl Lobby {
+    /// The lobby whole, to keep.
+    pub fn keep(&self) -> Kept {
+        let rooms = self
+            .rooms
+            .values()
+            .map(|room| KeptRoom {
+                code: room.code,
+                game: room.game.snapshot(),
+                members: room
+                    .members
+                    .iter()
+                    .map(|member| KeptMember {
+                        id: member.id.map(|id| id.0),
+                        name: member.name.clone(),
+                        token: member.token.clone(),
+                        seat: member.seat.map(|mark| mark.to_string()),
+                        gone_since: member.gone_since,
+                    })
+                    .collect(),
+                seq: room.seq,
+                rematch: room.rematch,
+                coin: room.coin.to_string(),
+                empty_since: room.empty_since,
+            })
+            .collect();
+        Kept { rooms }
+    }
+
+    /// The lobby `kept` was taken of, holding to `limits`.
+    ///
+    /// # Errors
+    /// The first room whose game or marks do not read back.
+    pub fn restore(kept: Kept, limits: Limits) -> Result<Lobby, RestoreError> {
+        let mut rooms = BTreeMap::new();
+        let mut rooms_of = HashMap::new();
+        for room in kept.rooms {
+            let code = room.code;
+            let error = |reason: &str| RestoreError {
+                code,
+                reason: reason.to_owned(),
+            };
+            let mark = |text: &str| {
+                text.parse::<Mark>()
+                    .map_err(|_| error(&format!("'{text}' is not a mark")))
+            };
+            let game = Match::restore(&room.game).map_err(|_| error("its game does not read"))?;
+            let mut members = Vec::with_capacity(room.members.len());
+            for member in room.members {
+                let id = member.id.map(MemberId);
+                if let Some(id) = id {
+                    rooms_of.insert(id, code);
+                }
+                members.push(Member {
+                    id,
+                    name: member.name,
+                    token: member.token,
+                    seat: member.seat.as_deref().map(mark).transpose()?,
+                    gone_since: member.gone_since,
+                });
+            }
+            let restored = Room {
+                code,
+                game,
+                members,
+                seq: room.seq,
+                rematch: room.rematch,
+                coin: mark(&room.coin)?,
+                empty_since: room.empty_since,
+            };
+            rooms.insert(code, restored);
+        }
+        Ok(Lobby {
+            rooms,
+            rooms_of,
+            limits,
+        })
+    }
+
+    /// Does again what `entry` says was done.
+    pub fn replay(&mut self, entry: Entry) {
+        match entry {
+            Entry::Asked {
+                id,
+                request,
+                code,
+                token,
+                coin,
+                now,
+            } => {
+                let fresh = Fresh {
+                    code,
+                    token,
+                    coin: coin.parse().unwrap_or(Mark::X),
+                    now,
+                };
+                self.handle(MemberId(id), request, fresh);
+            }
+            Entry::Left { id, now } => {
+                self.disconnect(MemberId(id), now);
+            }
+            Entry::Swept { now, idle } => {
+                self.sweep(now, idle);
+            }
+        }
+    }
+
+    /// Every connection dropped at `now`, as when the server starts again: each player
+    /// keeps the seat for their return.
+    pub fn leave_all(&mut self, now: u64) {
+        let ids: Vec<MemberId> = self.rooms_of.keys().copied().collect();
+        for id in ids {
+            self.disconnect(id, now);
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    #![allow(clippy::unwrap_used, reason = "a test fails by panicking")]
+
+    use proptest::prelude::*;
+
+    use super::*;
+    use crate::protocol::ToServer;
+
+    fn asks() -> impl Strategy<Value = ToServer> {
+        let code = || prop_oneof![Just("K7QX-2M".to_owned()), Just("ZZZZ-ZZ".to_owned())];
+        let token = || prop_oneof![Just("t1".to_owned()), Just("t2".to_owned())];
+        prop_oneof![
+            6 => (0..9usize).prop_map(|square| ToServer::Play { square }),
+            1 => Just(ToServer::Undo),
+            1 => any::<bool>().prop_map(|yes| ToServer::AnswerUndo { yes }),
+            1 => Just(ToServer::Resign),
+            2 => Just(ToServer::Rematch),
+            1 => Just(ToServer::Claim),
+            1 => "[a-z]{0,4}".prop_map(|text| ToServer::Say { text }),
+            2 => (code(), proptest::collection::vec(token(), 0..2))
+                .prop_map(|(code, tokens)| ToServer::Join { code, name: "P".to_owned(), tokens }),
+            1 => code().prop_map(|code| ToServer::Watch { code, name: "W".to_owned() }),
+            2 => Just(ToServer::Host { rules: "3x3, k=3".to_owned(), name: "H".to_owned() }),
+            1 => (code(), token()).prop_map(|(code, token)| ToServer::Rejoin { code, token }),
+        ]
+    }
+
+    proptest! {
+        /// Whatever happens, a lobby kept at any moment and the journal after it make the
+        /// same lobby again; so does the journal alone from the start, and a restart
+        /// (everyone's connection dropped) in the middle.
+        #[test]
+        fn the_kept_lobby_and_the_journal_make_the_lobby_again(
+            steps in proptest::collection::vec((0..4u64, asks(), 0..10u8), 0..120),
+            cut in 0..120usize,
+        ) {
+            let limits = Limits { reconnect_wait: 3, ..Limits::default() };
+            let mut lobby = Lobby::new(limits);
+            let mut journal = Vec::new();
+            let mut kept_at_cut = None;
+            for (step, (who, ask, roll)) in steps.into_iter().enumerate() {
+                if step == cut {
+                    kept_at_cut = Some((lobby.keep(), journal.len()));
+                }
+                let now = step as u64;
+                let id = MemberId(who);
+                // The live lobby is driven as a server drives it; the journal keeps it.
+                let entry = match roll {
+                    0 => {
+                        lobby.disconnect(id, now);
+                        Entry::Left { id: who, now }
+                    }
+                    1 => {
+                        lobby.sweep(now, 5);
+                        Entry::Swept { now, idle: 5 }
+                    }
+                    _ => {
+                        let fresh = Fresh {
+                            code: "K7QX-2M".parse().unwrap(),
+                            token: format!("t{who}"),
+                            coin: if roll % 2 == 0 { Mark::X } else { Mark::O },
+                            now,
+                        };
+                        let request = Request { id: Some(step as u64), ply: None, ask };
+                        let out = lobby.handle(id, request.clone(), fresh.clone());
+                        if !Entry::changed(&out, id) {
+                            continue;
+                        }
+                        journal.push(Entry::asked(id, &request, &fresh));
+                        continue;
+                    }
+                };
+                journal.push(entry);
+            }
+            let whole = lobby.keep();
+            // The journal alone, through JSON as a file holds it.
+            let mut again = Lobby::new(limits);
+            for entry in &journal {
+                let line = serde_json::to_string(entry).unwrap();
+                again.replay(serde_json::from_str(&line).unwrap());
+            }
+            prop_assert_eq!(&again.keep(), &whole);
+            // The lobby kept at the cut, through JSON, and the journal after it.
+            if let Some((kept, from)) = kept_at_cut {
+                let text = serde_json::to_string(&kept).unwrap();
+                let mut again = Lobby::restore(serde_json::from_str(&text).unwrap(), limits).unwrap();
+                for entry in &journal[from..] {
+                    again.replay(entry.clone());
+                }
+                prop_assert_eq!(&again.keep(), &whole);
+            }
+            // A restart: everyone dropped, every seat kept.
+            let mut restarted = Lobby::restore(whole.clone(), limits).unwrap();
+            restarted.leave_all(1_000);
+            let seats = |kept: &Kept| kept.rooms.iter().map(|room| (room.code, room.game.clone(), room.members.iter().filter(|member| member.seat.is_some()).count())).collect::<Vec<_>>();
+            prop_assert_eq!(seats(&restarted.keep()), seats(&whole));
+            prop_assert!(restarted.keep().rooms.iter().all(|room| room.members.iter().all(|member| member.id.is_none())));
+        }
+    }
+}

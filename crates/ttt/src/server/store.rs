@@ -1,0 +1,355 @@
+//! The server's store, so that a restart (after Ctrl-C, a crash or SIGKILL) finds every
+//! room and every move it acknowledged: the lobby kept whole (`lobby.json`, written
+//! atomically, naming its generation) and the journal of every change since
+//! (`journal.GENERATION.jsonl`, one [`Entry`] a line, flushed to the disk before anyone is
+//! told what it did). Opening the store replays the journal over the kept lobby, drops
+//! every connection (nobody is connected to a server that just started), and starts a new
+//! generation: the lobby kept again, an empty journal. The journal is kept that way again
+//! whenever it grows past [`ServerStore::COMPACT_AT`].
+
+use std::fs::{self, File, OpenOptions};
+use std::io::{self, BufRead, BufReader, Write};
+use std::path::{Path, PathBuf};
+
+use serde::{Deserialize, Serialize};
+use ttt_online::journal::{Entry, Kept};
+use ttt_online::room::{self, Lobby};
+
+use crate::files;
+use crate::store::{remove_stale_temporaries, write_atomically};
+
+/// The lobby kept whole, as `lobby.json` holds it.
+#[derive(Debug, Serialize, Deserialize)]
+struct KeptFile {
+    /// Which journal follows it.
+    generation: u64,
+    /// The lobby.
+    lobby: Kept,
+}
+
+/// The server's store, open.
+#[derive(Debug)]
+pub struct ServerStore {
+    folder: PathBuf,
+    /// The folder's lock, held while the store is open: one server a folder.
+    _lock: File,
+    generation: u64,
+    journal: File,
+    /// Bytes written to the journal of this generation.
+    written: u64,
+}
+
+/// The most `lobby.json` may take (10,000 rooms of a few KB).
+const MAX_KEPT_BYTES: u64 = 256 << 20;
+
+impl ServerStore {
+    /// The journal's size past which the lobby is kept whole again.
+    pub const COMPACT_AT: u64 = 32 << 20;
+
+    /// Opens the store in `folder` (made if missing): the lobby as the last run left it,
+    /// holding to `limits`, with everyone's connection dropped at `now`; and what to tell
+    /// the person about it (a journal read only up to a damaged line). A last line cut
+    /// short (the server was killed while writing it, before anyone was told) is left out.
+    ///
+    /// # Errors
+    /// When the folder cannot be made, another server holds it, `lobby.json` cannot be
+    /// read (it is never overwritten then: the message says so), or the new generation
+    /// cannot be written.
+    pub fn open(
+        folder: &Path,
+        limits: room::Limits,
+        now: u64,
+    ) -> anyhow::Result<(Lobby, ServerStore, Vec<String>)> {
+        use anyhow::Context;
+        fs::create_dir_all(folder)
+            .with_context(|| format!("cannot make the server's folder {}", folder.display()))?;
+        // The system lets the lock go when the process ends, however it ends.
+        let lock = OpenOptions::new()
+            .create(true)
+            .truncate(false)
+            .write(true)
+            .open(folder.join("lock"))
+            .with_context(|| format!("cannot open the lock of {}", folder.display()))?;
+        if let Err(error) = lock.try_lock() {
+            return Err(match error {
+                fs::TryLockError::WouldBlock => anyhow::anyhow!(
+                    "another ttt serve keeps its rooms in {}: stop it, or give --store another \
+                     folder",
+                    folder.display()
+                ),
+                fs::TryLockError::Error(error) => {
+                    anyhow::Error::new(error).context(format!("cannot lock {}", folder.display()))
+                }
+            });
+        }
+        let kept_path = folder.join("lobby.json");
+        remove_stale_temporaries(&kept_path);
+        let kept = match files::read_text_bounded(&kept_path, MAX_KEPT_BYTES) {
+            Ok(text) => serde_json::from_str::<KeptFile>(&text).with_context(|| {
+                format!(
+                    "{} is not a lobby this server kept: move it away to start with no rooms",
+                    kept_path.display()
+                )
+            })?,
+            Err(error) if error.kind() == io::ErrorKind::NotFound => KeptFile {
+                generation: 0,
+                lobby: Kept::default(),
+            },
+            Err(error) => {
+                return Err(error).with_context(|| format!("cannot read {}", kept_path.display()));
+            }
+        };
+        let mut lobby = Lobby::restore(kept.lobby, limits).with_context(|| {
+            format!(
+                "{} holds a room that does not read back: move it away to start with no rooms",
+                kept_path.display()
+            )
+        })?;
+        let mut notes = Vec::new();
+        let journal_path = journal_path(folder, kept.generation);
+        match File::open(&journal_path) {
+            Ok(file) => {
+                if let Some(line) = replay(&mut lobby, BufReader::new(file)) {
+                    let aside = journal_path.with_extension("damaged");
+                    fs::rename(&journal_path, &aside)?;
+                    notes.push(format!(
+                        "The server's journal could not be read from its line {line}: the rooms \
+                         are as they were before it, and the journal is kept as {}.",
+                        aside.display()
+                    ));
+                }
+            }
+            Err(error) if error.kind() == io::ErrorKind::NotFound => {}
+            Err(error) => {
+                return Err(error)
+                    .with_context(|| format!("cannot read {}", journal_path.display()));
+            }
+        }
+        lobby.leave_all(now);
+        let journal = next_generation(folder, kept.generation, &lobby)
+            .with_context(|| format!("cannot keep the lobby in {}", folder.display()))?;
+        let store = ServerStore {
+            folder: folder.to_owned(),
+            _lock: lock,
+            generation: kept.generation + 1,
+            journal,
+            written: 0,
+        };
+        Ok((lobby, store, notes))
+    }
+
+    /// Writes `entries` at the journal's end and flushes them to the disk.
+    ///
+    /// # Errors
+    /// When writing or flushing fails: nothing they did may then be told.
+    pub fn append<'a>(&mut self, entries: impl IntoIterator<Item = &'a Entry>) -> io::Result<()> {
+        let mut lines = Vec::new();
+        for entry in entries {
+            serde_json::to_writer(&mut lines, entry).map_err(io::Error::other)?;
+            lines.push(b'\n');
+        }
+        if lines.is_empty() {
+            return Ok(());
+        }
+        self.journal.write_all(&lines)?;
+        self.journal.sync_data()?;
+        self.written += lines.len() as u64;
+        Ok(())
+    }
+
+    /// Whether the journal has grown past [`ServerStore::COMPACT_AT`].
+    pub fn is_long(&self) -> bool {
+        self.written >= ServerStore::COMPACT_AT
+    }
+
+    /// Keeps `lobby` whole as the next generation, with an empty journal after it, and
+    /// removes the journal before it. Every entry `lobby` took must be in the journal
+    /// already (or in none, at opening): the kept lobby then holds them all.
+    ///
+    /// # Errors
+    /// When a file cannot be written or the folder flushed.
+    pub fn compact(&mut self, lobby: &Lobby) -> io::Result<()> {
+        self.journal = next_generation(&self.folder, self.generation, lobby)?;
+        self.generation += 1;
+        self.written = 0;
+        Ok(())
+    }
+}
+
+/// Keeps `lobby` whole in `folder` as the generation after `generation`, with its empty
+/// journal (open to append), and removes the journal of `generation`.
+fn next_generation(folder: &Path, generation: u64, lobby: &Lobby) -> io::Result<File> {
+    let next = generation + 1;
+    let kept = KeptFile {
+        generation: next,
+        lobby: lobby.keep(),
+    };
+    let text = serde_json::to_vec(&kept).map_err(io::Error::other)?;
+    // The new journal first, empty, so that a crash once the lobby is written finds the
+    // journal that follows it.
+    let journal = OpenOptions::new()
+        .create(true)
+        .truncate(true)
+        .write(true)
+        .open(journal_path(folder, next))?;
+    journal.sync_all()?;
+    write_atomically(&folder.join("lobby.json"), &text)?;
+    match fs::remove_file(journal_path(folder, generation)) {
+        Err(error) if error.kind() != io::ErrorKind::NotFound => Err(error),
+        _ => Ok(journal),
+    }
+}
+
+/// The journal of generation `generation` in `folder`.
+fn journal_path(folder: &Path, generation: u64) -> PathBuf {
+    folder.join(format!("journal.{generation}.jsonl"))
+}
+
+/// Replays every entry of `journal` over `lobby`; the number of a line that could not be
+/// read, if one before the last could not (the last may be cut short, and is left out).
+fn replay(lobby: &mut Lobby, journal: impl BufRead) -> Option<usize> {
+    let mut lines = journal.split(b'\n').enumerate().peekable();
+    while let Some((index, line)) = lines.next() {
+        let last = lines.peek().is_none();
+        let entry = line
+            .ok()
+            .and_then(|line| serde_json::from_slice::<Entry>(&line).ok());
+        match entry {
+            Some(entry) => lobby.replay(entry),
+            None if last => return None,
+            None => return Some(index + 1),
+        }
+    }
+    None
+}
+
+#[cfg(test)]
+mod tests {
+    #![allow(clippy::unwrap_used, reason = "a test fails by panicking")]
+
+    use ttt_core::Mark;
+    use ttt_online::protocol::{Request, ToServer};
+    use ttt_online::room::{Fresh, MemberId};
+
+    use super::*;
+
+    fn folder(name: &str) -> PathBuf {
+        let folder =
+            std::env::temp_dir().join(format!("ttt-server-store-{name}-{}", std::process::id()));
+        let _ = fs::remove_dir_all(&folder);
+        folder
+    }
+
+    /// Hands `ask` from `id` to the lobby, and journals it as the server does.
+    fn ask(lobby: &mut Lobby, store: &mut ServerStore, id: u64, ask: ToServer, token: &str) {
+        let fresh = Fresh {
+            code: "K7QX-2M".parse().unwrap(),
+            token: token.to_owned(),
+            coin: Mark::X,
+            now: 5,
+        };
+        let request = Request::from(ask);
+        let out = lobby.handle(MemberId(id), request.clone(), fresh.clone());
+        if Entry::changed(&out, MemberId(id)) {
+            store
+                .append([&Entry::asked(MemberId(id), &request, &fresh)])
+                .unwrap();
+        }
+    }
+
+    #[test]
+    fn a_store_opened_again_has_every_room_and_move_with_everyone_gone() {
+        let folder = folder("again");
+        let limits = room::Limits::default();
+        let (mut lobby, mut store, notes) = ServerStore::open(&folder, limits, 0).unwrap();
+        assert!(notes.is_empty() && lobby.is_empty());
+        let error = ServerStore::open(&folder, limits, 0).unwrap_err();
+        assert!(
+            error
+                .to_string()
+                .starts_with("another ttt serve keeps its rooms in"),
+            "{error}"
+        );
+        let host = ToServer::Host {
+            rules: "3x3, k=3".to_owned(),
+            name: "Ann".to_owned(),
+        };
+        ask(&mut lobby, &mut store, 1, host, "ann");
+        let join = ToServer::Join {
+            code: "K7QX-2M".to_owned(),
+            name: "Bob".to_owned(),
+            tokens: Vec::new(),
+        };
+        ask(&mut lobby, &mut store, 2, join, "bob");
+        ask(&mut lobby, &mut store, 1, ToServer::Play { square: 4 }, "");
+        ask(&mut lobby, &mut store, 2, ToServer::Play { square: 0 }, "");
+        // A refusal changes nothing, and is not journaled.
+        ask(&mut lobby, &mut store, 2, ToServer::Play { square: 1 }, "");
+        // Killed: nothing else happens. Opened again:
+        drop(store);
+        let (again, _store, notes) = ServerStore::open(&folder, limits, 100).unwrap();
+        assert!(notes.is_empty(), "{notes:?}");
+        let code = "K7QX-2M".parse().unwrap();
+        let room = again.room(code).unwrap();
+        assert_eq!(room.game().snapshot().moves, [4, 0]);
+        assert_eq!(
+            again.room_of(MemberId(1)),
+            None,
+            "nobody is connected after a restart"
+        );
+        // Once more, from the new generation alone.
+        drop(_store);
+        let (third, _, _) = ServerStore::open(&folder, limits, 200).unwrap();
+        assert_eq!(third.keep(), again.keep());
+        let files: Vec<String> = fs::read_dir(&folder)
+            .unwrap()
+            .map(|entry| entry.unwrap().file_name().to_string_lossy().into_owned())
+            .collect();
+        assert_eq!(
+            files.len(),
+            3,
+            "the lock, the lobby and one journal: {files:?}"
+        );
+        fs::remove_dir_all(folder).unwrap();
+    }
+
+    #[test]
+    fn a_line_cut_short_is_left_out_and_a_damaged_one_set_aside() {
+        let folder = folder("damaged");
+        let limits = room::Limits::default();
+        let (mut lobby, mut store, _) = ServerStore::open(&folder, limits, 0).unwrap();
+        let host = ToServer::Host {
+            rules: "3x3, k=3".to_owned(),
+            name: "Ann".to_owned(),
+        };
+        ask(&mut lobby, &mut store, 1, host, "ann");
+        let journal = journal_path(&folder, store.generation);
+        drop(store);
+        // Killed while writing a line: the line is cut short.
+        let mut file = OpenOptions::new().append(true).open(&journal).unwrap();
+        file.write_all(b"{\"entry\":\"left\",\"id\"").unwrap();
+        drop(file);
+        let (again, store, notes) = ServerStore::open(&folder, limits, 10).unwrap();
+        assert!(notes.is_empty(), "{notes:?}");
+        assert_eq!(again.len(), 1);
+        // A line in the middle damaged: the rooms as they were before it, the journal
+        // set aside and said.
+        let journal = journal_path(&folder, store.generation);
+        drop(store);
+        fs::write(
+            &journal,
+            "not an entry\n{\"entry\":\"swept\",\"now\":0,\"idle\":0}\n",
+        )
+        .unwrap();
+        let (again, _, notes) = ServerStore::open(&folder, limits, 20).unwrap();
+        assert_eq!(again.len(), 1);
+        assert!(notes[0].contains("from its line 1"), "{notes:?}");
+        assert!(journal.with_extension("damaged").exists());
+        // A lobby that is not one is never overwritten.
+        fs::write(folder.join("lobby.json"), "{").unwrap();
+        let error = ServerStore::open(&folder, limits, 30).unwrap_err();
+        assert!(format!("{error:#}").contains("move it away"), "{error:#}");
+        assert_eq!(fs::read_to_string(folder.join("lobby.json")).unwrap(), "{");
+        fs::remove_dir_all(folder).unwrap();
+    }
+}
