@@ -227,6 +227,13 @@ impl Mirror {
             })
     }
 
+    /// How the game on the board ended, once it has (and until an undo takes the end
+    /// back).
+    #[must_use]
+    pub fn ended(&self) -> Option<Outcome> {
+        self.ended
+    }
+
     /// How many watch.
     #[must_use]
     pub fn watchers(&self) -> usize {

@@ -21,6 +21,9 @@ use crate::line::typed::{self, Typed, TypedError};
 use crate::signals::Interrupts;
 use crate::store::SeatTokens;
 
+/// The server a client plays on when none is named: `ttt serve`'s own address.
+pub const DEFAULT_SERVER: &str = "127.0.0.1:7878";
+
 /// How long a connection may take to open.
 const CONNECT: Duration = Duration::from_secs(10);
 /// How often the client looks from the socket to the keyboard and back.
@@ -162,7 +165,7 @@ pub fn run(
                         let _ = seats.keep(server, code, token);
                     }
                 }
-                show(&told, &mut client, palette, out)?;
+                show(&told, &mut client, server, palette, out)?;
             }
             Ok(Message::Close(_)) => {
                 writeln!(out, "The server closed the connection.")?;
@@ -388,17 +391,24 @@ fn help(mirror: &Mirror) -> String {
 fn show(
     told: &ToClient,
     client: &mut Client,
+    server: &str,
     palette: Palette,
     out: &mut impl Write,
 ) -> io::Result<()> {
     let mirror = &client.mirror;
     match told {
         ToClient::Welcome { code, .. } => {
+            // The server, for a friend to name unless it is the one named by default.
+            let on = if server == DEFAULT_SERVER {
+                String::new()
+            } else {
+                format!(" --server {server}")
+            };
             match mirror.seat {
                 // The host, waiting: how the friend comes in.
                 Some(mark) if mirror.position.is_none() => writeln!(
                     out,
-                    "Room {code}: you play {mark}. A friend joins with: ttt join {code}"
+                    "Room {code}: you play {mark}. A friend joins with: ttt join {code}{on}"
                 )?,
                 Some(mark) => writeln!(out, "Room {code}: you play {mark}.")?,
                 None => writeln!(out, "Room {code}: you watch.")?,
@@ -406,6 +416,9 @@ fn show(
             if mirror.position.is_some() {
                 board(mirror, palette, out)?;
                 prompt(mirror, out)?;
+                if let Some(outcome) = mirror.ended() {
+                    ended(&outcome.to_string(), mirror, out)?;
+                }
             } else {
                 writeln!(out, "Waiting for the other player…")?;
             }
@@ -498,22 +511,25 @@ fn happened(
             client.claimable = None;
             writeln!(out, "{}.", ShownLine(reason))?;
         }
-        Happening::Ended { outcome } => {
-            let [x, o, draws] = mirror.score;
-            let name = |mark| Shown(mirror.name_of(mark).unwrap_or("?")).to_string();
-            writeln!(
-                out,
-                "{}. Score: {} (X) {x}, {} (O) {o}, draws {draws}. Type rematch for another \
-                 game, or quit.",
-                Shown(outcome),
-                name(Mark::X),
-                name(Mark::O)
-            )?;
-        }
+        Happening::Ended { outcome } => ended(outcome, mirror, out)?,
         Happening::TableChanged => {}
         Happening::Said { name, text } => writeln!(out, "{}: {}", Shown(name), ShownLine(text))?,
     }
     Ok(())
+}
+
+/// The end of a game, the score, and what to do next.
+fn ended(outcome: &str, mirror: &Mirror, out: &mut impl Write) -> io::Result<()> {
+    let [x, o, draws] = mirror.score;
+    let name = |mark| Shown(mirror.name_of(mark).unwrap_or("?")).to_string();
+    writeln!(
+        out,
+        "{}. Score: {} (X) {x}, {} (O) {o}, draws {draws}. Type rematch for another game, \
+         or quit.",
+        Shown(outcome),
+        name(Mark::X),
+        name(Mark::O)
+    )
 }
 
 fn board(mirror: &Mirror, palette: Palette, out: &mut impl Write) -> io::Result<()> {

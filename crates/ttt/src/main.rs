@@ -66,15 +66,15 @@ fn run(cli: Cli) -> anyhow::Result<ExitCode> {
         Some(Command::Serve(args)) => commands::serve::run(&args, &mut out),
         Some(Command::Host(args)) => {
             let entry = ttt::client::Entry::Host(args.board.rules()?);
-            commands::serve::play(&args.client, entry, &mut out)
+            commands::serve::play(&args.client, entry, Some(args.listen), &mut out)
         }
         Some(Command::Join(args)) => {
             let entry = ttt::client::Entry::Join(args.code);
-            commands::serve::play(&args.client, entry, &mut out)
+            commands::serve::play(&args.client, entry, None, &mut out)
         }
         Some(Command::Watch(args)) => {
             let entry = ttt::client::Entry::Watch(args.code);
-            commands::serve::play(&args.client, entry, &mut out)
+            commands::serve::play(&args.client, entry, None, &mut out)
         }
         Some(Command::Replay(args)) => {
             let replay = commands::records::replay_of(&args, &args.store)?;

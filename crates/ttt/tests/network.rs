@@ -125,6 +125,12 @@ fn served_at(server: &Running) -> String {
     address[..address.find(": ").unwrap()].to_owned()
 }
 
+/// The room's code in the host's invitation ("… ttt join K7QX-2M --server …").
+fn code_in(invitation: &str) -> String {
+    let after = &invitation[invitation.find("ttt join ").unwrap() + "ttt join ".len()..];
+    after.split(' ').next().unwrap().to_owned()
+}
+
 /// Ann (X) and Bob (O) type `moves` in turn, each waiting until both are told it.
 fn play(ann: &mut Running, bob: &mut Running, moves: &[(&str, &str)]) {
     for &(mark, square) in moves {
@@ -144,7 +150,7 @@ fn two_people_in_two_terminals_play_a_game_through_the_server() {
 
     let mut ann = Running::start(&["host", "--server", &address, "--name", "Ann"]);
     let invitation = ann.wait_for("A friend joins with: ttt join ");
-    let code = invitation.rsplit(' ').next().unwrap().to_owned();
+    let code = code_in(&invitation);
     assert_eq!(code.len(), 7, "{invitation}");
     let mut bob = Running::start(&[
         "join",
@@ -268,7 +274,7 @@ fn a_player_whose_connection_drops_comes_back_to_the_seat_and_plays_on() {
     let relay = Relay::to(&address);
     let mut ann = Running::start(&["host", "--server", &address, "--name", "Ann"]);
     let invitation = ann.wait_for("A friend joins with: ttt join ");
-    let code = invitation.rsplit(' ').next().unwrap().to_owned();
+    let code = code_in(&invitation);
     // Bob's way to the server runs through the relay, which the network cuts.
     let mut bob = Running::start(&["join", &code, "--server", &relay.address, "--name", "Bob"]);
     bob.wait_for("you play O");
@@ -303,7 +309,7 @@ fn a_player_whose_client_was_killed_joins_again_and_takes_back_the_seat() {
     // Ann and Bob play in two terminals of one machine, one data folder between them.
     let mut ann = Running::start(&["host", "--server", &address, "--name", "Ann"]);
     let invitation = ann.wait_for("A friend joins with: ttt join ");
-    let code = invitation.rsplit(' ').next().unwrap().to_owned();
+    let code = code_in(&invitation);
     let join = || Running::start(&["join", &code, "--server", &address, "--name", "Bob"]);
     let mut bob = join();
     // Ann's kept token does not take her seat from her: Bob gets the other.
@@ -344,7 +350,7 @@ fn a_server_killed_mid_game_and_started_again_has_the_game_and_both_players_come
     served_at(&server);
     let mut ann = Running::start(&["host", "--server", &address, "--name", "Ann"]);
     let invitation = ann.wait_for("A friend joins with: ttt join ");
-    let code = invitation.rsplit(' ').next().unwrap().to_owned();
+    let code = code_in(&invitation);
     let mut bob = Running::start(&["join", &code, "--server", &address, "--name", "Bob"]);
     bob.wait_for("you play O");
     let first = ann.wait_for("Game 1: ");
@@ -366,4 +372,28 @@ fn a_server_killed_mid_game_and_started_again_has_the_game_and_both_players_come
     play(&mut ann, &mut bob, &moves[3..]);
     bob.wait_for(" wins.");
     ann.wait_for(" wins.");
+}
+
+#[test]
+fn a_host_with_no_server_serves_the_room_itself_for_a_friend_to_join() {
+    let mut ann = Running::start(&["host", "--listen", "127.0.0.1:0", "--name", "Ann"]);
+    let invitation = ann.wait_for("A friend joins with: ttt join ");
+    // The invitation names the host's own server, on the port the system gave it.
+    let server = invitation.split("--server ").nth(1).unwrap().to_owned();
+    assert!(server.starts_with("127.0.0.1:"), "{invitation}");
+    let code = code_in(&invitation);
+    let mut bob = Running::start(&["join", &code, "--server", &server, "--name", "Bob"]);
+    bob.wait_for("you play O");
+    let first = ann.wait_for("Game 1: ");
+    let moves = if first.contains("X moves first") {
+        [("X", "1"), ("O", "4"), ("X", "2"), ("O", "5"), ("X", "3")]
+    } else {
+        [("O", "4"), ("X", "1"), ("O", "5"), ("X", "2"), ("O", "6")]
+    };
+    play(&mut ann, &mut bob, &moves);
+    bob.wait_for(" wins.");
+    // The host leaves: the room and its server go with her.
+    ann.type_line("quit");
+    assert_eq!(ann.exit_code(), Some(0));
+    bob.wait_for("The connection to the server was lost: coming back…");
 }

@@ -57,9 +57,34 @@ pub fn run(args: &ServeArgs, out: &mut impl Write) -> anyhow::Result<ExitCode> {
         .build()
         .context("cannot start the server's runtime")?;
     runtime.block_on(async {
-        let listener = tokio::net::TcpListener::bind(args.listen)
-            .await
-            .with_context(|| format!("cannot listen on {}", args.listen))?;
+        let mut limits = Limits::default();
+        limits.lobby.reconnect_wait = args.reconnect_wait;
+        // The store first: a server that cannot keep its rooms says so before it serves.
+        let (kept, kept_in) = if args.no_store {
+            (
+                None,
+                "No rooms are kept: they last as long as the server.".to_owned(),
+            )
+        } else {
+            let folder = match &args.store {
+                Some(folder) => folder.clone(),
+                None => Store::folder(args.data.data_dir.as_deref())
+                    .context("no folder to keep the rooms in: give --store DIR or --no-store")?
+                    .join("server"),
+            };
+            let (lobby, store, notes) =
+                ServerStore::open(&folder, limits.lobby, ttt::store::now())?;
+            for note in notes {
+                writeln!(out, "{note}")?;
+            }
+            let said = format!(
+                "Rooms are kept in {} ({} open).",
+                folder.display(),
+                lobby.len()
+            );
+            (Some((lobby, store)), said)
+        };
+        let listener = listen(args.listen).await?;
         let address = listener.local_addr()?;
         let web = server::web_folder(args.web.as_deref());
         writeln!(
@@ -80,31 +105,7 @@ pub fn run(args: &ServeArgs, out: &mut impl Write) -> anyhow::Result<ExitCode> {
                 "The web page is not built: run web/build.sh to serve it too."
             )?,
         }
-        let mut limits = Limits::default();
-        limits.lobby.reconnect_wait = args.reconnect_wait;
-        let kept = if args.no_store {
-            writeln!(out, "No rooms are kept: they last as long as the server.")?;
-            None
-        } else {
-            let folder = match &args.store {
-                Some(folder) => folder.clone(),
-                None => Store::folder(args.data.data_dir.as_deref())
-                    .context("no folder to keep the rooms in: give --store DIR or --no-store")?
-                    .join("server"),
-            };
-            let (lobby, store, notes) =
-                ServerStore::open(&folder, limits.lobby, ttt::store::now())?;
-            for note in notes {
-                writeln!(out, "{note}")?;
-            }
-            writeln!(
-                out,
-                "Rooms are kept in {} ({} open).",
-                folder.display(),
-                lobby.len()
-            )?;
-            Some((lobby, store))
-        };
+        writeln!(out, "{kept_in}")?;
         writeln!(out, "Ctrl-C stops it.")?;
         out.flush()?;
         let config = Config {
@@ -118,6 +119,13 @@ pub fn run(args: &ServeArgs, out: &mut impl Write) -> anyhow::Result<ExitCode> {
         writeln!(out, "Stopped.")?;
         Ok(ExitCode::SUCCESS)
     })
+}
+
+/// A listener on `address`, or a line saying why not.
+async fn listen(address: SocketAddr) -> anyhow::Result<tokio::net::TcpListener> {
+    tokio::net::TcpListener::bind(address)
+        .await
+        .with_context(|| format!("cannot listen on {address}"))
 }
 
 /// Completes on Ctrl-C, or on a signal to stop (SIGTERM, SIGHUP) where there are signals.
@@ -147,9 +155,10 @@ async fn stopped() {
 /// Where the server is and who the person is, for `ttt host`, `ttt join` and `ttt watch`.
 #[derive(Debug, Clone, Args)]
 pub struct ClientArgs {
-    /// The server, HOST:PORT, that `ttt serve` runs.
-    #[arg(long, value_name = "HOST:PORT", default_value = "127.0.0.1:7878")]
-    pub server: String,
+    /// The server, HOST:PORT, that `ttt serve` runs [default: 127.0.0.1:7878; for `ttt
+    /// host`, a server of its own].
+    #[arg(long, value_name = "HOST:PORT")]
+    pub server: Option<String>,
 
     /// Your name, as the others see it [default: your login name].
     #[arg(long)]
@@ -166,6 +175,11 @@ pub struct HostArgs {
     pub board: BoardArgs,
     #[command(flatten)]
     pub client: ClientArgs,
+
+    /// Without --server, the address of the host's own server, for the friend to join
+    /// at; 0.0.0.0:7878 lets other machines in.
+    #[arg(long, value_name = "ADDR", default_value = client::DEFAULT_SERVER, conflicts_with = "server")]
+    pub listen: SocketAddr,
 }
 
 /// Arguments of `ttt join` and `ttt watch`.
@@ -178,11 +192,19 @@ pub struct RoomArgs {
     pub client: ClientArgs,
 }
 
-/// Plays in a room of the server: hosts one, joins one or watches one.
+/// Plays in a room of the server: hosts one, joins one or watches one. With no server
+/// named and `own` given (`ttt host`), the room is on a server of the host's own, in this
+/// process, listening on `own`, for as long as the host plays.
 ///
 /// # Errors
-/// When the server cannot be reached, or refuses the way in.
-pub fn play(client: &ClientArgs, entry: Entry, out: &mut impl Write) -> anyhow::Result<ExitCode> {
+/// When the server cannot be reached (or the host's own cannot listen), or refuses the
+/// way in.
+pub fn play(
+    client: &ClientArgs,
+    entry: Entry,
+    own: Option<SocketAddr>,
+    out: &mut impl Write,
+) -> anyhow::Result<ExitCode> {
     let interrupts = Interrupts::watch()?;
     let input = std::io::BufReader::new(std::io::stdin());
     let name = client
@@ -194,8 +216,24 @@ pub fn play(client: &ClientArgs, entry: Entry, out: &mut impl Write) -> anyhow::
     let seats = Store::folder(client.store.data_dir.as_deref())
         .ok()
         .map(|folder| SeatTokens::in_folder(&folder));
+    let (server, _own) = match (&client.server, own) {
+        (Some(server), _) => (server.clone(), None),
+        (None, Some(listen)) => {
+            let own = OwnServer::start(listen)?;
+            if listen.ip().is_unspecified() {
+                writeln!(
+                    out,
+                    "Your server listens on {}: a friend on another machine joins with \
+                     --server and this machine's address.",
+                    own.address
+                )?;
+            }
+            (own.reached_at(), Some(own))
+        }
+        (None, None) => (client::DEFAULT_SERVER.to_owned(), None),
+    };
     client::run(
-        &client.server,
+        &server,
         entry,
         &name,
         input,
@@ -204,4 +242,64 @@ pub fn play(client: &ClientArgs, entry: Entry, out: &mut impl Write) -> anyhow::
         seats.as_ref(),
         out,
     )
+}
+
+/// A server of the host's own, on a thread of its own, stopped when dropped.
+struct OwnServer {
+    address: SocketAddr,
+    stop: Option<tokio::sync::oneshot::Sender<()>>,
+    thread: Option<std::thread::JoinHandle<()>>,
+}
+
+impl OwnServer {
+    /// Listens on `listen` and serves there (keeping no rooms: they last as long as the
+    /// host plays).
+    fn start(listen: SocketAddr) -> anyhow::Result<OwnServer> {
+        let runtime = tokio::runtime::Builder::new_multi_thread()
+            .worker_threads(1)
+            .enable_all()
+            .build()
+            .context("cannot start the server's runtime")?;
+        let listener = runtime.block_on(self::listen(listen)).with_context(|| {
+            format!("is a ttt serve running there? Then give --server {listen} to play on it")
+        })?;
+        let address = listener.local_addr()?;
+        let (stop, stopped) = tokio::sync::oneshot::channel::<()>();
+        let config = Config {
+            web: server::web_folder(None),
+            limits: Limits::default(),
+            seed: None,
+        };
+        let thread = std::thread::spawn(move || {
+            let stopped = async {
+                let _ = stopped.await;
+            };
+            let _ = runtime.block_on(server::serve(listener, config, None, stopped));
+        });
+        Ok(OwnServer {
+            address,
+            stop: Some(stop),
+            thread: Some(thread),
+        })
+    }
+
+    /// The address this process's client reaches the server at.
+    fn reached_at(&self) -> String {
+        let mut address = self.address;
+        if address.ip().is_unspecified() {
+            address.set_ip(std::net::Ipv4Addr::LOCALHOST.into());
+        }
+        address.to_string()
+    }
+}
+
+impl Drop for OwnServer {
+    fn drop(&mut self) {
+        if let Some(stop) = self.stop.take() {
+            let _ = stop.send(());
+        }
+        if let Some(thread) = self.thread.take() {
+            let _ = thread.join();
+        }
+    }
 }
