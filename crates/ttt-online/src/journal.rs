@@ -15,11 +15,11 @@
 //! let mut lobby = Lobby::new(Limits::default());
 //! let mut journal = Vec::new();
 //! let fresh = Fresh { code: "K7QX-2M".parse()?, token: "a".into(), coin: Mark::X, now: 0 };
-//! let host = ToServer::Host { rules: "3x3, k=3".into(), name: "Ann".into() }.into();
+//! let host = ToServer::Host { rules: "3x3, k=3".into(), name: "Ann".into(), computer: None }.into();
 //! let out = lobby.handle(MemberId(1), host, fresh.clone());
 //! // The server keeps what changed the lobby, before it sends `out`.
 //! if Entry::changed(&out, MemberId(1)) {
-//!     journal.push(Entry::asked(MemberId(1), &ToServer::Host { rules: "3x3, k=3".into(), name: "Ann".into() }.into(), &fresh));
+//!     journal.push(Entry::asked(MemberId(1), &ToServer::Host { rules: "3x3, k=3".into(), name: "Ann".into(), computer: None }.into(), &fresh));
 //! }
 //! // After a crash: the kept lobby (empty here), the journal replayed over it.
 //! let mut again = Lobby::restore(Kept::default(), Limits::default())?;
@@ -34,7 +34,7 @@ use std::collections::{BTreeMap, HashMap};
 use std::fmt;
 
 use serde::{Deserialize, Serialize};
-use ttt_core::Mark;
+use ttt_core::{Mark, Square};
 use ttt_play::matches::{Match, Snapshot};
 
 use crate::protocol::{Request, RoomCode, ToClient};
@@ -58,6 +58,17 @@ pub enum Entry {
         coin: String,
         /// The server's clock.
         now: u64,
+    },
+    /// A computer of the server's played.
+    Computer {
+        /// Its room.
+        code: RoomCode,
+        /// Its mark.
+        mark: String,
+        /// The ply it thought on.
+        ply: usize,
+        /// The square it chose, by index.
+        square: usize,
     },
     /// A connection dropped.
     Left {
@@ -247,6 +258,16 @@ impl Lobby {
                 };
                 self.handle(MemberId(id), request, fresh);
             }
+            Entry::Computer {
+                code,
+                mark,
+                ply,
+                square,
+            } => {
+                if let Ok(mark) = mark.parse() {
+                    self.computer_played(code, mark, ply, Square::new(square));
+                }
+            }
             Entry::Left { id, now } => {
                 self.disconnect(MemberId(id), now);
             }
@@ -289,7 +310,8 @@ mod tests {
             2 => (code(), proptest::collection::vec(token(), 0..2))
                 .prop_map(|(code, tokens)| ToServer::Join { code, name: "P".to_owned(), tokens }),
             1 => code().prop_map(|code| ToServer::Watch { code, name: "W".to_owned() }),
-            2 => Just(ToServer::Host { rules: "3x3, k=3".to_owned(), name: "H".to_owned() }),
+            2 => proptest::option::of(Just("random".to_owned()))
+                .prop_map(|computer| ToServer::Host { rules: "3x3, k=3".to_owned(), name: "H".to_owned(), computer }),
             1 => (code(), token()).prop_map(|(code, token)| ToServer::Rejoin { code, token }),
         ]
     }
@@ -322,6 +344,18 @@ mod tests {
                     1 => {
                         lobby.sweep(now, 5);
                         Entry::Swept { now, idle: 5 }
+                    }
+                    // A computer to move plays a square the roll picks (legal or not).
+                    2 | 3 => {
+                        let Some((code, mark, _)) = lobby.computers_to_move().first().copied() else {
+                            continue;
+                        };
+                        let ply = lobby.room(code).unwrap().game().position().ply();
+                        let square = usize::from(roll) * 3 % 9;
+                        if lobby.computer_played(code, mark, ply, Square::new(square)).is_none() {
+                            continue;
+                        }
+                        Entry::Computer { code, mark: mark.to_string(), ply, square }
                     }
                     _ => {
                         let fresh = Fresh {

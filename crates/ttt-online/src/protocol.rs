@@ -197,6 +197,11 @@ pub enum ToServer {
         rules: String,
         /// The sender's name, as the others see it.
         name: String,
+        /// A computer of the server's for the other seat, by its strength (`easy`,
+        /// `medium`, `tricky`, `hard`, `impossible`, or `random`, `rules`, `mcts`,
+        /// `search`, `perfect`); none for a friend to join.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        computer: Option<String>,
     },
     /// Takes the free seat of the room `code`, or watches when both are taken; or takes
     /// back the seat one of `tokens` was given, if nobody is connected to it (a client

@@ -10,6 +10,7 @@ use ttt_core::{Mark, Rules, Shown, Square, SquareNaming};
 use ttt_play::matches::{Actor, Command, Event, Forfeit, Match, Refusal, Table};
 use ttt_play::settings::{FirstPolicy, Seat};
 use ttt_play::words;
+use ttt_players::Strength;
 
 use crate::protocol::{
     self, Happening, MAX_TOKENS, Request, RoomCode, ToClient, ToServer, VERSION,
@@ -107,18 +108,23 @@ pub struct Room {
 }
 
 impl Room {
-    /// A room of code `code` for games on `rules` between two people, who take turns to
-    /// move first; `coin` says who moves first in the first game, which starts once both
-    /// seats are taken.
+    /// A room of code `code` for games on `rules` between two people, or a person (X)
+    /// and the server's `computer` (O), who take turns to move first; `coin` says who
+    /// moves first in the first game, which starts once the people's seats are taken.
     ///
     /// # Errors
-    /// [`Refusal::CannotPlay`] is not possible for two people; the match's own refusal
-    /// otherwise.
-    pub fn new(code: RoomCode, rules: Rules, coin: Mark) -> Result<Room, Refusal> {
+    /// [`Refusal::CannotPlay`] when the computer cannot play the board (the perfect
+    /// player beyond the boards it solves); the match's own refusal otherwise.
+    pub fn new(
+        code: RoomCode,
+        rules: Rules,
+        coin: Mark,
+        computer: Option<Strength>,
+    ) -> Result<Room, Refusal> {
         let table = Table {
             rules,
             x: Seat::Human,
-            o: Seat::Human,
+            o: computer.map_or(Seat::Human, Seat::Computer),
             first: FirstPolicy::Alternate,
         };
         Ok(Room {
@@ -147,9 +153,30 @@ impl Room {
         &self.game
     }
 
-    /// Whether both seats are taken.
+    /// Whether both seats are taken (a computer's always is).
     fn full(&self) -> bool {
-        Mark::ALL.iter().all(|&mark| self.holder(mark).is_some())
+        Mark::ALL
+            .iter()
+            .all(|&mark| self.holder(mark).is_some() || self.computer(mark).is_some())
+    }
+
+    /// The computer in the seat of `mark`, if a computer sits there.
+    fn computer(&self, mark: Mark) -> Option<Strength> {
+        match self.game.seat(mark) {
+            Seat::Computer(strength) => Some(*strength),
+            _ => None,
+        }
+    }
+
+    /// The computer whose move it is, and its mark, if the game is under way and a
+    /// computer is to move: the server has it think, then hands its square to
+    /// [`Lobby::computer_played`].
+    pub fn computer_to_move(&self) -> Option<(Mark, Strength)> {
+        if !self.game.started() || self.game.is_over() {
+            return None;
+        }
+        let mark = self.game.position().to_move();
+        self.computer(mark).map(|strength| (mark, strength))
     }
 
     fn holder(&self, mark: Mark) -> Option<&Member> {
@@ -175,7 +202,7 @@ impl Room {
             .then(|| {
                 Mark::ALL
                     .into_iter()
-                    .find(|&mark| self.holder(mark).is_none())
+                    .find(|&mark| self.holder(mark).is_none() && self.computer(mark).is_none())
             })
             .flatten();
         self.members.push(Member {
@@ -408,6 +435,10 @@ impl Room {
         let mut out = self.tell_all(Happening::RematchAsked {
             by: mark.to_string(),
         });
+        // A computer is always ready for another game.
+        for (slot, mark) in Mark::ALL.into_iter().enumerate() {
+            self.rematch[slot] |= self.computer(mark).is_some();
+        }
         if self.rematch == [true; 2] {
             self.rematch = [false; 2];
             out.extend(self.next_game());
@@ -456,7 +487,18 @@ impl Room {
                 seat: member
                     .and_then(|member| member.seat)
                     .map(|mark| mark.to_string()),
-                members: self.members.iter().map(Member::present).collect(),
+                members: self
+                    .members
+                    .iter()
+                    .map(Member::present)
+                    .chain(Mark::ALL.into_iter().filter_map(|mark| {
+                        self.computer(mark).map(|strength| protocol::Member {
+                            name: format!("Computer ({})", strength.difficulty()),
+                            seat: Some(mark.to_string()),
+                            connected: true,
+                        })
+                    }))
+                    .collect(),
                 snapshot: Box::new(self.game.snapshot()),
                 seq: self.seq,
             },
@@ -622,10 +664,19 @@ impl Lobby {
         }
         // Outside a room, only the ways into one.
         let (code, out) = match message {
-            ToServer::Host { rules, name } => {
+            ToServer::Host {
+                rules,
+                name,
+                computer,
+            } => {
                 let rules = match rules.parse::<Rules>() {
                     Ok(rules) => rules,
                     Err(error) => return refused(id, &format!("{error}.")),
+                };
+                let computer = match computer.map(|computer| computer.parse::<Strength>()) {
+                    None => None,
+                    Some(Ok(strength)) => Some(strength),
+                    Some(Err(error)) => return refused(id, &format!("{error}.")),
                 };
                 if self.rooms.len() >= limits.rooms {
                     return refused(id, "The server has no room for another game: try later.");
@@ -633,8 +684,12 @@ impl Lobby {
                 if self.rooms.contains_key(&fresh.code) {
                     return refused(id, "That room code is taken: try again.");
                 }
-                let Ok(mut room) = Room::new(fresh.code, rules, fresh.coin) else {
-                    return refused(id, "That board cannot be played here.");
+                let mut room = match Room::new(fresh.code, rules, fresh.coin, computer) {
+                    Ok(room) => room,
+                    Err(refusal) => {
+                        let naming = |square: Square| square.index().to_string();
+                        return refused(id, &format!("{}.", words::refusal(&refusal, naming)));
+                    }
                 };
                 let out = room.enter(id, name_of(&name, limits), fresh.token, false);
                 self.rooms.insert(fresh.code, room);
@@ -703,6 +758,44 @@ impl Lobby {
         let out = room.enter(id, name_of(&name, limits), token, watch);
         self.rooms_of.insert(id, code);
         out
+    }
+
+    /// The computer of `mark` in room `code` played `square`, thinking on the game at
+    /// `ply`: what to tell whom (nobody, if nobody is connected). `None` when nothing
+    /// changed: the game moved on meanwhile (an undo, a resignation, a room closed), or
+    /// the square was not free; the server then asks [`Room::computer_to_move`] again.
+    pub fn computer_played(
+        &mut self,
+        code: RoomCode,
+        mark: Mark,
+        ply: usize,
+        square: Square,
+    ) -> Option<Vec<Delivery>> {
+        let room = self.rooms.get_mut(&code)?;
+        if room.computer_to_move().map(|(to_move, _)| to_move) != Some(mark)
+            || room.game.position().ply() != ply
+        {
+            return None;
+        }
+        let events = room
+            .game
+            .apply(Actor::Seat(mark), Command::Play(square))
+            .ok()?;
+        if room.game.is_over() {
+            room.rematch = [false; 2];
+        }
+        Some(room.tell_events(&events))
+    }
+
+    /// Every room where a computer is to move, with its mark and strength.
+    pub fn computers_to_move(&self) -> Vec<(RoomCode, Mark, Strength)> {
+        self.rooms
+            .values()
+            .filter_map(|room| {
+                let (mark, strength) = room.computer_to_move()?;
+                Some((room.code, mark, strength))
+            })
+            .collect()
     }
 
     /// The connection `id` dropped at `now` (the server's seconds).
@@ -783,6 +876,7 @@ mod tests {
         let host = ToServer::Host {
             rules: "3x3, k=3".to_owned(),
             name: "Ann".to_owned(),
+            computer: None,
         };
         send(&mut lobby, ANN, host);
         let join = |name: &str| ToServer::Join {
@@ -1027,6 +1121,84 @@ mod tests {
     }
 
     #[test]
+    fn a_room_against_a_computer_starts_at_once_and_takes_its_moves_from_the_server() {
+        let mut lobby = Lobby::new(Limits::default());
+        let host = |computer: &str, rules: &str| ToServer::Host {
+            rules: rules.to_owned(),
+            name: "Ann".to_owned(),
+            computer: Some(computer.to_owned()),
+        };
+        assert!(
+            refusal(&send(&mut lobby, ANN, host("grandmaster", "3x3, k=3")))
+                .contains("grandmaster"),
+        );
+        assert!(
+            refusal(&send(&mut lobby, ANN, host("perfect", "15x15, k=5"))).contains("15x15"),
+            "the perfect player cannot play 15x15"
+        );
+        // O moves first in this room's first game: the computer has O.
+        let fresh = Fresh {
+            coin: Mark::O,
+            ..fresh("ann")
+        };
+        let out = lobby.handle(ANN, host("easy", "3x3, k=3").into(), fresh);
+        let Some(ToClient::Welcome {
+            members, snapshot, ..
+        }) = out.last().map(|delivery| delivery.message.clone())
+        else {
+            panic!("{out:?}");
+        };
+        assert_eq!(members[1].name, "Computer (easy)");
+        assert_eq!(
+            snapshot.games_started, 1,
+            "the game began with the host alone"
+        );
+        assert_eq!(
+            refusal(&play(&mut lobby, ANN, 4)),
+            "It is the other side's turn."
+        );
+        assert_eq!(
+            lobby.computers_to_move(),
+            [(code(), Mark::O, Strength::Random)]
+        );
+        // A square found for another ply, or for the other mark, changes nothing.
+        assert_eq!(
+            lobby.computer_played(code(), Mark::O, 1, Square::new(0)),
+            None
+        );
+        assert_eq!(
+            lobby.computer_played(code(), Mark::X, 0, Square::new(0)),
+            None
+        );
+        let out = lobby
+            .computer_played(code(), Mark::O, 0, Square::new(0))
+            .unwrap();
+        assert_eq!(
+            happenings(&out, ANN),
+            [Happening::Played {
+                mark: "O".to_owned(),
+                square: 0
+            }]
+        );
+        assert!(lobby.computers_to_move().is_empty(), "Ann's move now");
+        send(&mut lobby, ANN, ToServer::Resign);
+        // The computer is always ready for another game: Ann's ask starts it.
+        let out = send(&mut lobby, ANN, ToServer::Rematch);
+        assert!(happenings(&out, ANN).contains(&Happening::GameStarted {
+            first: "X".to_owned(),
+            number: 2
+        }));
+        // Whoever else comes watches.
+        let join = ToServer::Join {
+            code: CODE.to_owned(),
+            name: "Bob".to_owned(),
+            tokens: Vec::new(),
+        };
+        send(&mut lobby, BOB, join);
+        assert_eq!(lobby.room(code()).unwrap().watchers(), 1);
+    }
+
+    #[test]
     fn a_game_is_claimed_only_after_the_other_player_stayed_away_for_the_wait() {
         let mut lobby = room_of_three();
         play(&mut lobby, ANN, 4);
@@ -1111,6 +1283,7 @@ mod tests {
         let host = |rules: &str| ToServer::Host {
             rules: rules.to_owned(),
             name: "\u{1b}[2JAnn\u{7}".to_owned(),
+            computer: None,
         };
         assert!(refusal(&send(&mut lobby, ANN, host("9x9"))).contains("9x9"));
         assert_eq!(
@@ -1199,7 +1372,7 @@ mod tests {
             1 => (code(), proptest::collection::vec(token(), 0..2))
                 .prop_map(|(code, tokens)| ToServer::Join { code, name: "P".to_owned(), tokens }),
             1 => code().prop_map(|code| ToServer::Watch { code, name: "W".to_owned() }),
-            1 => Just(ToServer::Host { rules: "3x3, k=3".to_owned(), name: "H".to_owned() }),
+            1 => Just(ToServer::Host { rules: "3x3, k=3".to_owned(), name: "H".to_owned(), computer: None }),
             1 => (code(), token()).prop_map(|(code, token)| ToServer::Rejoin { code, token }),
         ]
     }

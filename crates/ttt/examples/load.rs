@@ -76,6 +76,7 @@ async fn main() {
             &ToServer::Host {
                 rules: "3x3, k=3".to_owned(),
                 name: "H".to_owned(),
+                computer: None,
             },
         )
         .await;

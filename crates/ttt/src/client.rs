@@ -12,6 +12,7 @@ use ttt_core::{Mark, Rules, Shown, ShownLine, Square, SquareNaming};
 use ttt_online::mirror::Mirror;
 use ttt_online::protocol::{Happening, Request, RoomCode, ToClient, ToServer};
 use ttt_play::matches::Refusal;
+use ttt_players::Strength;
 use tungstenite::{Message, WebSocket};
 
 use crate::line::board_style::{self, BoardStyle};
@@ -32,8 +33,9 @@ const LOOK: Duration = Duration::from_millis(50);
 /// How to come into a room.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum Entry {
-    /// Open a room for a game on these rules.
-    Host(Rules),
+    /// Open a room for a game on these rules, against a computer of the server's if one
+    /// is named.
+    Host(Rules, Option<Strength>),
     /// Take the free seat of the room of this code (or watch when both are taken).
     Join(RoomCode),
     /// Watch the room of this code.
@@ -91,9 +93,10 @@ pub fn run(
     let mut socket = connect(server)?;
     let mut input = Input::spawn(input, interrupts);
     let hello = match &entry {
-        Entry::Host(rules) => ToServer::Host {
+        Entry::Host(rules, computer) => ToServer::Host {
             rules: rules.to_string(),
             name: name.to_owned(),
+            computer: computer.map(|strength| strength.to_string()),
         },
         Entry::Join(code) => ToServer::Join {
             code: code.to_string(),

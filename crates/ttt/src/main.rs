@@ -65,7 +65,7 @@ fn run(cli: Cli) -> anyhow::Result<ExitCode> {
         Some(Command::Verify(args)) => commands::verify::run(&args, &mut out),
         Some(Command::Serve(args)) => commands::serve::run(&args, &mut out),
         Some(Command::Host(args)) => {
-            let entry = ttt::client::Entry::Host(args.board.rules()?);
+            let entry = ttt::client::Entry::Host(args.board.rules()?, args.computer);
             commands::serve::play(&args.client, entry, Some(args.listen), &mut out)
         }
         Some(Command::Join(args)) => {

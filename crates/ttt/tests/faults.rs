@@ -233,6 +233,7 @@ async fn play_room(port: u16, games: u32, finished: Arc<AtomicUsize>) {
     let hosting = |_: &Player| ToServer::Host {
         rules: "3x3, k=3".to_owned(),
         name: "Ann".to_owned(),
+        computer: None,
     };
     enter(&mut host, port, hosting).await;
     let code = host.mirror.code.clone().unwrap();

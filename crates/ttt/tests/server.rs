@@ -44,6 +44,7 @@ async fn ann_hosts(address: std::net::SocketAddr) -> (Client, ToClient) {
     let host = ToServer::Host {
         rules: "3x3, k=3".to_owned(),
         name: "Ann".to_owned(),
+        computer: None,
     };
     send(&mut ann, &host).await;
     let welcomed = next(&mut ann).await;
@@ -420,4 +421,69 @@ async fn a_connection_that_does_not_answer_pings_is_closed() {
         }
     };
     assert_eq!(pong, ToClient::Pong { re: None });
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_host_plays_the_servers_perfect_computer_and_never_wins() {
+    let address = start(config()).await;
+    let mut ann = connect(address).await;
+    let host = ToServer::Host {
+        rules: "3x3, k=3".to_owned(),
+        name: "Ann".to_owned(),
+        computer: Some("impossible".to_owned()),
+    };
+    send(&mut ann, &host).await;
+    let ToClient::Welcome {
+        members, snapshot, ..
+    } = next(&mut ann).await
+    else {
+        panic!("welcomed");
+    };
+    assert!(
+        members
+            .iter()
+            .any(|member| member.name == "Computer (impossible)")
+    );
+    // Ann plays the first free square whenever it is her turn, two games.
+    let mut board: Vec<bool> = vec![false; 9];
+    board
+        .iter_mut()
+        .zip(0..)
+        .for_each(|(taken, index)| *taken = snapshot.moves.contains(&index));
+    let mut to_move = snapshot.first.clone();
+    let mut outcomes = Vec::new();
+    for _ in 0..200 {
+        if outcomes.len() == 2 {
+            break;
+        }
+        if to_move.as_deref() == Some("X") {
+            let square = board.iter().position(|taken| !taken).unwrap();
+            send(&mut ann, &ToServer::Play { square }).await;
+            to_move = None;
+        }
+        let ToClient::Happened { happening, .. } = next(&mut ann).await else {
+            continue;
+        };
+        match happening {
+            Happening::GameStarted { first, .. } => {
+                board = vec![false; 9];
+                to_move = Some(first);
+            }
+            Happening::Played { mark, square } => {
+                board[square] = true;
+                to_move = Some(if mark == "X" { "O" } else { "X" }.to_owned());
+            }
+            Happening::Ended { outcome } => {
+                to_move = None;
+                outcomes.push(outcome);
+                send(&mut ann, &ToServer::Rematch).await;
+            }
+            _ => {}
+        }
+    }
+    assert_eq!(outcomes.len(), 2, "two games played");
+    assert!(
+        outcomes.iter().all(|outcome| outcome != "X wins"),
+        "{outcomes:?}"
+    );
 }

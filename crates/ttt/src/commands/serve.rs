@@ -176,6 +176,11 @@ pub struct HostArgs {
     #[command(flatten)]
     pub client: ClientArgs,
 
+    /// A computer of the server's in the other seat, instead of a friend: easy, medium,
+    /// tricky, hard or impossible (or random, rules, mcts, search, perfect).
+    #[arg(long, value_name = "STRENGTH")]
+    pub computer: Option<ttt_players::Strength>,
+
     /// Without --server, the address of the host's own server, for the friend to join
     /// at; 0.0.0.0:7878 lets other machines in.
     #[arg(long, value_name = "ADDR", default_value = client::DEFAULT_SERVER, conflicts_with = "server")]

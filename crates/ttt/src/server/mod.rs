@@ -17,7 +17,7 @@ mod store;
 
 pub use store::ServerStore;
 
-use std::collections::HashMap;
+use std::collections::{HashMap, HashSet};
 use std::future::Future;
 use std::io;
 use std::net::{IpAddr, SocketAddr};
@@ -119,6 +119,11 @@ struct Shared {
     /// The way to the store's writer, when rooms are kept: what changed the lobby, and
     /// what to tell whom once it is on the disk.
     journal: Option<channel::Sender<Work>>,
+    /// The rooms whose computer is thinking now.
+    thinking: HashSet<RoomCode>,
+    /// Computers thinking at once (each on a thread of its own, within its player's
+    /// time and memory bounds), at most.
+    thinkers: Arc<tokio::sync::Semaphore>,
     next_id: u64,
     rng: StdRng,
     limits: Limits,
@@ -132,6 +137,9 @@ struct Work {
     entry: Option<Entry>,
     out: Vec<Delivery>,
 }
+
+/// Computers thinking at once, at most: one a core of this machine.
+const THINKERS: usize = 2;
 
 /// The size of a connection's read and write buffers: a few messages' worth.
 const BUFFER: usize = 8 * 1024;
@@ -171,10 +179,19 @@ pub async fn serve(
         hosted: HashMap::new(),
         wrong: HashMap::new(),
         journal: None,
+        thinking: HashSet::new(),
+        thinkers: Arc::new(tokio::sync::Semaphore::new(THINKERS)),
         next_id: 0,
         rng,
         limits,
     }));
+    // Computers to move when the server stopped move now.
+    {
+        let mut shared = lock(&hub);
+        for (code, _, _) in shared.lobby.computers_to_move() {
+            think(&hub, &mut shared, code);
+        }
+    }
     // The store's writer, on a thread of its own (it waits on the disk); should it fail,
     // the server stops.
     let (failed, failure) = tokio::sync::oneshot::channel::<io::Error>();
@@ -522,6 +539,71 @@ fn handle(hub: &Hub, id: MemberId, address: IpAddr, request: Request) {
         _ => {}
     }
     deliver(shared, entry, out);
+    // The computer of the room, if it is its move now.
+    if let Some(code) = shared.lobby.room_of(id).map(|room| room.code()) {
+        think(hub, shared, code);
+    }
+}
+
+/// Has the computer of room `code` think, if it is its move (once a room at a time): on
+/// a blocking thread, at most [`THINKERS`] at once, within its player's bounds. Its
+/// square goes to the lobby as its move, kept and told as any move. A square found for a
+/// game that moved on meanwhile (an undo) is dropped, and the computer thinks again.
+fn think(hub: &Hub, shared: &mut Shared, code: RoomCode) {
+    let Some((mark, strength)) = shared
+        .lobby
+        .room(code)
+        .and_then(|room| room.computer_to_move())
+    else {
+        return;
+    };
+    let Some(position) = shared
+        .lobby
+        .room(code)
+        .map(|room| room.game().position().clone())
+    else {
+        return;
+    };
+    if !shared.thinking.insert(code) {
+        return;
+    }
+    let seed: u64 = shared.rng.random();
+    let (hub, thinkers) = (hub.clone(), shared.thinkers.clone());
+    tokio::spawn(async move {
+        let _turn = thinkers.acquire_owned().await;
+        let ply = position.ply();
+        let chosen = tokio::task::spawn_blocking(move || {
+            let mut rng = StdRng::seed_from_u64(seed);
+            let mut player = strength.player(ttt_players::Limits::default());
+            player.choose(&position, &mut rng).ok()
+        })
+        .await
+        .ok()
+        .flatten();
+        let mut shared = lock(&hub);
+        shared.thinking.remove(&code);
+        let Some(square) = chosen else {
+            return;
+        };
+        let Some(out) = shared.lobby.computer_played(code, mark, ply, square) else {
+            // The game moved on while it thought: think on the game as it is now.
+            let moved_on = shared
+                .lobby
+                .room(code)
+                .is_some_and(|room| room.game().position().ply() != ply);
+            if moved_on {
+                think(&hub, &mut shared, code);
+            }
+            return;
+        };
+        let entry = Entry::Computer {
+            code,
+            mark: mark.to_string(),
+            ply,
+            square: square.index(),
+        };
+        deliver(&mut shared, Some(entry), out);
+    });
 }
 
 /// Queues each delivery for its connection; a connection whose queue is full (a client
@@ -638,6 +720,8 @@ mod tests {
             hosted: HashMap::new(),
             wrong: HashMap::new(),
             journal: None,
+            thinking: HashSet::new(),
+            thinkers: Arc::new(tokio::sync::Semaphore::new(THINKERS)),
             next_id: 0,
             rng: StdRng::seed_from_u64(1),
             limits: Limits::default(),

@@ -273,6 +273,7 @@ mod tests {
         let host = ToServer::Host {
             rules: "3x3, k=3".to_owned(),
             name: "Ann".to_owned(),
+            computer: None,
         };
         ask(&mut lobby, &mut store, 1, host, "ann");
         let join = ToServer::Join {
@@ -321,6 +322,7 @@ mod tests {
         let host = ToServer::Host {
             rules: "3x3, k=3".to_owned(),
             name: "Ann".to_owned(),
+            computer: None,
         };
         ask(&mut lobby, &mut store, 1, host, "ann");
         let journal = journal_path(&folder, store.generation);
