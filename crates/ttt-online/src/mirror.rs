@@ -144,6 +144,7 @@ impl Mirror {
                 name: name.clone(),
                 seat: seat.clone(),
                 connected: true,
+                computer: false,
             }),
             Happening::Left { name, seat, .. } => match seat {
                 Some(_) => self.connect(seat, false),
@@ -241,6 +242,15 @@ impl Mirror {
             .iter()
             .filter(|member| member.seat.is_none())
             .count()
+    }
+
+    /// The name of the computer of the server's in a seat, if one plays here.
+    #[must_use]
+    pub fn computer(&self) -> Option<&str> {
+        self.members
+            .iter()
+            .find(|member| member.computer)
+            .map(|member| member.name.as_str())
     }
 
     /// The name of the player of `mark`, if the seat is taken.

@@ -333,6 +333,9 @@ pub struct Member {
     pub seat: Option<String>,
     /// Whether their connection is open now.
     pub connected: bool,
+    /// Whether this is a computer of the server's.
+    #[serde(default)]
+    pub computer: bool,
 }
 
 /// Something that happened in a room, as every member is told it.

@@ -87,6 +87,7 @@ impl Member {
             name: self.name.clone(),
             seat: self.seat.map(|mark| mark.to_string()),
             connected: self.id.is_some(),
+            computer: false,
         }
     }
 }
@@ -496,6 +497,7 @@ impl Room {
                             name: format!("Computer ({})", strength.difficulty()),
                             seat: Some(mark.to_string()),
                             connected: true,
+                            computer: true,
                         })
                     }))
                     .collect(),

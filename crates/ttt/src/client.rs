@@ -8,6 +8,7 @@ use std::process::ExitCode;
 use std::time::{Duration, Instant};
 
 use anyhow::{Context, bail};
+use rand::RngExt;
 use ttt_core::{Mark, Rules, Shown, ShownLine, Square, SquareNaming};
 use ttt_online::mirror::Mirror;
 use ttt_online::protocol::{Happening, Request, RoomCode, ToClient, ToServer};
@@ -260,7 +261,8 @@ fn lost(error: &tungstenite::Error) -> bool {
 }
 
 /// The waits between tries to come back to the room, in seconds: about half a minute in
-/// all.
+/// all. Each is drawn a quarter either way, so that the clients a restarted server lost
+/// do not all come back in the same instant.
 const COMING_BACK: [u64; 5] = [1, 2, 4, 8, 15];
 
 /// Comes back to the room after a dropped connection: a new connection, and the room's
@@ -278,8 +280,10 @@ fn come_back(
     };
     writeln!(out, "The connection to the server was lost: coming back…")?;
     out.flush()?;
+    let mut rng: rand::rngs::StdRng = rand::make_rng();
     for wait in COMING_BACK {
-        let until = std::time::Instant::now() + Duration::from_secs(wait);
+        let jittered = wait * 1000 * rng.random_range(750..=1250) / 1000;
+        let until = std::time::Instant::now() + Duration::from_millis(jittered);
         while std::time::Instant::now() < until {
             if interrupts.received().is_some() {
                 return Ok(None);
@@ -407,14 +411,20 @@ fn show(
             } else {
                 format!(" --server {server}")
             };
-            match mirror.seat {
+            match (mirror.seat, mirror.computer()) {
                 // The host, waiting: how the friend comes in.
-                Some(mark) if mirror.position.is_none() => writeln!(
+                (Some(mark), None) if mirror.position.is_none() => writeln!(
                     out,
                     "Room {code}: you play {mark}. A friend joins with: ttt join {code}{on}"
                 )?,
-                Some(mark) => writeln!(out, "Room {code}: you play {mark}.")?,
-                None => writeln!(out, "Room {code}: you watch.")?,
+                (Some(mark), Some(computer)) => writeln!(
+                    out,
+                    "Room {code}: you play {mark} against {}. Others watch with: ttt watch \
+                     {code}{on}",
+                    Shown(computer)
+                )?,
+                (Some(mark), None) => writeln!(out, "Room {code}: you play {mark}.")?,
+                (None, _) => writeln!(out, "Room {code}: you watch.")?,
             }
             if mirror.position.is_some() {
                 board(mirror, palette, out)?;

@@ -397,3 +397,45 @@ fn a_host_with_no_server_serves_the_room_itself_for_a_friend_to_join() {
     assert_eq!(ann.exit_code(), Some(0));
     bob.wait_for("The connection to the server was lost: coming back…");
 }
+
+#[test]
+fn a_host_against_the_servers_computer_is_told_so_and_a_watcher_sees_its_moves() {
+    let mut ann = Running::start(&[
+        "host",
+        "--listen",
+        "127.0.0.1:0",
+        "--computer",
+        "easy",
+        "--name",
+        "Ann",
+    ]);
+    let welcome = ann.wait_for("against Computer (easy). Others watch with: ttt watch ");
+    let code = welcome[welcome.find("ttt watch ").unwrap() + "ttt watch ".len()..]
+        .split(' ')
+        .next()
+        .unwrap()
+        .to_owned();
+    let server = welcome.split("--server ").nth(1).unwrap().to_owned();
+    let eve = Running::start(&["watch", &code, "--server", &server, "--name", "Eve"]);
+    eve.wait_for("you watch.");
+    // Ann plays the first free square on her turn; the computer's answer comes without
+    // anyone typing it, and Eve sees it.
+    ann.wait_for("Your move (X):");
+    for square in 1..=9 {
+        ann.type_line(&square.to_string());
+        std::thread::sleep(Duration::from_millis(200));
+        if ann
+            .lines
+            .lock()
+            .unwrap()
+            .iter()
+            .any(|line| line.starts_with("X played"))
+        {
+            break;
+        }
+    }
+    eve.wait_for("X played ");
+    eve.wait_for("O played ");
+    ann.type_line("quit");
+    assert_eq!(ann.exit_code(), Some(0));
+}
