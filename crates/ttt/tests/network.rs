@@ -131,6 +131,16 @@ fn code_in(invitation: &str) -> String {
     after.split(' ').next().unwrap().to_owned()
 }
 
+/// Moves that end a game quickly with a win for whoever moves first, as the line "Game 1:
+/// X moves first." (or O) says.
+fn quick_win(first: &str) -> [(&'static str, &'static str); 5] {
+    if first.contains("X moves first") {
+        [("X", "1"), ("O", "4"), ("X", "2"), ("O", "5"), ("X", "3")]
+    } else {
+        [("O", "4"), ("X", "1"), ("O", "5"), ("X", "2"), ("O", "6")]
+    }
+}
+
 /// Ann (X) and Bob (O) type `moves` in turn, each waiting until both are told it.
 fn play(ann: &mut Running, bob: &mut Running, moves: &[(&str, &str)]) {
     for &(mark, square) in moves {
@@ -290,12 +300,7 @@ fn a_player_whose_connection_drops_comes_back_to_the_seat_and_plays_on() {
     );
     // Back in his seat, Bob plays on: the game goes to its end.
     let first = ann.wait_for("Game 1: ");
-    let x_first = first.contains("X moves first");
-    let moves = if x_first {
-        [("X", "1"), ("O", "4"), ("X", "2"), ("O", "5"), ("X", "3")]
-    } else {
-        [("O", "4"), ("X", "1"), ("O", "5"), ("X", "2"), ("O", "6")]
-    };
+    let moves = quick_win(&first);
     play(&mut ann, &mut bob, &moves);
     bob.wait_for(" wins.");
     bob.type_line("quit");
@@ -315,12 +320,7 @@ fn a_player_whose_client_was_killed_joins_again_and_takes_back_the_seat() {
     // Ann's kept token does not take her seat from her: Bob gets the other.
     bob.wait_for("you play O");
     let first = ann.wait_for("Game 1: ");
-    let x_first = first.contains("X moves first");
-    let moves = if x_first {
-        [("X", "1"), ("O", "4"), ("X", "2"), ("O", "5"), ("X", "3")]
-    } else {
-        [("O", "4"), ("X", "1"), ("O", "5"), ("X", "2"), ("O", "6")]
-    };
+    let moves = quick_win(&first);
     play(&mut ann, &mut bob, &moves[..2]);
     // Bob's terminal is killed; he runs the same command again.
     drop(bob);
@@ -354,11 +354,7 @@ fn a_server_killed_mid_game_and_started_again_has_the_game_and_both_players_come
     let mut bob = Running::start(&["join", &code, "--server", &address, "--name", "Bob"]);
     bob.wait_for("you play O");
     let first = ann.wait_for("Game 1: ");
-    let moves = if first.contains("X moves first") {
-        [("X", "1"), ("O", "4"), ("X", "2"), ("O", "5"), ("X", "3")]
-    } else {
-        [("O", "4"), ("X", "1"), ("O", "5"), ("X", "2"), ("O", "6")]
-    };
+    let moves = quick_win(&first);
     play(&mut ann, &mut bob, &moves[..3]);
     // SIGKILL, and the same command again.
     drop(server);
@@ -385,11 +381,7 @@ fn a_host_with_no_server_serves_the_room_itself_for_a_friend_to_join() {
     let mut bob = Running::start(&["join", &code, "--server", &server, "--name", "Bob"]);
     bob.wait_for("you play O");
     let first = ann.wait_for("Game 1: ");
-    let moves = if first.contains("X moves first") {
-        [("X", "1"), ("O", "4"), ("X", "2"), ("O", "5"), ("X", "3")]
-    } else {
-        [("O", "4"), ("X", "1"), ("O", "5"), ("X", "2"), ("O", "6")]
-    };
+    let moves = quick_win(&first);
     play(&mut ann, &mut bob, &moves);
     bob.wait_for(" wins.");
     // The host leaves: the room and its server go with her.

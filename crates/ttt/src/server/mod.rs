@@ -129,6 +129,25 @@ struct Shared {
     limits: Limits,
 }
 
+impl Shared {
+    /// Everything shared, around `lobby`, with no connection yet.
+    fn new(lobby: Lobby, rng: StdRng, limits: Limits) -> Shared {
+        Shared {
+            lobby,
+            outboxes: HashMap::new(),
+            per_address: HashMap::new(),
+            hosted: HashMap::new(),
+            wrong: HashMap::new(),
+            journal: None,
+            thinking: HashSet::new(),
+            thinkers: Arc::new(tokio::sync::Semaphore::new(THINKERS)),
+            next_id: 0,
+            rng,
+            limits,
+        }
+    }
+}
+
 type Hub = Arc<Mutex<Shared>>;
 
 /// What the store's writer is given: an entry to write (if the lobby changed), and the
@@ -172,19 +191,7 @@ pub async fn serve(
         Some((lobby, store)) => (lobby, Some(store)),
         None => (Lobby::new(limits.lobby), None),
     };
-    let hub: Hub = Arc::new(Mutex::new(Shared {
-        lobby,
-        outboxes: HashMap::new(),
-        per_address: HashMap::new(),
-        hosted: HashMap::new(),
-        wrong: HashMap::new(),
-        journal: None,
-        thinking: HashSet::new(),
-        thinkers: Arc::new(tokio::sync::Semaphore::new(THINKERS)),
-        next_id: 0,
-        rng,
-        limits,
-    }));
+    let hub: Hub = Arc::new(Mutex::new(Shared::new(lobby, rng, limits)));
     // Computers to move when the server stopped move now.
     {
         let mut shared = lock(&hub);
@@ -713,19 +720,11 @@ mod tests {
 
     #[test]
     fn a_connection_whose_queue_is_full_is_cut_off_and_the_others_still_get_theirs() {
-        let mut shared = Shared {
-            lobby: Lobby::new(room::Limits::default()),
-            outboxes: HashMap::new(),
-            per_address: HashMap::new(),
-            hosted: HashMap::new(),
-            wrong: HashMap::new(),
-            journal: None,
-            thinking: HashSet::new(),
-            thinkers: Arc::new(tokio::sync::Semaphore::new(THINKERS)),
-            next_id: 0,
-            rng: StdRng::seed_from_u64(1),
-            limits: Limits::default(),
-        };
+        let mut shared = Shared::new(
+            Lobby::new(room::Limits::default()),
+            StdRng::seed_from_u64(1),
+            Limits::default(),
+        );
         let (slow, _unread) = mpsc::channel(2);
         let (quick, mut read) = mpsc::channel(100);
         shared.outboxes.insert(MemberId(1), slow);
