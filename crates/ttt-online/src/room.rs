@@ -44,8 +44,9 @@ pub struct Fresh {
     pub now: u64,
 }
 
-/// How much the lobby holds, whatever its clients ask.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+/// How much the lobby holds, whatever its clients ask. Kept with the lobby: a journal is
+/// replayed under the limits it was written under.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub struct Limits {
     /// Rooms open at once.
     pub rooms: usize,
@@ -198,7 +199,14 @@ impl Room {
     /// Someone comes in, named `name`, with `token` to come back with: to the first free
     /// seat, or to watch (`watch`, or both seats taken). The first game starts once both
     /// seats are taken.
-    fn enter(&mut self, id: MemberId, name: String, token: String, watch: bool) -> Vec<Delivery> {
+    fn enter(
+        &mut self,
+        id: MemberId,
+        name: String,
+        token: String,
+        watch: bool,
+        now: u64,
+    ) -> Vec<Delivery> {
         let seat = (!watch)
             .then(|| {
                 Mark::ALL
@@ -223,7 +231,7 @@ impl Room {
         );
         if self.full() && !self.game.started() {
             // The newcomer sees the game begun in the welcome, which comes last.
-            let started = self.next_game();
+            let started = self.next_game(now);
             out.extend(started.into_iter().filter(|delivery| delivery.to != id));
         }
         out.push(self.welcome(id));
@@ -374,7 +382,7 @@ impl Room {
             ToServer::Undo => Command::Undo,
             ToServer::AnswerUndo { yes } => Command::AnswerUndo(yes),
             ToServer::Resign => Command::Resign,
-            ToServer::Rematch => return self.rematch(id, seat),
+            ToServer::Rematch => return self.rematch(id, seat, now),
             ToServer::Say { text } => {
                 let text = plain(&text, limits.text);
                 if text.is_empty() {
@@ -421,7 +429,7 @@ impl Room {
     }
 
     /// A player asks for another game; it starts once both have.
-    fn rematch(&mut self, id: MemberId, seat: Option<Mark>) -> Vec<Delivery> {
+    fn rematch(&mut self, id: MemberId, seat: Option<Mark>, now: u64) -> Vec<Delivery> {
         let Some(mark) = seat else {
             return refused(id, &self.refusal(&Refusal::Watching));
         };
@@ -442,13 +450,20 @@ impl Room {
         }
         if self.rematch == [true; 2] {
             self.rematch = [false; 2];
-            out.extend(self.next_game());
+            out.extend(self.next_game(now));
         }
         out
     }
 
     /// Starts the next game (the room is its match's host) and tells everyone.
-    fn next_game(&mut self) -> Vec<Delivery> {
+    /// A player already gone when it starts (at `now`) is waited for from its start, not
+    /// from when they left: a game cannot be claimed the moment it begins.
+    fn next_game(&mut self, now: u64) -> Vec<Delivery> {
+        for member in &mut self.members {
+            if member.id.is_none() && member.seat.is_some() {
+                member.gone_since = Some(now);
+            }
+        }
         let command = Command::NewGame { coin: self.coin };
         match self.game.apply(Actor::Host, command) {
             Ok(events) => self.tell_events(&events),
@@ -599,6 +614,17 @@ impl Lobby {
         self.rooms.get(&code)
     }
 
+    /// The limits it holds to.
+    pub fn limits(&self) -> Limits {
+        self.limits
+    }
+
+    /// Holds to `limits` from now on (a server started again with other settings, once
+    /// it has replayed its journal under the old ones).
+    pub fn set_limits(&mut self, limits: Limits) {
+        self.limits = limits;
+    }
+
     /// The room the connection `id` is in.
     pub fn room_of(&self, id: MemberId) -> Option<&Room> {
         self.rooms.get(self.rooms_of.get(&id)?)
@@ -693,7 +719,7 @@ impl Lobby {
                         return refused(id, &format!("{}.", words::refusal(&refusal, naming)));
                     }
                 };
-                let out = room.enter(id, name_of(&name, limits), fresh.token, false);
+                let out = room.enter(id, name_of(&name, limits), fresh.token, false, fresh.now);
                 self.rooms.insert(fresh.code, room);
                 (fresh.code, out)
             }
@@ -711,11 +737,11 @@ impl Lobby {
                 });
                 match back {
                     Some(back) => back,
-                    None => return self.enter(id, &code, name, fresh.token, false),
+                    None => return self.enter(id, &code, name, fresh.token, false, fresh.now),
                 }
             }
             ToServer::Watch { code, name } => {
-                return self.enter(id, &code, name, fresh.token, true);
+                return self.enter(id, &code, name, fresh.token, true, fresh.now);
             }
             ToServer::Rejoin { code, token } => {
                 let code = match code.parse::<RoomCode>() {
@@ -744,6 +770,7 @@ impl Lobby {
         name: String,
         token: String,
         watch: bool,
+        now: u64,
     ) -> Vec<Delivery> {
         let limits = self.limits;
         let code = match code.parse::<RoomCode>() {
@@ -757,7 +784,7 @@ impl Lobby {
         if watch && room.watchers() >= limits.watchers {
             return refused(id, "That room has as many watchers as it takes.");
         }
-        let out = room.enter(id, name_of(&name, limits), token, watch);
+        let out = room.enter(id, name_of(&name, limits), token, watch, now);
         self.rooms_of.insert(id, code);
         out
     }
@@ -1235,6 +1262,21 @@ mod tests {
         assert_eq!(
             refusal(&claim(&mut lobby, 300)),
             "There is no game under way to claim."
+        );
+        // Bob asks for another game and drops; Ann's ask starts it ten minutes later: the
+        // wait counts from then.
+        let bob = MemberId(11);
+        let rejoin = ToServer::Rejoin {
+            code: CODE.to_owned(),
+            token: "bob".to_owned(),
+        };
+        send(&mut lobby, bob, rejoin);
+        lobby.handle(bob, ToServer::Rematch.into(), at(400));
+        lobby.disconnect(bob, 400);
+        lobby.handle(ANN, ToServer::Rematch.into(), at(1000));
+        assert_eq!(
+            refusal(&claim(&mut lobby, 1001)),
+            "Bob may still come back: you can claim the game in 59 s."
         );
     }
 

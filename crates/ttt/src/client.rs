@@ -118,7 +118,10 @@ pub fn run(
     };
     send(&mut socket, hello.into())?;
     loop {
-        // What the server says first, then what is typed.
+        // What the server says first, then what is typed: after a message, the keyboard
+        // is only glanced at, so that a busy room never fills this client's queue at the
+        // server.
+        let mut look = LOOK;
         match socket.read() {
             Ok(Message::Text(text)) => {
                 let told: ToClient = serde_json::from_str(text.as_str()).with_context(|| {
@@ -170,12 +173,11 @@ pub fn run(
                     }
                 }
                 show(&told, &mut client, server, palette, out)?;
-            }
-            Ok(Message::Close(_)) => {
-                writeln!(out, "The server closed the connection.")?;
-                return Ok(ExitCode::FAILURE);
+                look = Duration::ZERO;
             }
             Ok(_) => {}
+            // Closed without a goodbye (the server stopped, or cut this client off), or
+            // dropped: back to the seat, by the token.
             Err(error) if lost(&error) => {
                 // A connection dropped on the way: back to the seat, by the token.
                 match come_back(server, &client.mirror, interrupts, out)? {
@@ -213,7 +215,7 @@ pub fn run(
             )?;
         }
         out.flush()?;
-        let line = match input.poll(LOOK) {
+        let line = match input.poll(look) {
             None => continue,
             Some(Ok(Line::Text(line))) => line,
             Some(Ok(Line::TooLong | Line::NotText)) => {

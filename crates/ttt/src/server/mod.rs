@@ -109,7 +109,7 @@ pub struct Config {
 struct Shared {
     lobby: Lobby,
     /// Each connection's queue of messages to send.
-    outboxes: HashMap<MemberId, mpsc::Sender<ToClient>>,
+    outboxes: HashMap<MemberId, Outbox>,
     /// Connections open from each address.
     per_address: HashMap<IpAddr, usize>,
     /// The rooms each address hosted (some may have closed since).
@@ -119,6 +119,9 @@ struct Shared {
     /// The way to the store's writer, when rooms are kept: what changed the lobby, and
     /// what to tell whom once it is on the disk.
     journal: Option<channel::Sender<Work>>,
+    /// Whether the rooms are kept: once the writer is gone (the server stopping), nothing
+    /// more is told.
+    keeps: bool,
     /// The rooms whose computer is thinking now.
     thinking: HashSet<RoomCode>,
     /// Computers thinking at once (each on a thread of its own, within its player's
@@ -139,6 +142,7 @@ impl Shared {
             hosted: HashMap::new(),
             wrong: HashMap::new(),
             journal: None,
+            keeps: false,
             thinking: HashSet::new(),
             thinkers: Arc::new(tokio::sync::Semaphore::new(THINKERS)),
             next_id: 0,
@@ -149,6 +153,32 @@ impl Shared {
 }
 
 type Hub = Arc<Mutex<Shared>>;
+
+/// A connection's queue of messages to send, and the signal that cuts it off (its reader
+/// then ends, and the room sees it gone).
+struct Outbox {
+    queue: mpsc::Sender<ToClient>,
+    cut: Arc<tokio::sync::Notify>,
+}
+
+/// A connection counted against its address, until it is dropped: whether the
+/// connection ran and ended, or its upgrade failed before it began.
+struct Counted {
+    hub: Hub,
+    address: IpAddr,
+}
+
+impl Drop for Counted {
+    fn drop(&mut self) {
+        let mut shared = lock(&self.hub);
+        if let Some(open) = shared.per_address.get_mut(&self.address) {
+            *open = open.saturating_sub(1);
+            if *open == 0 {
+                shared.per_address.remove(&self.address);
+            }
+        }
+    }
+}
 
 /// What the store's writer is given: an entry to write (if the lobby changed), and the
 /// deliveries to send once it is on the disk (in the order they were made).
@@ -192,19 +222,16 @@ pub async fn serve(
         None => (Lobby::new(limits.lobby), None),
     };
     let hub: Hub = Arc::new(Mutex::new(Shared::new(lobby, rng, limits)));
-    // Computers to move when the server stopped move now.
-    {
-        let mut shared = lock(&hub);
-        for (code, _, _) in shared.lobby.computers_to_move() {
-            think(&hub, &mut shared, code);
-        }
-    }
     // The store's writer, on a thread of its own (it waits on the disk); should it fail,
     // the server stops.
     let (failed, failure) = tokio::sync::oneshot::channel::<io::Error>();
     let writer = store.map(|store| {
         let (sender, work) = channel::channel();
-        lock(&hub).journal = Some(sender);
+        {
+            let mut shared = lock(&hub);
+            shared.journal = Some(sender);
+            shared.keeps = true;
+        }
         let hub = hub.clone();
         std::thread::spawn(move || {
             if let Err(error) = keep(&hub, store, &work) {
@@ -212,6 +239,14 @@ pub async fn serve(
             }
         })
     });
+    // Computers to move when the server stopped move now (their moves kept, the writer
+    // being there).
+    {
+        let mut shared = lock(&hub);
+        for (code, _, _) in shared.lobby.computers_to_move() {
+            think(&hub, &mut shared, code);
+        }
+    }
     // Rooms nobody came back to close in time.
     let sweeper = tokio::spawn({
         let hub = hub.clone();
@@ -262,7 +297,8 @@ pub async fn serve(
     })
     .await;
     sweeper.abort();
-    // The writer ends once every connection is gone (each held the way to it).
+    // The writer ends once the way to it is gone; connections still open are told nothing
+    // more (what they would be told could no longer be kept).
     lock(&hub).journal = None;
     if let Some(writer) = writer {
         let _ = tokio::task::spawn_blocking(move || writer.join()).await;
@@ -311,6 +347,8 @@ fn deliver(shared: &mut Shared, entry: Option<Entry>, out: Vec<Delivery>) {
         Some(journal) => {
             let _ = journal.send(Work { entry, out });
         }
+        // Stopping: what was not kept is not told.
+        None if shared.keeps => {}
         None => route(shared, out),
     }
 }
@@ -354,12 +392,16 @@ async fn upgrade(
         *open += 1;
         limits
     };
+    let counted = Counted {
+        hub: hub.clone(),
+        address: address.ip(),
+    };
     ws.max_message_size(limits.message_bytes)
         .max_frame_size(limits.message_bytes)
         // Buffers sized for small messages (the library sizes them for 128 KiB).
         .read_buffer_size(BUFFER)
         .write_buffer_size(BUFFER)
-        .on_upgrade(move |socket| connection(socket, address.ip(), hub))
+        .on_upgrade(move |socket| connection(socket, counted))
 }
 
 /// Whether a WebSocket request comes from this server's own page: a browser says which
@@ -381,14 +423,17 @@ fn same_origin(headers: &HeaderMap) -> bool {
 }
 
 /// One client's connection, from its first message to its last.
-async fn connection(socket: WebSocket, address: IpAddr, hub: Hub) {
+async fn connection(socket: WebSocket, counted: Counted) {
+    let (hub, address) = (counted.hub.clone(), counted.address);
     let (mut sink, mut stream) = socket.split();
+    let cut = Arc::new(tokio::sync::Notify::new());
     let (id, mut outbox, limits) = {
         let mut shared = lock(&hub);
         shared.next_id += 1;
         let id = MemberId(shared.next_id);
-        let (sender, outbox) = mpsc::channel(shared.limits.queue);
-        shared.outboxes.insert(id, sender);
+        let (queue, outbox) = mpsc::channel(shared.limits.queue);
+        let cut = cut.clone();
+        shared.outboxes.insert(id, Outbox { queue, cut });
         (id, outbox, shared.limits)
     };
     // The writer sends what the queue holds, and a ping now and then, until the queue is
@@ -420,8 +465,16 @@ async fn connection(socket: WebSocket, address: IpAddr, hub: Hub) {
     });
     let mut budget = Budget::new(limits.messages_per_second, Duration::from_secs(1));
     let mut strikes = 0;
+    let mut was_cut = false;
     loop {
-        let next = match tokio::time::timeout(limits.idle, stream.next()).await {
+        let next = tokio::select! {
+            next = tokio::time::timeout(limits.idle, stream.next()) => next,
+            () = cut.notified() => {
+                was_cut = true;
+                break;
+            }
+        };
+        let next = match next {
             Ok(Some(Ok(next))) => next,
             // Silent too long, gone, or broken.
             Err(_) | Ok(None) | Ok(Some(Err(_))) => break,
@@ -467,12 +520,6 @@ async fn connection(socket: WebSocket, address: IpAddr, hub: Hub) {
     {
         let mut shared = lock(&hub);
         shared.outboxes.remove(&id);
-        if let Some(open) = shared.per_address.get_mut(&address) {
-            *open = open.saturating_sub(1);
-            if *open == 0 {
-                shared.per_address.remove(&address);
-            }
-        }
         let now = now();
         let left = shared
             .lobby
@@ -482,7 +529,13 @@ async fn connection(socket: WebSocket, address: IpAddr, hub: Hub) {
         let out = shared.lobby.disconnect(id, now);
         deliver(&mut shared, left, out);
     }
-    let _ = writer.await;
+    if was_cut {
+        // Its writer may wait for ever on a client that reads nothing.
+        writer.abort();
+    } else {
+        let _ = writer.await;
+    }
+    drop(counted);
 }
 
 /// A request from the connection `id` at `address`, handed to the lobby within what the
@@ -530,8 +583,20 @@ fn handle(hub: &Hub, id: MemberId, address: IpAddr, request: Request) {
         .as_ref()
         .map(|_| (request.clone(), fresh.clone()));
     let out = shared.lobby.handle(id, request, fresh);
+    // A member's rejoin from inside its room only sees the room again: nothing to keep.
+    let resync = !outside
+        && matches!(
+            entry,
+            Some((
+                Request {
+                    ask: ToServer::Rejoin { .. },
+                    ..
+                },
+                _
+            ))
+        );
     let entry = entry
-        .filter(|_| Entry::changed(&out, id))
+        .filter(|_| !resync && Entry::changed(&out, id))
         .map(|(request, fresh)| Entry::asked(id, &request, &fresh));
     let entered = shared.lobby.room_of(id).map(|room| room.code());
     match entered {
@@ -576,6 +641,7 @@ fn think(hub: &Hub, shared: &mut Shared, code: RoomCode) {
     }
     let seed: u64 = shared.rng.random();
     let (hub, thinkers) = (hub.clone(), shared.thinkers.clone());
+    let history = position.history().to_vec();
     tokio::spawn(async move {
         let _turn = thinkers.acquire_owned().await;
         let ply = position.ply();
@@ -589,18 +655,22 @@ fn think(hub: &Hub, shared: &mut Shared, code: RoomCode) {
         .flatten();
         let mut shared = lock(&hub);
         shared.thinking.remove(&code);
+        // The game moved on while it thought (an undo and another move bring the same
+        // ply back with another board): think on the game as it is now.
+        let same = shared
+            .lobby
+            .room(code)
+            .is_some_and(|room| room.game().position().history() == history.as_slice());
+        if !same {
+            think(&hub, &mut shared, code);
+            return;
+        }
+        // A player that found no free square leaves the room waiting for a move
+        // (the built-in players always find one on a game under way).
         let Some(square) = chosen else {
             return;
         };
         let Some(out) = shared.lobby.computer_played(code, mark, ply, square) else {
-            // The game moved on while it thought: think on the game as it is now.
-            let moved_on = shared
-                .lobby
-                .room(code)
-                .is_some_and(|room| room.game().position().ply() != ply);
-            if moved_on {
-                think(&hub, &mut shared, code);
-            }
             return;
         };
         let entry = Entry::Computer {
@@ -622,7 +692,11 @@ fn route(shared: &mut Shared, out: Vec<Delivery>) {
             continue;
         };
         let last = matches!(delivery.message, ToClient::Bye { .. });
-        if outbox.try_send(delivery.message).is_err() || last {
+        if outbox.queue.try_send(delivery.message).is_err() {
+            // Too slow to read: its reader ends, and the room sees it gone.
+            outbox.cut.notify_one();
+            shared.outboxes.remove(&delivery.to);
+        } else if last {
             // Dropping the queue ends the writer (once it has sent what the queue holds),
             // which closes the connection.
             shared.outboxes.remove(&delivery.to);
@@ -727,8 +801,16 @@ mod tests {
         );
         let (slow, _unread) = mpsc::channel(2);
         let (quick, mut read) = mpsc::channel(100);
-        shared.outboxes.insert(MemberId(1), slow);
-        shared.outboxes.insert(MemberId(2), quick);
+        let slow_cut = Arc::new(tokio::sync::Notify::new());
+        let quick_cut = Arc::new(tokio::sync::Notify::new());
+        let outbox = |queue, cut: &Arc<tokio::sync::Notify>| Outbox {
+            queue,
+            cut: cut.clone(),
+        };
+        shared.outboxes.insert(MemberId(1), outbox(slow, &slow_cut));
+        shared
+            .outboxes
+            .insert(MemberId(2), outbox(quick, &quick_cut));
         let said = |to| Delivery {
             to: MemberId(to),
             message: ToClient::Refused {
@@ -741,6 +823,11 @@ mod tests {
         }
         assert!(!shared.outboxes.contains_key(&MemberId(1)), "cut off");
         assert!(shared.outboxes.contains_key(&MemberId(2)));
+        // The slow one's reader is told to end (so that the room sees it gone); the
+        // other's is not.
+        use futures_util::FutureExt;
+        assert!(slow_cut.notified().now_or_never().is_some());
+        assert!(quick_cut.notified().now_or_never().is_none());
         for _ in 0..3 {
             assert!(read.try_recv().is_ok());
         }

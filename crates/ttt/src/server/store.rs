@@ -23,6 +23,8 @@ use crate::store::{remove_stale_temporaries, write_atomically};
 struct KeptFile {
     /// Which journal follows it.
     generation: u64,
+    /// The limits the lobby held to, and its journal was written under.
+    limits: room::Limits,
     /// The lobby.
     lobby: Kept,
 }
@@ -93,13 +95,16 @@ impl ServerStore {
             })?,
             Err(error) if error.kind() == io::ErrorKind::NotFound => KeptFile {
                 generation: 0,
+                limits,
                 lobby: Kept::default(),
             },
             Err(error) => {
                 return Err(error).with_context(|| format!("cannot read {}", kept_path.display()));
             }
         };
-        let mut lobby = Lobby::restore(kept.lobby, limits).with_context(|| {
+        // Replayed under the limits it was written under (a claim's wait, say), then held
+        // to this run's.
+        let mut lobby = Lobby::restore(kept.lobby, kept.limits).with_context(|| {
             format!(
                 "{} holds a room that does not read back: move it away to start with no rooms",
                 kept_path.display()
@@ -126,6 +131,7 @@ impl ServerStore {
             }
         }
         lobby.leave_all(now);
+        lobby.set_limits(limits);
         let journal = next_generation(folder, kept.generation, &lobby)
             .with_context(|| format!("cannot keep the lobby in {}", folder.display()))?;
         let store = ServerStore {
@@ -182,6 +188,7 @@ fn next_generation(folder: &Path, generation: u64, lobby: &Lobby) -> io::Result<
     let next = generation + 1;
     let kept = KeptFile {
         generation: next,
+        limits: lobby.limits(),
         lobby: lobby.keep(),
     };
     let text = serde_json::to_vec(&kept).map_err(io::Error::other)?;
@@ -311,6 +318,52 @@ mod tests {
             3,
             "the lock, the lobby and one journal: {files:?}"
         );
+        fs::remove_dir_all(folder).unwrap();
+    }
+
+    #[test]
+    fn a_journal_is_replayed_under_the_limits_it_was_written_under() {
+        let folder = folder("limits");
+        let quick = room::Limits {
+            reconnect_wait: 5,
+            ..room::Limits::default()
+        };
+        let (mut lobby, mut store, _) = ServerStore::open(&folder, quick, 0).unwrap();
+        let host = ToServer::Host {
+            rules: "3x3, k=3".to_owned(),
+            name: "Ann".to_owned(),
+            computer: None,
+        };
+        ask(&mut lobby, &mut store, 1, host, "ann");
+        let join = ToServer::Join {
+            code: "K7QX-2M".to_owned(),
+            name: "Bob".to_owned(),
+            tokens: Vec::new(),
+        };
+        ask(&mut lobby, &mut store, 2, join, "bob");
+        lobby.disconnect(MemberId(2), 5);
+        store.append([&Entry::Left { id: 2, now: 5 }]).unwrap();
+        // Ten seconds on: the claim is granted under the 5 s wait.
+        let fresh = Fresh {
+            code: "K7QX-2M".parse().unwrap(),
+            token: String::new(),
+            coin: Mark::X,
+            now: 15,
+        };
+        let claim = Request::from(ToServer::Claim);
+        let out = lobby.handle(MemberId(1), claim.clone(), fresh.clone());
+        assert!(Entry::changed(&out, MemberId(1)), "{out:?}");
+        store
+            .append([&Entry::asked(MemberId(1), &claim, &fresh)])
+            .unwrap();
+        drop(store);
+        // Started again with the default 60 s: the claim still stands.
+        let limits = room::Limits::default();
+        let (again, _store, _) = ServerStore::open(&folder, limits, 100).unwrap();
+        let room = again.room("K7QX-2M".parse().unwrap()).unwrap();
+        assert!(room.game().forfeit().is_some(), "the claim is replayed");
+        assert_eq!(again.limits(), limits, "and this run's limits hold");
+        drop(_store);
         fs::remove_dir_all(folder).unwrap();
     }
 
