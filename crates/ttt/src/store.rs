@@ -469,11 +469,12 @@ pub fn write_atomically(path: &Path, contents: &[u8]) -> io::Result<()> {
         .unwrap_or_default();
     let temporary = folder.join(temporary_name(&name, std::process::id()));
     let written = (|| {
-        let mut file = OpenOptions::new()
-            .write(true)
-            .create(true)
-            .truncate(true)
-            .open(&temporary)?;
+        let mut options = OpenOptions::new();
+        options.write(true).create(true).truncate(true);
+        // What a person keeps (games, seats' tokens, a server's rooms) is theirs alone.
+        #[cfg(unix)]
+        std::os::unix::fs::OpenOptionsExt::mode(&mut options, 0o600);
+        let mut file = options.open(&temporary)?;
         file.write_all(contents)?;
         file.sync_all()?;
         drop(file);

@@ -384,10 +384,11 @@ fn a_host_with_no_server_serves_the_room_itself_for_a_friend_to_join() {
     let moves = quick_win(&first);
     play(&mut ann, &mut bob, &moves);
     bob.wait_for(" wins.");
-    // The host leaves: the room and its server go with her.
+    // The host leaves: the room and its server go with her, and Bob is told so.
     ann.type_line("quit");
     assert_eq!(ann.exit_code(), Some(0));
-    bob.wait_for("The connection to the server was lost: coming back…");
+    bob.wait_for("The server stopped, and its rooms with it.");
+    assert_eq!(bob.exit_code(), Some(1));
 }
 
 #[test]

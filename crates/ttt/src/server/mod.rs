@@ -55,8 +55,9 @@ pub struct Limits {
     pub per_address: usize,
     /// Rooms open at once hosted from one address.
     pub rooms_per_address: usize,
-    /// Tries to join, watch or come back with a code or token that leads nowhere, a
-    /// minute from one address.
+    /// Tries to join or watch with a code, or come back with a code and token, that lead
+    /// nowhere, a minute from one address (a join's kept tokens are not tries: a join
+    /// whose tokens match nothing comes in as anyone would).
     pub wrong_codes: u32,
     /// Messages not understood (or over the rate) one connection may send before it is
     /// closed.
@@ -281,10 +282,34 @@ pub async fn serve(
         Some(web) => router.fallback_service(ServeDir::new(web)),
         None => router.fallback(unbuilt),
     };
-    let stopped = async move {
-        tokio::select! {
-            () = shutdown => None,
-            Ok(error) = failure => Some(error),
+    let stopped = {
+        let hub = hub.clone();
+        async move {
+            let failed = tokio::select! {
+                () = shutdown => None,
+                Ok(error) = failure => Some(error),
+            };
+            // Everyone is told why the connection ends, and whether to come back.
+            let mut shared = lock(&hub);
+            let again = shared.keeps && failed.is_none();
+            let reason = if again {
+                "The server is stopping; it keeps its rooms: coming back when it is up again."
+            } else {
+                "The server stopped, and its rooms with it."
+            };
+            let out = shared
+                .outboxes
+                .keys()
+                .map(|&to| Delivery {
+                    to,
+                    message: ToClient::Bye {
+                        reason: reason.to_owned(),
+                        again,
+                    },
+                })
+                .collect();
+            route(&mut shared, out);
+            failed
         }
     };
     let (stop, stopping) = tokio::sync::oneshot::channel();

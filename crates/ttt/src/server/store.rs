@@ -194,11 +194,12 @@ fn next_generation(folder: &Path, generation: u64, lobby: &Lobby) -> io::Result<
     let text = serde_json::to_vec(&kept).map_err(io::Error::other)?;
     // The new journal first, empty, so that a crash once the lobby is written finds the
     // journal that follows it.
-    let journal = OpenOptions::new()
-        .create(true)
-        .truncate(true)
-        .write(true)
-        .open(journal_path(folder, next))?;
+    let mut options = OpenOptions::new();
+    options.create(true).truncate(true).write(true);
+    // The journal holds the seats' tokens: the server's alone.
+    #[cfg(unix)]
+    std::os::unix::fs::OpenOptionsExt::mode(&mut options, 0o600);
+    let journal = options.open(journal_path(folder, next))?;
     journal.sync_all()?;
     write_atomically(&folder.join("lobby.json"), &text)?;
     match fs::remove_file(journal_path(folder, generation)) {
