@@ -123,6 +123,8 @@ struct Shared {
     /// Whether the rooms are kept: once the writer is gone (the server stopping), nothing
     /// more is told.
     keeps: bool,
+    /// Whether the server listens on the loopback address alone.
+    loopback: bool,
     /// The rooms whose computer is thinking now.
     thinking: HashSet<RoomCode>,
     /// Computers thinking at once (each on a thread of its own, within its player's
@@ -144,6 +146,7 @@ impl Shared {
             wrong: HashMap::new(),
             journal: None,
             keeps: false,
+            loopback: false,
             thinking: HashSet::new(),
             thinkers: Arc::new(tokio::sync::Semaphore::new(THINKERS)),
             next_id: 0,
@@ -223,6 +226,9 @@ pub async fn serve(
         None => (Lobby::new(limits.lobby), None),
     };
     let hub: Hub = Arc::new(Mutex::new(Shared::new(lobby, rng, limits)));
+    lock(&hub).loopback = listener
+        .local_addr()
+        .is_ok_and(|address| address.ip().is_loopback());
     // The store's writer, on a thread of its own (it waits on the disk); should it fail,
     // the server stops.
     let (failed, failure) = tokio::sync::oneshot::channel::<io::Error>();
@@ -396,7 +402,8 @@ async fn upgrade(
     headers: HeaderMap,
     State(hub): State<Hub>,
 ) -> Response {
-    if !same_origin(&headers) {
+    let loopback = lock(&hub).loopback;
+    if !same_origin(&headers, loopback) {
         return (
             StatusCode::FORBIDDEN,
             "Only this server's own page may play here.\n",
@@ -432,19 +439,40 @@ async fn upgrade(
 /// Whether a WebSocket request comes from this server's own page: a browser says which
 /// page in `Origin`, which must name the host the request is for; other clients (the
 /// terminal's) send none.
-fn same_origin(headers: &HeaderMap) -> bool {
+///
+/// On a server listening on the loopback address alone (`loopback`), a browser's `Host`
+/// must name this machine too: a site whose name an attacker points at 127.0.0.1 after
+/// the page loaded (DNS rebinding) sends its own name as both, and is refused.
+fn same_origin(headers: &HeaderMap, loopback: bool) -> bool {
     let Some(origin) = headers.get(header::ORIGIN) else {
         return true;
     };
     let host = headers
         .get(header::HOST)
-        .and_then(|host| host.to_str().ok());
+        .and_then(|host| host.to_str().ok())
+        .filter(|host| !loopback || names_this_machine(host));
     let origin = origin.to_str().ok().and_then(|origin| {
         origin
             .strip_prefix("http://")
             .or_else(|| origin.strip_prefix("https://"))
     });
     matches!((origin, host), (Some(origin), Some(host)) if origin.eq_ignore_ascii_case(host))
+}
+
+/// Whether `host` (a `Host` header: a name or address, and a port) names this machine.
+fn names_this_machine(host: &str) -> bool {
+    let name = match host.rsplit_once(':') {
+        // An IPv6 address in brackets, with or without a port.
+        _ if host.starts_with('[') => host
+            .split_once(']')
+            .map_or(host, |(address, _)| address.trim_start_matches('[')),
+        Some((name, port)) if port.chars().all(|c| c.is_ascii_digit()) => name,
+        _ => host,
+    };
+    name.eq_ignore_ascii_case("localhost")
+        || name
+            .parse::<IpAddr>()
+            .is_ok_and(|address| address.is_loopback())
 }
 
 /// One client's connection, from its first message to its last.
@@ -885,21 +913,41 @@ mod tests {
         };
         let host = (header::HOST, "127.0.0.1:7878");
         assert!(
-            same_origin(&headers(std::slice::from_ref(&host))),
+            same_origin(&headers(std::slice::from_ref(&host)), true),
             "a terminal client"
         );
-        assert!(same_origin(&headers(&[
-            host.clone(),
-            (header::ORIGIN, "http://127.0.0.1:7878")
-        ])));
-        assert!(!same_origin(&headers(&[
-            host.clone(),
-            (header::ORIGIN, "https://evil.example")
-        ])));
-        assert!(!same_origin(&headers(&[
-            host,
-            (header::ORIGIN, "http://127.0.0.1:7879")
-        ])));
-        assert!(!same_origin(&headers(&[(header::ORIGIN, "http://a")])));
+        assert!(same_origin(
+            &headers(&[host.clone(), (header::ORIGIN, "http://127.0.0.1:7878")]),
+            true
+        ));
+        assert!(!same_origin(
+            &headers(&[host.clone(), (header::ORIGIN, "https://evil.example")]),
+            true
+        ));
+        assert!(!same_origin(
+            &headers(&[host, (header::ORIGIN, "http://127.0.0.1:7879")]),
+            true
+        ));
+        assert!(!same_origin(
+            &headers(&[(header::ORIGIN, "http://a")]),
+            true
+        ));
+        // DNS rebinding: a site's name pointed at 127.0.0.1 names itself as both.
+        let rebound = [
+            (header::HOST, "evil.example:7878"),
+            (header::ORIGIN, "http://evil.example:7878"),
+        ];
+        assert!(!same_origin(&headers(&rebound), true));
+        assert!(
+            same_origin(&headers(&rebound), false),
+            "a server for the network is reached by any name"
+        );
+        for (host, origin) in [
+            ("localhost:7878", "http://localhost:7878"),
+            ("[::1]:7878", "http://[::1]:7878"),
+        ] {
+            let pair = [(header::HOST, host), (header::ORIGIN, origin)];
+            assert!(same_origin(&headers(&pair), true), "{host}");
+        }
     }
 }
