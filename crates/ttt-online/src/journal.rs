@@ -13,14 +13,16 @@
 //! use ttt_online::room::{Fresh, Limits, Lobby, MemberId};
 //!
 //! let mut lobby = Lobby::new(Limits::default());
-//! let mut journal = Vec::new();
+//! let mut journal: Vec<Entry> = Vec::new();
 //! let fresh = Fresh { code: "K7QX-2M".parse()?, token: "a".into(), coin: Mark::X, now: 0 };
-//! let host = ToServer::Host { rules: "3x3, k=3".into(), name: "Ann".into(), computer: None }.into();
-//! let out = lobby.handle(MemberId(1), host, fresh.clone());
-//! // The server keeps what changed the lobby, before it sends `out`.
-//! if Entry::changed(&out, MemberId(1)) {
-//!     journal.push(Entry::asked(MemberId(1), &ToServer::Host { rules: "3x3, k=3".into(), name: "Ann".into(), computer: None }.into(), &fresh));
-//! }
+//! let host = ToServer::Host { rules: "3x3, k=3".into(), name: "Ann".into(), computer: None };
+//! let (welcome, entry) = lobby.handle_kept(MemberId(1), host.into(), fresh.clone());
+//! // The server keeps what changed the lobby, before it sends Ann her welcome.
+//! assert_eq!(welcome.len(), 1);
+//! journal.extend(entry);
+//! // A ping changes nothing: nothing to keep.
+//! let (_, entry) = lobby.handle_kept(MemberId(1), ToServer::Ping.into(), fresh);
+//! assert_eq!(entry, None);
 //! // After a crash: the kept lobby (empty here), the journal replayed over it.
 //! let mut again = Lobby::restore(Kept::default(), Limits::default())?;
 //! for entry in journal {
@@ -37,7 +39,7 @@ use serde::{Deserialize, Serialize};
 use ttt_core::{Mark, Square};
 use ttt_play::matches::{Match, Snapshot};
 
-use crate::protocol::{Request, RoomCode, ToClient};
+use crate::protocol::{Request, RoomCode, ToClient, ToServer};
 use crate::room::{Delivery, Fresh, Limits, Lobby, Member, MemberId, Room};
 
 /// One thing that changed the lobby, as a journal keeps it.
@@ -84,33 +86,6 @@ pub enum Entry {
         /// The idle time that closes a room.
         idle: u64,
     },
-}
-
-impl Entry {
-    /// The entry for `request` from `id`, handed in with `fresh`.
-    pub fn asked(id: MemberId, request: &Request, fresh: &Fresh) -> Entry {
-        Entry::Asked {
-            id: id.0,
-            request: request.clone(),
-            code: fresh.code,
-            token: fresh.token.clone(),
-            coin: fresh.coin.to_string(),
-            now: fresh.now,
-        }
-    }
-
-    /// Whether the lobby's answer `out` to a request from `asker` means the request
-    /// changed something: anything but a refusal or a pong (which change nothing).
-    pub fn changed(out: &[Delivery], asker: MemberId) -> bool {
-        !out.is_empty()
-            && !out.iter().any(|delivery| {
-                delivery.to == asker
-                    && matches!(
-                        delivery.message,
-                        ToClient::Refused { .. } | ToClient::Pong { .. }
-                    )
-            })
-    }
 }
 
 /// The lobby whole, as kept: every room with its members, their tokens and which
@@ -161,6 +136,37 @@ impl fmt::Display for RestoreError {
 impl std::error::Error for RestoreError {}
 
 impl Lobby {
+    /// Handles `request` from `id` as [`Lobby::handle`] does, with the entry a journal
+    /// keeps for it: none when it changed nothing (a refusal, a ping, a member seeing its
+    /// own room again).
+    pub fn handle_kept(
+        &mut self,
+        id: MemberId,
+        request: Request,
+        fresh: Fresh,
+    ) -> (Vec<Delivery>, Option<Entry>) {
+        let resync = self.room_of(id).is_some() && matches!(request.ask, ToServer::Rejoin { .. });
+        let entry = Entry::Asked {
+            id: id.0,
+            request: request.clone(),
+            code: fresh.code,
+            token: fresh.token.clone(),
+            coin: fresh.coin.to_string(),
+            now: fresh.now,
+        };
+        let out = self.handle(id, request, fresh);
+        let unchanged = resync
+            || out.is_empty()
+            || out.iter().any(|delivery| {
+                delivery.to == id
+                    && matches!(
+                        delivery.message,
+                        ToClient::Refused { .. } | ToClient::Pong { .. }
+                    )
+            });
+        (out, (!unchanged).then_some(entry))
+    }
+
     /// The lobby whole, to keep.
     pub fn keep(&self) -> Kept {
         let rooms = self
@@ -294,7 +300,6 @@ mod tests {
     use proptest::prelude::*;
 
     use super::*;
-    use crate::protocol::ToServer;
 
     fn asks() -> impl Strategy<Value = ToServer> {
         let code = || prop_oneof![Just("K7QX-2M".to_owned()), Just("ZZZZ-ZZ".to_owned())];
@@ -365,11 +370,7 @@ mod tests {
                             now,
                         };
                         let request = Request { id: Some(step as u64), ply: None, ask };
-                        let out = lobby.handle(id, request.clone(), fresh.clone());
-                        if !Entry::changed(&out, id) {
-                            continue;
-                        }
-                        journal.push(Entry::asked(id, &request, &fresh));
+                        journal.extend(lobby.handle_kept(id, request, fresh).1);
                         continue;
                     }
                 };

@@ -347,13 +347,18 @@ impl Room {
             loser: !mark,
             reason: format!("{} lost the connection and did not come back", other.name),
         };
-        match self.game.apply(Actor::Host, Command::Forfeit(forfeit)) {
-            Ok(events) => {
-                self.rematch = [false; 2];
-                self.tell_events(&events)
-            }
-            Err(refusal) => refused(id, &self.refusal(&refusal)),
+        self.apply(Actor::Host, Command::Forfeit(forfeit))
+            .unwrap_or_else(|refusal| refused(id, &self.refusal(&refusal)))
+    }
+
+    /// Has the match apply `command` from `actor` and tells everyone what it did; a
+    /// game that ended waits for both players' rematch again.
+    fn apply(&mut self, actor: Actor, command: Command) -> Result<Vec<Delivery>, Refusal> {
+        let events = self.game.apply(actor, command)?;
+        if self.game.is_over() {
+            self.rematch = [false; 2];
         }
+        Ok(self.tell_events(&events))
     }
 
     /// A message from a member of the room, meant for the game at `ply` if it says so.
@@ -417,15 +422,8 @@ impl Room {
         if !self.full() && !self.game.started() {
             return refused(id, "Wait for the other player to join.");
         }
-        match self.game.apply(actor, command) {
-            Ok(events) => {
-                if self.game.is_over() {
-                    self.rematch = [false; 2];
-                }
-                self.tell_events(&events)
-            }
-            Err(refusal) => refused(id, &self.refusal(&refusal)),
-        }
+        self.apply(actor, command)
+            .unwrap_or_else(|refusal| refused(id, &self.refusal(&refusal)))
     }
 
     /// A player asks for another game; it starts once both have.
@@ -464,11 +462,8 @@ impl Room {
                 member.gone_since = Some(now);
             }
         }
-        let command = Command::NewGame { coin: self.coin };
-        match self.game.apply(Actor::Host, command) {
-            Ok(events) => self.tell_events(&events),
-            Err(_) => Vec::new(),
-        }
+        self.apply(Actor::Host, Command::NewGame { coin: self.coin })
+            .unwrap_or_default()
     }
 
     /// Tells everyone what the match did, each event its own numbered happening.
@@ -806,14 +801,7 @@ impl Lobby {
         {
             return None;
         }
-        let events = room
-            .game
-            .apply(Actor::Seat(mark), Command::Play(square))
-            .ok()?;
-        if room.game.is_over() {
-            room.rematch = [false; 2];
-        }
-        Some(room.tell_events(&events))
+        room.apply(Actor::Seat(mark), Command::Play(square)).ok()
     }
 
     /// Every room where a computer is to move, with its mark and strength.

@@ -125,6 +125,13 @@ fn served_at(server: &Running) -> String {
     address[..address.find(": ").unwrap()].to_owned()
 }
 
+/// Ann hosts a room on the server at `address`; her client, and the room's code.
+fn ann_hosts(address: &str) -> (Running, String) {
+    let ann = Running::start(&["host", "--server", address, "--name", "Ann"]);
+    let invitation = ann.wait_for("A friend joins with: ttt join ");
+    (ann, code_in(&invitation))
+}
+
 /// The room's code in the host's invitation ("… ttt join K7QX-2M --server …").
 fn code_in(invitation: &str) -> String {
     let after = &invitation[invitation.find("ttt join ").unwrap() + "ttt join ".len()..];
@@ -158,10 +165,8 @@ fn two_people_in_two_terminals_play_a_game_through_the_server() {
     let address = served_at(&server);
     assert!(address.starts_with("127.0.0.1:"), "{address}");
 
-    let mut ann = Running::start(&["host", "--server", &address, "--name", "Ann"]);
-    let invitation = ann.wait_for("A friend joins with: ttt join ");
-    let code = code_in(&invitation);
-    assert_eq!(code.len(), 7, "{invitation}");
+    let (mut ann, code) = ann_hosts(&address);
+    assert_eq!(code.len(), 7, "{code}");
     let mut bob = Running::start(&[
         "join",
         &code.to_lowercase(),
@@ -282,9 +287,7 @@ fn a_player_whose_connection_drops_comes_back_to_the_seat_and_plays_on() {
     let server = Running::start(&["serve", "--listen", "127.0.0.1:0", "--no-store"]);
     let address = served_at(&server);
     let relay = Relay::to(&address);
-    let mut ann = Running::start(&["host", "--server", &address, "--name", "Ann"]);
-    let invitation = ann.wait_for("A friend joins with: ttt join ");
-    let code = code_in(&invitation);
+    let (mut ann, code) = ann_hosts(&address);
     // Bob's way to the server runs through the relay, which the network cuts.
     let mut bob = Running::start(&["join", &code, "--server", &relay.address, "--name", "Bob"]);
     bob.wait_for("you play O");
@@ -312,9 +315,7 @@ fn a_player_whose_client_was_killed_joins_again_and_takes_back_the_seat() {
     let server = Running::start(&["serve", "--listen", "127.0.0.1:0", "--no-store"]);
     let address = served_at(&server);
     // Ann and Bob play in two terminals of one machine, one data folder between them.
-    let mut ann = Running::start(&["host", "--server", &address, "--name", "Ann"]);
-    let invitation = ann.wait_for("A friend joins with: ttt join ");
-    let code = code_in(&invitation);
+    let (mut ann, code) = ann_hosts(&address);
     let join = || Running::start(&["join", &code, "--server", &address, "--name", "Bob"]);
     let mut bob = join();
     // Ann's kept token does not take her seat from her: Bob gets the other.
@@ -348,9 +349,7 @@ fn a_server_killed_mid_game_and_started_again_has_the_game_and_both_players_come
     let serve = || Running::start(&["serve", "--listen", &address, "--store", &store]);
     let server = serve();
     served_at(&server);
-    let mut ann = Running::start(&["host", "--server", &address, "--name", "Ann"]);
-    let invitation = ann.wait_for("A friend joins with: ttt join ");
-    let code = code_in(&invitation);
+    let (mut ann, code) = ann_hosts(&address);
     let mut bob = Running::start(&["join", &code, "--server", &address, "--name", "Bob"]);
     bob.wait_for("you play O");
     let first = ann.wait_for("Game 1: ");

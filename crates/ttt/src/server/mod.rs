@@ -117,12 +117,8 @@ struct Shared {
     hosted: HashMap<IpAddr, Vec<RoomCode>>,
     /// Each address's tries with codes that led nowhere this minute.
     wrong: HashMap<IpAddr, Budget>,
-    /// The way to the store's writer, when rooms are kept: what changed the lobby, and
-    /// what to tell whom once it is on the disk.
-    journal: Option<channel::Sender<Work>>,
-    /// Whether the rooms are kept: once the writer is gone (the server stopping), nothing
-    /// more is told.
-    keeps: bool,
+    /// Whether and how the rooms are kept.
+    journal: Journal,
     /// Whether the server listens on the loopback address alone.
     loopback: bool,
     /// The rooms whose computer is thinking now.
@@ -144,8 +140,7 @@ impl Shared {
             per_address: HashMap::new(),
             hosted: HashMap::new(),
             wrong: HashMap::new(),
-            journal: None,
-            keeps: false,
+            journal: Journal::None,
             loopback: false,
             thinking: HashSet::new(),
             thinkers: Arc::new(tokio::sync::Semaphore::new(THINKERS)),
@@ -157,6 +152,16 @@ impl Shared {
 }
 
 type Hub = Arc<Mutex<Shared>>;
+
+/// Whether the rooms are kept, and the way to the store's writer while they are.
+enum Journal {
+    /// Not kept: what happens is told at once.
+    None,
+    /// Kept: what changed the lobby, and what to tell whom once it is on the disk.
+    Open(channel::Sender<Work>),
+    /// Kept, and the server stopping: nothing more is told (it could not be kept).
+    Closed,
+}
 
 /// A connection's queue of messages to send, and the signal that cuts it off (its reader
 /// then ends, and the room sees it gone).
@@ -236,8 +241,7 @@ pub async fn serve(
         let (sender, work) = channel::channel();
         {
             let mut shared = lock(&hub);
-            shared.journal = Some(sender);
-            shared.keeps = true;
+            shared.journal = Journal::Open(sender);
         }
         let hub = hub.clone();
         std::thread::spawn(move || {
@@ -297,7 +301,7 @@ pub async fn serve(
             };
             // Everyone is told why the connection ends, and whether to come back.
             let mut shared = lock(&hub);
-            let again = shared.keeps && failed.is_none();
+            let again = matches!(shared.journal, Journal::Open(_)) && failed.is_none();
             let reason = if again {
                 "The server is stopping; it keeps its rooms: coming back when it is up again."
             } else {
@@ -330,7 +334,12 @@ pub async fn serve(
     sweeper.abort();
     // The writer ends once the way to it is gone; connections still open are told nothing
     // more (what they would be told could no longer be kept).
-    lock(&hub).journal = None;
+    {
+        let mut shared = lock(&hub);
+        if let Journal::Open(_) = shared.journal {
+            shared.journal = Journal::Closed;
+        }
+    }
     if let Some(writer) = writer {
         let _ = tokio::task::spawn_blocking(move || writer.join()).await;
     }
@@ -375,12 +384,11 @@ fn keep(hub: &Hub, mut store: ServerStore, work: &channel::Receiver<Work>) -> io
 fn deliver(shared: &mut Shared, entry: Option<Entry>, out: Vec<Delivery>) {
     match &shared.journal {
         // A writer that stopped (the disk failed) tells nothing more: the server stops.
-        Some(journal) => {
+        Journal::Open(journal) => {
             let _ = journal.send(Work { entry, out });
         }
-        // Stopping: what was not kept is not told.
-        None if shared.keeps => {}
-        None => route(shared, out),
+        Journal::Closed => {}
+        Journal::None => route(shared, out),
     }
 }
 
@@ -402,16 +410,15 @@ async fn upgrade(
     headers: HeaderMap,
     State(hub): State<Hub>,
 ) -> Response {
-    let loopback = lock(&hub).loopback;
-    if !same_origin(&headers, loopback) {
-        return (
-            StatusCode::FORBIDDEN,
-            "Only this server's own page may play here.\n",
-        )
-            .into_response();
-    }
     let limits = {
         let mut shared = lock(&hub);
+        if !same_origin(&headers, shared.loopback) {
+            return (
+                StatusCode::FORBIDDEN,
+                "Only this server's own page may play here.\n",
+            )
+                .into_response();
+        }
         let limits = shared.limits;
         let open = shared.per_address.entry(address.ip()).or_default();
         if *open >= limits.per_address {
@@ -631,26 +638,10 @@ fn handle(hub: &Hub, id: MemberId, address: IpAddr, request: Request) {
         }
     }
     let fresh = fresh(&mut shared.rng, now());
-    let entry = shared
-        .journal
-        .as_ref()
-        .map(|_| (request.clone(), fresh.clone()));
-    let out = shared.lobby.handle(id, request, fresh);
-    // A member's rejoin from inside its room only sees the room again: nothing to keep.
-    let resync = !outside
-        && matches!(
-            entry,
-            Some((
-                Request {
-                    ask: ToServer::Rejoin { .. },
-                    ..
-                },
-                _
-            ))
-        );
-    let entry = entry
-        .filter(|_| !resync && Entry::changed(&out, id))
-        .map(|(request, fresh)| Entry::asked(id, &request, &fresh));
+    let (out, entry) = match shared.journal {
+        Journal::Open(_) => shared.lobby.handle_kept(id, request, fresh),
+        Journal::None | Journal::Closed => (shared.lobby.handle(id, request, fresh), None),
+    };
     let entered = shared.lobby.room_of(id).map(|room| room.code());
     match entered {
         Some(code) if hosting => shared.hosted.entry(address).or_default().push(code),
@@ -675,23 +666,16 @@ fn handle(hub: &Hub, id: MemberId, address: IpAddr, request: Request) {
 /// square goes to the lobby as its move, kept and told as any move. A square found for a
 /// game that moved on meanwhile (an undo) is dropped, and the computer thinks again.
 fn think(hub: &Hub, shared: &mut Shared, code: RoomCode) {
-    let Some((mark, strength)) = shared
-        .lobby
-        .room(code)
-        .and_then(|room| room.computer_to_move())
-    else {
-        return;
-    };
-    let Some(position) = shared
-        .lobby
-        .room(code)
-        .map(|room| room.game().position().clone())
-    else {
-        return;
-    };
-    if !shared.thinking.insert(code) {
+    if shared.thinking.contains(&code) {
         return;
     }
+    let Some((mark, strength, position)) = shared.lobby.room(code).and_then(|room| {
+        let (mark, strength) = room.computer_to_move()?;
+        Some((mark, strength, room.game().position().clone()))
+    }) else {
+        return;
+    };
+    shared.thinking.insert(code);
     let seed: u64 = shared.rng.random();
     let (hub, thinkers) = (hub.clone(), shared.thinkers.clone());
     let history = position.history().to_vec();

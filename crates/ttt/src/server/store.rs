@@ -248,21 +248,51 @@ mod tests {
         folder
     }
 
-    /// Hands `ask` from `id` to the lobby, and journals it as the server does.
-    fn ask(lobby: &mut Lobby, store: &mut ServerStore, id: u64, ask: ToServer, token: &str) {
+    /// Hands `ask` from `id` to the lobby at `now`, and journals it as the server does;
+    /// whether it was journaled.
+    fn ask_at(
+        lobby: &mut Lobby,
+        store: &mut ServerStore,
+        id: u64,
+        ask: ToServer,
+        token: &str,
+        now: u64,
+    ) -> bool {
         let fresh = Fresh {
             code: "K7QX-2M".parse().unwrap(),
             token: token.to_owned(),
             coin: Mark::X,
-            now: 5,
+            now,
         };
-        let request = Request::from(ask);
-        let out = lobby.handle(MemberId(id), request.clone(), fresh.clone());
-        if Entry::changed(&out, MemberId(id)) {
-            store
-                .append([&Entry::asked(MemberId(id), &request, &fresh)])
-                .unwrap();
-        }
+        let (_, entry) = lobby.handle_kept(MemberId(id), Request::from(ask), fresh);
+        store.append(&entry).unwrap();
+        entry.is_some()
+    }
+
+    /// As [`ask_at`] at 5 s.
+    fn ask(lobby: &mut Lobby, store: &mut ServerStore, id: u64, ask: ToServer, token: &str) {
+        ask_at(lobby, store, id, ask, token, 5);
+    }
+
+    /// Ann (1) hosts a 3x3 room.
+    fn ann_hosts(lobby: &mut Lobby, store: &mut ServerStore) {
+        let host = ToServer::Host {
+            rules: "3x3, k=3".to_owned(),
+            name: "Ann".to_owned(),
+            computer: None,
+        };
+        ask(lobby, store, 1, host, "ann");
+    }
+
+    /// Ann (1) hosts a 3x3 room and Bob (2) joins it: the game begins.
+    fn ann_and_bob(lobby: &mut Lobby, store: &mut ServerStore) {
+        ann_hosts(lobby, store);
+        let join = ToServer::Join {
+            code: "K7QX-2M".to_owned(),
+            name: "Bob".to_owned(),
+            tokens: Vec::new(),
+        };
+        ask(lobby, store, 2, join, "bob");
     }
 
     #[test]
@@ -278,18 +308,7 @@ mod tests {
                 .starts_with("another ttt serve keeps its rooms in"),
             "{error}"
         );
-        let host = ToServer::Host {
-            rules: "3x3, k=3".to_owned(),
-            name: "Ann".to_owned(),
-            computer: None,
-        };
-        ask(&mut lobby, &mut store, 1, host, "ann");
-        let join = ToServer::Join {
-            code: "K7QX-2M".to_owned(),
-            name: "Bob".to_owned(),
-            tokens: Vec::new(),
-        };
-        ask(&mut lobby, &mut store, 2, join, "bob");
+        ann_and_bob(&mut lobby, &mut store);
         ask(&mut lobby, &mut store, 1, ToServer::Play { square: 4 }, "");
         ask(&mut lobby, &mut store, 2, ToServer::Play { square: 0 }, "");
         // A refusal changes nothing, and is not journaled.
@@ -330,33 +349,11 @@ mod tests {
             ..room::Limits::default()
         };
         let (mut lobby, mut store, _) = ServerStore::open(&folder, quick, 0).unwrap();
-        let host = ToServer::Host {
-            rules: "3x3, k=3".to_owned(),
-            name: "Ann".to_owned(),
-            computer: None,
-        };
-        ask(&mut lobby, &mut store, 1, host, "ann");
-        let join = ToServer::Join {
-            code: "K7QX-2M".to_owned(),
-            name: "Bob".to_owned(),
-            tokens: Vec::new(),
-        };
-        ask(&mut lobby, &mut store, 2, join, "bob");
+        ann_and_bob(&mut lobby, &mut store);
         lobby.disconnect(MemberId(2), 5);
         store.append([&Entry::Left { id: 2, now: 5 }]).unwrap();
         // Ten seconds on: the claim is granted under the 5 s wait.
-        let fresh = Fresh {
-            code: "K7QX-2M".parse().unwrap(),
-            token: String::new(),
-            coin: Mark::X,
-            now: 15,
-        };
-        let claim = Request::from(ToServer::Claim);
-        let out = lobby.handle(MemberId(1), claim.clone(), fresh.clone());
-        assert!(Entry::changed(&out, MemberId(1)), "{out:?}");
-        store
-            .append([&Entry::asked(MemberId(1), &claim, &fresh)])
-            .unwrap();
+        assert!(ask_at(&mut lobby, &mut store, 1, ToServer::Claim, "", 15));
         drop(store);
         // Started again with the default 60 s: the claim still stands.
         let limits = room::Limits::default();
@@ -373,12 +370,7 @@ mod tests {
         let folder = folder("damaged");
         let limits = room::Limits::default();
         let (mut lobby, mut store, _) = ServerStore::open(&folder, limits, 0).unwrap();
-        let host = ToServer::Host {
-            rules: "3x3, k=3".to_owned(),
-            name: "Ann".to_owned(),
-            computer: None,
-        };
-        ask(&mut lobby, &mut store, 1, host, "ann");
+        ann_hosts(&mut lobby, &mut store);
         let journal = journal_path(&folder, store.generation);
         drop(store);
         // Killed while writing a line: the line is cut short.
