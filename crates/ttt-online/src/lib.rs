@@ -39,3 +39,4 @@ pub mod journal;
 pub mod mirror;
 pub mod protocol;
 pub mod room;
+pub mod words;

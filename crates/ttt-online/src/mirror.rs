@@ -20,6 +20,7 @@
 use std::fmt;
 
 use ttt_core::{Mark, Outcome, Position, Rules, Square};
+use ttt_play::app::{Player, Table};
 
 use crate::protocol::{Happening, Member, ToClient};
 
@@ -251,6 +252,40 @@ impl Mirror {
             .iter()
             .find(|member| member.computer)
             .map(|member| member.name.as_str())
+    }
+
+    /// The room as the full-screen app shows it ([`App::show_online`]): before the
+    /// welcome, an empty board of the rules `expected`.
+    ///
+    /// [`App::show_online`]: ttt_play::app::App::show_online
+    #[must_use]
+    pub fn table(&self, expected: Rules) -> Table {
+        let rules = self.rules.unwrap_or(expected);
+        let mut table = Table::waiting(rules);
+        table.code.clone_from(&self.code);
+        table.seat = self.seat;
+        if let Some(position) = &self.position {
+            table.position = position.clone();
+            table.started = true;
+        }
+        table.over = self.over;
+        table.ended = self.ended;
+        table.undo_asked = self.undo_asked;
+        table.score = self.score;
+        table.watchers = self.watchers();
+        for mark in Mark::ALL {
+            let seat = mark.to_string();
+            let member = self
+                .members
+                .iter()
+                .find(|member| member.seat.as_deref() == Some(seat.as_str()));
+            table.players[usize::from(mark == Mark::O)] = member.map(|member| Player {
+                name: member.name.clone(),
+                connected: member.connected,
+                computer: member.computer,
+            });
+        }
+        table
     }
 
     /// The name of the player of `mark`, if the seat is taken.

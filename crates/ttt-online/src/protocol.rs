@@ -25,6 +25,7 @@ use std::fmt;
 use std::str::FromStr;
 
 use serde::{Deserialize, Serialize};
+use ttt_play::app::Ask;
 use ttt_play::matches::{Event, Snapshot};
 
 /// The protocol's version, said in [`ToClient::Welcome`]: a client that knows another
@@ -259,6 +260,41 @@ pub enum ToServer {
     /// Asks for a [`ToClient::Pong`]: a page cannot send the WebSocket's own pings, and
     /// a client learns this way that the server still answers.
     Ping,
+}
+
+impl ToServer {
+    /// The message for what a person asked in the full-screen app, `name` being theirs
+    /// (for a room they open); none for leaving, which is the connection's to close.
+    ///
+    /// ```
+    /// use ttt_core::{Rules, Square};
+    /// use ttt_online::protocol::ToServer;
+    /// use ttt_play::app::Ask;
+    ///
+    /// assert_eq!(ToServer::asked(Ask::Play(Square::new(4)), "Ann"), Some(ToServer::Play { square: 4 }));
+    /// let host = ToServer::Host { rules: "3x3, k=3".into(), name: "Ann".into(), computer: None };
+    /// assert_eq!(ToServer::asked(Ask::Host(Rules::default()), "Ann"), Some(host));
+    /// assert_eq!(ToServer::asked(Ask::Leave, "Ann"), None);
+    /// ```
+    #[must_use]
+    pub fn asked(ask: Ask, name: &str) -> Option<ToServer> {
+        Some(match ask {
+            Ask::Host(rules) => ToServer::Host {
+                rules: rules.to_string(),
+                name: name.to_owned(),
+                computer: None,
+            },
+            Ask::Play(square) => ToServer::Play {
+                square: square.index(),
+            },
+            Ask::Undo => ToServer::Undo,
+            Ask::AnswerUndo(yes) => ToServer::AnswerUndo { yes },
+            Ask::Rematch => ToServer::Rematch,
+            Ask::Resign => ToServer::Resign,
+            Ask::Claim => ToServer::Claim,
+            Ask::Leave => return None,
+        })
+    }
 }
 
 /// What the server tells a client.

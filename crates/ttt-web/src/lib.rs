@@ -6,6 +6,8 @@
 pub mod protocol;
 
 #[cfg(target_arch = "wasm32")]
+mod online;
+#[cfg(target_arch = "wasm32")]
 mod page;
 #[cfg(target_arch = "wasm32")]
 mod storage;

@@ -11,14 +11,16 @@ use ratzilla::ratatui::backend::Backend;
 use ratzilla::ratatui::layout::Rect;
 use ratzilla::ratatui::{Terminal, TerminalOptions, Viewport};
 use ttt_core::{Mark, Rules};
+use ttt_online::protocol::ToServer;
 use ttt_play::app::{
-    App, Front, Input, Job, KeptGames, Key, ShownControl, ShownMark, ShownSquare, Theme,
+    App, Ask, Front, Input, Job, KeptGames, Key, ShownControl, ShownMark, ShownSquare, Theme,
 };
 use ttt_play::session::Thinking;
 use ttt_play::{Seats, Settings};
 use ttt_players::PlayerError;
 use wasm_bindgen::prelude::*;
 
+use crate::online::{Heard, Online, Told};
 use crate::protocol::{self, Reply, Request};
 use crate::storage;
 use ttt_play::records::{Recorder, Remembered};
@@ -89,6 +91,8 @@ struct Page {
     /// The taps aimed at one small square so far, in the page's pixels (see
     /// [`Page::tap`]).
     taps: Vec<(f64, f64)>,
+    /// The room the page plays in, if it is in one.
+    online: Option<Online>,
 }
 
 thread_local! {
@@ -130,7 +134,93 @@ impl Page {
     /// After a change: the work the app handed out posted, and what changed kept.
     fn settle(&mut self) {
         self.send_work();
+        self.send_asks();
         self.keep();
+    }
+
+    /// Sends what the person asked of the room: opening one connects, leaving closes.
+    fn send_asks(&mut self) {
+        for ask in self.app.take_asks() {
+            match ask {
+                Ask::Host(rules) => self.go_online(Online::host(rules)),
+                Ask::Leave => {
+                    if let Some(mut online) = self.online.take() {
+                        online.leave();
+                    }
+                }
+                ask => {
+                    let (Some(online), Some(message)) =
+                        (&mut self.online, ToServer::asked(ask, ""))
+                    else {
+                        continue;
+                    };
+                    if !online.send(message) {
+                        self.app.online_note(
+                            "Not connected to the server: wait until the connection is back."
+                                .to_owned(),
+                            true,
+                        );
+                    }
+                }
+            }
+        }
+    }
+
+    /// Connects to the room `online` names.
+    fn go_online(&mut self, mut online: Online) {
+        if let Some(mut old) = self.online.take() {
+            old.close();
+        }
+        match online.connect(heard) {
+            Ok(()) => self.online = Some(online),
+            Err(error) => self.app.online_closed(format!(
+                "The page could not open a connection: {}.",
+                error.as_string().unwrap_or_default()
+            )),
+        }
+    }
+
+    /// What the room's connection heard.
+    fn heard(&mut self, heard: Heard) {
+        let Some(online) = &mut self.online else {
+            return;
+        };
+        let again = match heard {
+            Heard::Opened => {
+                online.opened();
+                None
+            }
+            Heard::Message(text) => match online.heard(&text, &mut self.app) {
+                Told::Stay => None,
+                Told::ComeBack => Some(Duration::from_secs(1)),
+            },
+            Heard::Closed => online.dropped(&mut self.app),
+        };
+        if !matches!(self.app.screen(), ttt_play::app::Screen::Online(_)) {
+            // The room is over for the page (refused, gone): nothing to come back to.
+            if let Some(mut online) = self.online.take() {
+                online.close();
+            }
+        } else if let Some(wait) = again {
+            come_back_in(wait);
+        }
+        self.settle();
+        wake();
+    }
+
+    /// Comes back to the room after a dropped connection.
+    fn come_back(&mut self) {
+        let Some(online) = &mut self.online else {
+            return;
+        };
+        if let Err(error) = online.connect(heard) {
+            self.app.online_closed(format!(
+                "The page could not open a connection: {}.",
+                error.as_string().unwrap_or_default()
+            ));
+            self.online = None;
+        }
+        wake();
     }
 
     /// Keeps what changed: a game that ended, the game under way after each move (a page
@@ -814,7 +904,8 @@ pub fn start() -> Result<(), JsValue> {
     // The page has nothing to quit to (quitting goes back to the start screen).
     let mut app = App::new(settings, theme, first_area, now())
         .with_marks_outside()
-        .with_front(Front::Page);
+        .with_front(Front::Page)
+        .with_online();
     let (kept, unreadable) = storage::load();
     let remembered = storage::choices();
     if let Some(remembered) = &remembered {
@@ -840,15 +931,22 @@ pub fn start() -> Result<(), JsValue> {
         tab: storage::tab_id(),
         holding: None,
         taps: Vec::new(),
+        online: None,
     }));
     // The start screen's offer: the latest unfinished game no other tab holds (from now
     // on, other tabs' holds are followed as they change: storage events, renewals).
+    PAGE.with(|slot| *slot.borrow_mut() = Some(page.clone()));
     {
         let mut page = page.borrow_mut();
         page.others_changed();
         page.keep();
+        // An address with a room's code in it is an invitation, or this tab's room before
+        // a reload: into it.
+        if let Some(online) = Online::from_address() {
+            page.app.enter_online(online.rules());
+            page.go_online(online);
+        }
     }
-    PAGE.with(|slot| *slot.borrow_mut() = Some(page.clone()));
     listen(&page)?;
     animate(terminal, page);
     Ok(())
@@ -921,7 +1019,7 @@ fn animate(mut terminal: Terminal<DomBackend>, page: Rc<RefCell<Page>>) {
         FRAME_ASKED.with(|asked| asked.set(false));
         let window = window_size();
         let mut page = page.borrow_mut();
-        let in_game = matches!(page.app.screen(), ttt_play::app::Screen::Game(_));
+        let in_game = !matches!(page.app.screen(), ttt_play::app::Screen::Start(_));
         let fitting = Some((window, page.app.rules(), in_game));
         if fitting != fitted_for {
             fit_font(&page.app);
@@ -1015,6 +1113,33 @@ fn window_size() -> Option<(u32, u32)> {
     let width = window.inner_width().ok()?.as_f64()?;
     let height = window.inner_height().ok()?.as_f64()?;
     Some((width as u32, height as u32))
+}
+
+/// Hands what the room's connection heard to the page.
+fn heard(heard: Heard) {
+    PAGE.with(|slot| {
+        if let Some(page) = slot.borrow().as_ref() {
+            page.borrow_mut().heard(heard);
+        }
+    });
+}
+
+/// Comes back to the room after `wait`.
+fn come_back_in(wait: Duration) {
+    let Some(window) = web_sys::window() else {
+        return;
+    };
+    let again = Closure::once_into_js(|| {
+        PAGE.with(|slot| {
+            if let Some(page) = slot.borrow().as_ref() {
+                page.borrow_mut().come_back();
+            }
+        });
+    });
+    let _ = window.set_timeout_with_callback_and_timeout_and_arguments_0(
+        again.unchecked_ref(),
+        wait.as_millis().min(i32::MAX as u128) as i32,
+    );
 }
 
 /// Hands a worker's reply line to the page (called by the page's script).

@@ -9,7 +9,7 @@ use std::time::{Duration, Instant};
 
 use anyhow::{Context, bail};
 use rand::RngExt;
-use ttt_core::{Mark, Rules, Shown, ShownLine, Square, SquareNaming};
+use ttt_core::{Mark, Rules, Shown, ShownLine, SquareNaming};
 use ttt_online::mirror::Mirror;
 use ttt_online::protocol::{Happening, Request, RoomCode, ToClient, ToServer};
 use ttt_play::matches::Refusal;
@@ -431,9 +431,7 @@ fn show(
             if mirror.position.is_some() {
                 board(mirror, palette, out)?;
                 prompt(mirror, out)?;
-                if let Some(outcome) = mirror.ended() {
-                    ended(&outcome.to_string(), mirror, out)?;
-                }
+                ended(mirror, out)?;
             } else {
                 writeln!(out, "Waiting for the other player…")?;
             }
@@ -452,99 +450,58 @@ fn happened(
     palette: Palette,
     out: &mut impl Write,
 ) -> io::Result<()> {
-    let mirror = &client.mirror;
     match happening {
-        Happening::Entered { name, seat: None } => writeln!(
-            out,
-            "{} came in to watch ({} watching).",
-            Shown(name),
-            mirror.watchers()
-        )?,
-        Happening::Entered {
+        Happening::Left {
             name,
-            seat: Some(mark),
-        } => writeln!(out, "{} came in and plays {}.", Shown(name), Shown(mark))?,
-        Happening::Left { name, seat, wait } => {
-            match wait {
-                Some(wait) => writeln!(
-                    out,
-                    "{} lost the connection: waiting {wait} s for them to come back.",
-                    Shown(name)
-                )?,
-                None => writeln!(out, "{} lost the connection.", Shown(name))?,
-            }
+            seat,
+            wait: Some(wait),
+        } => {
             let theirs = seat.as_deref().and_then(|seat| seat.parse::<Mark>().ok());
-            if let (Some(wait), Some(mine), Some(theirs)) = (wait, mirror.seat, theirs)
+            if let (Some(mine), Some(theirs)) = (client.mirror.seat, theirs)
                 && mine != theirs
             {
                 let when = Instant::now() + Duration::from_secs(*wait);
                 client.claimable = Some((when, name.clone()));
             }
         }
-        Happening::Returned { name, .. } => {
-            client.claimable = None;
-            writeln!(out, "{} is back.", Shown(name))?;
+        Happening::Returned { .. } | Happening::Forfeited { .. } => client.claimable = None,
+        _ => {}
+    }
+    let mirror = &client.mirror;
+    let Some(sentence) = ttt_online::words::told(happening, mirror) else {
+        return Ok(());
+    };
+    match happening {
+        Happening::UndoAsked { .. }
+            if mirror.undo_asked != mirror.seat && mirror.seat.is_some() =>
+        {
+            writeln!(out, "{sentence} Yes or no?")?;
         }
-        Happening::GameStarted { first, number } => {
-            writeln!(out, "Game {number}: {} moves first.", Shown(first))?;
+        Happening::Ended { .. } => {
+            writeln!(out, "{sentence} Type rematch for another game, or quit.")?;
+        }
+        Happening::GameStarted { .. } | Happening::Played { .. } | Happening::Undone { .. } => {
+            writeln!(out, "{sentence}")?;
             board(mirror, palette, out)?;
             prompt(mirror, out)?;
         }
-        Happening::Played { mark, square } => {
-            if let Some(rules) = mirror.rules {
-                let label = SquareNaming::Numbers
-                    .on_board(rules)
-                    .label(Square::new(*square), rules);
-                writeln!(out, "{} played {label}.", Shown(mark))?;
-            }
-            board(mirror, palette, out)?;
-            prompt(mirror, out)?;
-        }
-        Happening::UndoAsked { by } => {
-            if mirror.undo_asked != mirror.seat && mirror.seat.is_some() {
-                writeln!(
-                    out,
-                    "{} asks to take back their move: yes or no?",
-                    Shown(by)
-                )?;
-            } else {
-                writeln!(out, "{} asks to take back their move.", Shown(by))?;
-            }
-        }
-        Happening::UndoRefused => writeln!(out, "No undo.")?,
-        Happening::Undone { squares } => {
-            writeln!(
-                out,
-                "Taken back: {}.",
-                ttt_play::words::count(squares.len(), "move")
-            )?;
-            board(mirror, palette, out)?;
-            prompt(mirror, out)?;
-        }
-        Happening::RematchAsked { by } => writeln!(out, "{} asks for another game.", Shown(by))?,
-        Happening::Forfeited { reason, .. } => {
-            client.claimable = None;
-            writeln!(out, "{}.", ShownLine(reason))?;
-        }
-        Happening::Ended { outcome } => ended(outcome, mirror, out)?,
-        Happening::TableChanged => {}
-        Happening::Said { name, text } => writeln!(out, "{}: {}", Shown(name), ShownLine(text))?,
+        _ => writeln!(out, "{sentence}")?,
     }
     Ok(())
 }
 
-/// The end of a game, the score, and what to do next.
-fn ended(outcome: &str, mirror: &Mirror, out: &mut impl Write) -> io::Result<()> {
-    let [x, o, draws] = mirror.score;
-    let name = |mark| Shown(mirror.name_of(mark).unwrap_or("?")).to_string();
-    writeln!(
-        out,
-        "{}. Score: {} (X) {x}, {} (O) {o}, draws {draws}. Type rematch for another game, \
-         or quit.",
-        Shown(outcome),
-        name(Mark::X),
-        name(Mark::O)
-    )
+/// The end of a game, the score, and what to do next, for a player who comes back to it.
+fn ended(mirror: &Mirror, out: &mut impl Write) -> io::Result<()> {
+    let Some(outcome) = mirror.ended() else {
+        return Ok(());
+    };
+    let said = Happening::Ended {
+        outcome: outcome.to_string(),
+    };
+    if let Some(sentence) = ttt_online::words::told(&said, mirror) {
+        writeln!(out, "{sentence} Type rematch for another game, or quit.")?;
+    }
+    Ok(())
 }
 
 fn board(mirror: &Mirror, palette: Palette, out: &mut impl Write) -> io::Result<()> {

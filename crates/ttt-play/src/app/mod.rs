@@ -28,12 +28,14 @@ mod input;
 mod job;
 mod kept;
 mod layout;
+mod online;
 mod replay;
 mod start;
 mod theme;
 mod ui;
 
 pub use kept::KeptGames;
+pub use online::{Ask, OnlineScreen, Player, Table};
 pub use replay::{REPLAY_KEYS, ReplayScreen};
 
 use std::time::Duration;
@@ -73,6 +75,8 @@ pub enum Screen {
     Start(StartMenu),
     /// A game under way or just finished.
     Game(GameScreen),
+    /// A room on a server, with a friend elsewhere (or watching).
+    Online(Box<OnlineScreen>),
 }
 
 /// A box drawn over the screen until dismissed.
@@ -95,6 +99,8 @@ pub enum Leave {
     NewGame,
     /// Go back to the start screen.
     Menu,
+    /// Give the online game up.
+    Resign,
 }
 
 impl Leave {
@@ -105,6 +111,7 @@ impl Leave {
             Leave::Quit => "quit",
             Leave::NewGame => "new game",
             Leave::Menu => "leave",
+            Leave::Resign => "resign",
         }
     }
 }
@@ -165,6 +172,10 @@ pub struct App {
     /// How many rows of the box over the screen are scrolled out of sight at its top, when
     /// the window is too short for the whole box.
     scroll: u16,
+    /// Whether the front end can play online (the start screen then offers it).
+    online: bool,
+    /// What the person asked of an online room, for the front end to send.
+    asks: Vec<Ask>,
 }
 
 /// A control the screen shows (a start-screen line, the start button, the offer of an
@@ -249,6 +260,8 @@ impl App {
             marks_outside: false,
             front: Front::Terminal,
             scroll: 0,
+            online: false,
+            asks: Vec::new(),
         };
         if fixed {
             app.screen = Screen::Game(GameScreen::new(rules));
@@ -293,7 +306,7 @@ impl App {
         }
         let (table, naming) = match &self.screen {
             Screen::Start(menu) => (menu.choices.table(), menu.choices.naming),
-            Screen::Game(_) => (self.session.table().clone(), self.naming),
+            Screen::Game(_) | Screen::Online(_) => (self.session.table().clone(), self.naming),
         };
         let engine = |seat: &Seat| matches!(seat, Seat::Engine(_));
         if engine(&table.x) || engine(&table.o) {
@@ -494,6 +507,9 @@ impl App {
     fn cursor_shown(&self) -> Option<Square> {
         match &self.screen {
             Screen::Game(game) if !self.session.is_over() => Some(game.cursor),
+            Screen::Online(online) if !online.table.over && !online.table.position.is_over() => {
+                Some(online.game.cursor)
+            }
             _ => None,
         }
     }
@@ -505,7 +521,7 @@ impl App {
             return None;
         }
         match &self.screen {
-            Screen::Game(_) => layout::board(area, self.rules()),
+            Screen::Game(_) | Screen::Online(_) => layout::board(area, self.rules()),
             Screen::Start(_) => None,
         }
     }
@@ -613,7 +629,10 @@ impl App {
 
     /// The rules of the game on the board.
     pub fn rules(&self) -> Rules {
-        self.session.table().rules
+        match &self.screen {
+            Screen::Online(online) => online.table.position.rules(),
+            _ => self.session.table().rules,
+        }
     }
 
     /// How squares are named on the board: the chosen scheme on 3x3, letter and row
@@ -624,13 +643,16 @@ impl App {
 
     /// The game on the board.
     pub fn position(&self) -> &Position {
-        self.session.position()
+        match &self.screen {
+            Screen::Online(online) => &online.table.position,
+            _ => self.session.position(),
+        }
     }
 
     /// Whether `area` is too small to show the current screen: below the minimum, or, in
     /// a game, too small for the board.
     pub fn too_small(&self, area: Rect) -> bool {
-        let in_game = matches!(self.screen, Screen::Game(_));
+        let in_game = matches!(self.screen, Screen::Game(_) | Screen::Online(_));
         !layout::fits(area) || (in_game && layout::board(area, self.rules()).is_none())
     }
 
@@ -723,6 +745,7 @@ impl App {
                 StartAction::Quit => self.end = Some(End::Quit),
             },
             Screen::Game(_) => self.game_key(key, now),
+            Screen::Online(_) => self.online_key(key),
         }
     }
 
@@ -774,11 +797,11 @@ impl App {
                     self.key(Key::Char('r'), now);
                 }
             }
-            Screen::Game(_) if plays_again => {
+            Screen::Game(_) | Screen::Online(_) if plays_again => {
                 // The verdict's button: the next game.
                 self.key(Key::Char('n'), now);
             }
-            Screen::Game(_)
+            Screen::Game(_) | Screen::Online(_)
                 if let Some(screen) = layout::screen(area, rules)
                     && screen.footer.contains((column, row).into()) =>
             {
@@ -792,6 +815,11 @@ impl App {
                     self.place(square, now);
                 }
             }
+            Screen::Online(_) => {
+                if let Some(square) = self.cursor_to(column, row) {
+                    self.place_online(square);
+                }
+            }
         }
     }
 
@@ -803,8 +831,10 @@ impl App {
         }
         let rules = self.rules();
         let square = layout::board(self.area, rules)?.square_at(column, row, rules)?;
-        let Screen::Game(game) = &mut self.screen else {
-            return None;
+        let game = match &mut self.screen {
+            Screen::Game(game) => game,
+            Screen::Online(online) => &mut online.game,
+            Screen::Start(_) => return None,
         };
         game.entry = None;
         game.cursor = square;
@@ -839,6 +869,13 @@ impl App {
         };
         if let Err(message) = menu.check() {
             return self.refuse(message);
+        }
+        if menu.choices.opponent == Opponent::Online {
+            let rules = menu.choices.rules;
+            self.naming = menu.choices.naming;
+            self.enter_online(rules);
+            self.asks.push(Ask::Host(rules));
+            return;
         }
         let table = menu.choices.table();
         self.naming = menu.choices.naming;
@@ -877,46 +914,13 @@ impl App {
         let Screen::Game(game) = &mut self.screen else {
             return;
         };
-        if game.entry.is_some() {
-            match game.type_key(key, naming, rules) {
-                Typing::Going => {
-                    let shown = game.entry.clone().unwrap_or_default();
-                    self.say(format!(
-                        "Square: {}_  (Enter places, Esc cancels)",
-                        ttt_core::Shown(&shown)
-                    ));
-                }
-                Typing::Cancelled => self.say("Typing cancelled.".to_owned()),
-                Typing::Done(text) => match naming.read(&text, rules) {
-                    Ok(square) => {
-                        game.cursor = square;
-                        self.place(square, now);
-                    }
-                    Err(error) => self.refuse(words::square_error(&error, naming, rules)),
-                },
-            }
-            return;
+        match steer(game, key, naming, rules) {
+            Steered::Not => {}
+            Steered::Moved => return,
+            Steered::Said(status) => return self.status = status,
+            Steered::Place(square) => return self.place(square, now),
         }
         match key {
-            Key::Up | Key::Char('k' | 'w') => game.move_cursor(rules, 0, -1),
-            Key::Down | Key::Char('j' | 's') => game.move_cursor(rules, 0, 1),
-            Key::Left | Key::Char('h' | 'a') => game.move_cursor(rules, -1, 0),
-            Key::Right | Key::Char('l' | 'd') => game.move_cursor(rules, 1, 0),
-            Key::Enter | Key::Char(' ') => {
-                let cursor = game.cursor;
-                self.place(cursor, now);
-            }
-            Key::Char(digit @ '0'..='9') => {
-                game.entry = Some(String::new());
-                self.game_key(Key::Char(digit), now);
-            }
-            Key::Char('t') | Key::Tab => {
-                game.entry = Some(String::new());
-                let example = naming.on_board(rules).label(game.cursor, rules);
-                self.say(format!(
-                    "Type a square, as {example}; Enter places, Esc cancels."
-                ));
-            }
             Key::Char('H') => self.hint(),
             Key::Char('u') => self.undo(now),
             Key::Char('n') => self.leave(Leave::NewGame, now),
@@ -963,6 +967,7 @@ impl App {
             Leave::Quit => self.end = Some(End::Quit),
             Leave::NewGame => self.new_game(now),
             Leave::Menu => self.menu(),
+            Leave::Resign => self.asks.push(Ask::Resign),
         }
     }
 
@@ -1076,7 +1081,14 @@ impl App {
 
     fn show_start(&mut self) {
         let engine = self.session.settings().engine();
-        let choices = Choices::of(self.session.table(), self.naming, engine);
+        let mut choices = Choices::of(self.session.table(), self.naming, engine);
+        choices.online = self.online;
+        if let Screen::Online(online) = &self.screen {
+            // Out of the room: the same choices host another.
+            self.asks.push(Ask::Leave);
+            choices.opponent = Opponent::Online;
+            choices.rules = online.table.position.rules();
+        }
         self.screen = Screen::Start(StartMenu::new(choices));
         self.say("Choose, then Start: the score goes on.".to_owned());
     }
@@ -1173,6 +1185,9 @@ impl App {
 
     /// "You", "Player X", or "Computer (impossible)", for `mark`.
     pub fn player_name(&self, mark: Mark) -> String {
+        if let Screen::Online(online) = &self.screen {
+            return online.player_name(mark);
+        }
         match (self.session.seat(mark), self.session.lone_human()) {
             (Seat::Human, Some(_)) => "You".to_owned(),
             (Seat::Human, None) => format!("Player {mark}"),
@@ -1194,6 +1209,71 @@ impl App {
             warning: true,
         };
     }
+}
+
+/// What a key did to a board's cursor or a square's name being typed.
+enum Steered {
+    /// Nothing: the key is not one of these.
+    Not,
+    /// The cursor moved.
+    Moved,
+    /// The name being typed changed, and this is what to say.
+    Said(Status),
+    /// The square under the cursor, or the one named, is to be played.
+    Place(Square),
+}
+
+/// The keys that steer on a board, the same at home and online: the arrows move the
+/// cursor, Enter and Space play under it, digits and `t` type a square's name.
+fn steer(game: &mut GameScreen, key: Key, naming: SquareNaming, rules: Rules) -> Steered {
+    let say = |text: String| {
+        Steered::Said(Status {
+            text,
+            warning: false,
+        })
+    };
+    if game.entry.is_some() {
+        return match game.type_key(key, naming, rules) {
+            Typing::Going => {
+                let shown = game.entry.clone().unwrap_or_default();
+                say(format!(
+                    "Square: {}_  (Enter places, Esc cancels)",
+                    ttt_core::Shown(&shown)
+                ))
+            }
+            Typing::Cancelled => say("Typing cancelled.".to_owned()),
+            Typing::Done(text) => match naming.read(&text, rules) {
+                Ok(square) => {
+                    game.cursor = square;
+                    Steered::Place(square)
+                }
+                Err(error) => Steered::Said(Status {
+                    text: words::square_error(&error, naming, rules),
+                    warning: true,
+                }),
+            },
+        };
+    }
+    match key {
+        Key::Up | Key::Char('k' | 'w') => game.move_cursor(rules, 0, -1),
+        Key::Down | Key::Char('j' | 's') => game.move_cursor(rules, 0, 1),
+        Key::Left | Key::Char('h' | 'a') => game.move_cursor(rules, -1, 0),
+        Key::Right | Key::Char('l' | 'd') => game.move_cursor(rules, 1, 0),
+        Key::Enter | Key::Char(' ') => return Steered::Place(game.cursor),
+        Key::Char(digit @ '0'..='9') => {
+            game.entry = Some(String::new());
+            return steer(game, Key::Char(digit), naming, rules);
+        }
+        Key::Char('t') | Key::Tab => {
+            game.entry = Some(String::new());
+            let example = naming.on_board(rules).label(game.cursor, rules);
+            return say(format!(
+                "Type a square, as {example}; Enter places, Esc cancels."
+            ));
+        }
+        _ => return Steered::Not,
+    }
+    Steered::Moved
 }
 
 #[cfg(test)]

@@ -17,6 +17,9 @@ pub enum Opponent {
     Computer(Strength),
     /// The outside engine named on the command line (offered only then).
     Engine,
+    /// A friend elsewhere, in a room on a server (offered by a front end that can play
+    /// online).
+    Online,
 }
 
 impl Opponent {
@@ -37,7 +40,7 @@ impl Opponent {
     /// The seat's, when it cannot.
     pub fn plays_on(self, rules: Rules) -> Result<(), SettingsError> {
         match self {
-            Opponent::Friend => Ok(()),
+            Opponent::Friend | Opponent::Online => Ok(()),
             Opponent::Computer(strength) => crate::Seat::Computer(strength).plays_on(rules),
             Opponent::Engine => crate::settings::engine_plays_on(rules),
         }
@@ -59,6 +62,8 @@ pub struct Choices {
     pub rules: Rules,
     /// The outside engine named on the command line, offered as an opponent.
     pub engine: Option<EngineCommand>,
+    /// Whether a friend online is offered ([`App::with_online`](super::App::with_online)).
+    pub online: bool,
 }
 
 /// The lines of the start screen, in order.
@@ -132,13 +137,14 @@ impl Choices {
             naming,
             rules: table.rules,
             engine: engine.cloned(),
+            online: false,
         }
     }
 
     /// The table these choices make.
     pub fn table(&self) -> Table {
         let opponent = match self.opponent {
-            Opponent::Friend => None,
+            Opponent::Friend | Opponent::Online => None,
             Opponent::Computer(strength) => Some(Seat::Computer(strength)),
             Opponent::Engine => self.engine.clone().map(Seat::Engine),
         };
@@ -155,6 +161,7 @@ impl Choices {
     fn describe(&self, opponent: Opponent) -> String {
         match (opponent, &self.engine) {
             (Opponent::Friend, _) => "a friend".to_owned(),
+            (Opponent::Online, _) => "a friend online, by invitation".to_owned(),
             (Opponent::Computer(strength), _) => {
                 format!("the computer, {}", strength.difficulty())
             }
@@ -169,8 +176,12 @@ impl Choices {
             StartLine::Opponent => ("Play against", self.describe(self.opponent)),
             StartLine::Letter => match self.opponent {
                 Opponent::Friend => ("Letters", "X and O, taking turns".to_owned()),
+                Opponent::Online => ("You play", "X, as the host".to_owned()),
                 Opponent::Computer(_) | Opponent::Engine => ("You play", self.letter.to_string()),
             },
+            StartLine::First if self.opponent == Opponent::Online => {
+                ("First move", "drawn at random".to_owned())
+            }
             StartLine::First => (
                 "First move",
                 match self.first {
@@ -210,8 +221,13 @@ impl Choices {
         match line {
             StartLine::Opponent => {
                 let engine = self.engine.as_ref().map(|_| Opponent::Engine);
-                let offered: Vec<Opponent> = Opponent::ALL
-                    .into_iter()
+                // A friend online comes next to the friend here.
+                let online = self.online.then_some(Opponent::Online);
+                let offered: Vec<Opponent> = Opponent::ALL[..1]
+                    .iter()
+                    .copied()
+                    .chain(online)
+                    .chain(Opponent::ALL[1..].iter().copied())
                     .chain(engine)
                     .filter(|opponent| {
                         opponent.plays_on(self.rules).is_ok() || *opponent == self.opponent
@@ -221,6 +237,11 @@ impl Choices {
             }
             StartLine::Letter if self.opponent == Opponent::Friend => {
                 return Some("Against a friend, you take turns with X and O.".to_owned());
+            }
+            StartLine::Letter | StartLine::First if self.opponent == Opponent::Online => {
+                return Some(
+                    "Online, the host plays X and the first move is drawn at random.".to_owned(),
+                );
             }
             StartLine::Letter => self.letter = !self.letter,
             StartLine::Naming if !self.rules.is_tic_tac_toe() => {

@@ -59,21 +59,21 @@ fn start_app(launch: Launch, area: Rect, now: Duration) -> App {
 fn game(app: &App) -> &GameScreen {
     match &app.screen {
         Screen::Game(game) => game,
-        Screen::Start(_) => panic!("not in a game"),
+        _ => panic!("not in a game"),
     }
 }
 
 fn menu(app: &App) -> &StartMenu {
     match &app.screen {
         Screen::Start(menu) => menu,
-        Screen::Game(_) => panic!("not on the start screen"),
+        _ => panic!("not on the start screen"),
     }
 }
 
 fn menu_mut(app: &mut App) -> &mut StartMenu {
     match &mut app.screen {
         Screen::Start(menu) => menu,
-        Screen::Game(_) => panic!("not on the start screen"),
+        _ => panic!("not on the start screen"),
     }
 }
 
@@ -1629,8 +1629,12 @@ fn a_mouse_or_a_finger_alone_reaches_every_action() {
     // Leaving a game in progress asks; a click on the answer line says yes.
     click(&mut app, column_of("n new"), footer_row);
     assert_eq!(app.overlay, Some(Overlay::Confirm(Leave::NewGame)));
-    let (_, lines) =
-        super::ui::overlay_text(app.overlay.as_ref().unwrap(), false, false, Front::Terminal);
+    let (_, lines) = super::ui::overlay_text(
+        app.overlay.as_ref().unwrap(),
+        false,
+        super::ui::help_lines,
+        Front::Terminal,
+    );
     let rect = super::ui::overlay_rect(AREA, &lines);
     let answer = lines.last().unwrap();
     let answer_row = rect.y + lines.len() as u16;

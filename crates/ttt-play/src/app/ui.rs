@@ -27,6 +27,7 @@ impl Widget for &App {
         match self.screen() {
             Screen::Start(menu) => start_screen(self, menu, area, buf),
             Screen::Game(game) => game_screen(self, game, area, buf),
+            Screen::Online(online) => game_screen(self, &online.game, area, buf),
         }
         if let Some(overlay) = self.overlay() {
             overlay_box(self, overlay, area, buf);
@@ -173,7 +174,13 @@ fn game_screen(app: &App, game: &GameScreen, area: Rect, buf: &mut Buffer) {
         ]),
         None => Line::from(vec![
             Span::styled(" ttt", app.theme().accent()),
-            Span::raw(format!(" — {}", crate::words::board_name(rules))),
+            Span::raw(match app.table().and_then(|table| table.code.as_ref()) {
+                Some(code) => format!(
+                    " online — room {code} — {}",
+                    crate::words::board_name(rules)
+                ),
+                None => format!(" — {}", crate::words::board_name(rules)),
+            }),
         ]),
     };
     title.render(screen.title, buf);
@@ -203,11 +210,22 @@ fn game_screen(app: &App, game: &GameScreen, area: Rect, buf: &mut Buffer) {
 /// The verdict shown on the top line `title` once a game a person played has ended (and
 /// another can follow), and where its button to play again is drawn.
 pub(super) fn result_line(app: &App, title: Rect) -> Option<(String, Rect)> {
-    let session = app.session();
-    if !session.is_over() || !session.has_human() || session.games_left() == Some(0) {
-        return None;
-    }
-    let verdict = crate::words::verdict(session.rules_of_play());
+    let verdict = match app.screen() {
+        Screen::Online(online) => {
+            let table = &online.table;
+            if !table.over || table.seat.is_none() {
+                return None;
+            }
+            online.turn_text()
+        }
+        _ => {
+            let session = app.session();
+            if !session.is_over() || !session.has_human() || session.games_left() == Some(0) {
+                return None;
+            }
+            crate::words::verdict(session.rules_of_play())
+        }
+    };
     let left = title.x + format!(" {verdict}  ").chars().count() as u16;
     let width = app.front.play_again().chars().count() as u16;
     (left + width <= title.right()).then(|| (verdict, Rect::new(left, title.y, width, 1)))
@@ -244,8 +262,34 @@ pub fn footer_items(rules: Rules) -> Vec<(&'static str, Option<Key>)> {
 /// The game screen's key list as `app` shows it: without quitting for a front end with
 /// nothing to quit to.
 fn game_keys(app: &App) -> Vec<(&'static str, Option<Key>)> {
-    without_quitting(app, footer_items(app.rules()))
+    match app.screen() {
+        Screen::Online(online) => {
+            let mut keys = ONLINE_KEYS.to_vec();
+            let table = &online.table;
+            if table.undo_asked.is_some() && table.seat.is_some() && table.undo_asked != table.seat
+            {
+                // The answer to the friend's undo takes the rematch's place meanwhile.
+                keys[2] = ("y allow undo", Some(Key::Char('y')));
+                keys.insert(3, ("n refuse undo", Some(Key::Char('n'))));
+            }
+            without_quitting(app, keys)
+        }
+        _ => without_quitting(app, footer_items(app.rules())),
+    }
 }
+
+/// The online screen's key list, each entry with the key a click on it presses.
+const ONLINE_KEYS: [(&str, Option<Key>); 9] = [
+    ("←↑↓→ Enter", None),
+    ("u undo", Some(Key::Char('u'))),
+    ("n rematch", Some(Key::Char('n'))),
+    ("c claim", Some(Key::Char('c'))),
+    ("g resign", Some(Key::Char('g'))),
+    ("m leave", Some(Key::Char('m'))),
+    ("t type", Some(Key::Char('t'))),
+    ("? help", Some(Key::Char('?'))),
+    ("q quit", Some(Key::Char('q'))),
+];
 
 /// The start screen's key list as `app` shows it (see [`game_keys`]), each entry with the
 /// key a click on it presses.
@@ -398,7 +442,7 @@ pub(super) fn controls(app: &App, area: Rect) -> Vec<ShownControl> {
                 });
             }
         }
-        Screen::Game(_) => {
+        Screen::Game(_) | Screen::Online(_) => {
             if let Some(screen) = layout::screen(area, app.rules()) {
                 if let Some((_, button)) = result_line(app, screen.title) {
                     controls.push(ShownControl {
@@ -697,6 +741,9 @@ fn junction(x: u16, y: u16, outer: Rect) -> &'static str {
 /// Whose turn it is, in words, in at most `width` columns where it can (the player's name
 /// is left to the players' lines when it does not fit): the verdict once the game is over.
 fn turn_text(app: &App, position: &Position, width: usize) -> String {
+    if let Screen::Online(online) = app.screen() {
+        return online.turn_text();
+    }
     let session = app.session();
     if session.is_over() {
         crate::words::result(session.rules_of_play())
@@ -716,8 +763,13 @@ fn turn_text(app: &App, position: &Position, width: usize) -> String {
 /// The score line, in at most `width` columns where it can: "X 1 · O 0 · draws 2", or
 /// "X 1, O 0, draws 2" in a narrow panel.
 fn score_text(app: &App, width: usize) -> String {
-    let score = app.session().score();
-    let (x, o, draws) = (score.x_wins, score.o_wins, score.draws);
+    let (x, o, draws) = match app.table() {
+        Some(table) => (table.score[0], table.score[1], table.score[2]),
+        None => {
+            let score = app.session().score();
+            (score.x_wins, score.o_wins, score.draws)
+        }
+    };
     let long = format!("X {x} · O {o} · draws {draws}");
     if long.chars().count() <= width {
         long
@@ -754,6 +806,9 @@ fn panel(app: &App, position: &Position, area: Rect, buf: &mut Buffer) {
     let theme = app.theme();
     let mut lines = vec![Line::from(Span::styled("Players", theme.accent()))];
     lines.extend(player_lines(app));
+    if let Some(table) = app.table().filter(|table| table.watchers > 0) {
+        lines.push(Line::from(format!(" {} watching", table.watchers)));
+    }
     lines.push(Line::from(""));
     lines.push(Line::from(Span::styled("Turn", theme.accent())));
     let turn = turn_text(app, position, usize::from(inner.width).saturating_sub(1));
@@ -769,9 +824,13 @@ fn panel(app: &App, position: &Position, area: Rect, buf: &mut Buffer) {
 
 /// Draws a panel's frame, titled "Game", with its line on `borders`; the inside.
 fn panel_frame(app: &App, borders: Borders, area: Rect, buf: &mut Buffer) -> Rect {
+    let title = match app.table().and_then(|table| table.code.as_ref()) {
+        Some(code) => format!("Room {code}"),
+        None => "Game".to_owned(),
+    };
     let block = Block::new()
         .borders(borders)
-        .title(Span::styled("Game", app.theme().accent()));
+        .title(Span::styled(title, app.theme().accent()));
     let inner = block.inner(area);
     block.render(area, buf);
     inner
@@ -852,17 +911,16 @@ fn move_lines(app: &App, position: &Position) -> Vec<String> {
 }
 
 /// The title and lines of an overlay box.
-/// `kept`: the front end keeps the game under way when the person quits; `on_start`: the
-/// box is over the start screen (its help lists that screen's keys); `front`: whose words.
+/// `kept`: the front end keeps the game under way when the person quits; `keys`: the keys
+/// of the screen under the box, for its help; `front`: whose words.
 pub(super) fn overlay_text(
     overlay: &Overlay,
     kept: bool,
-    on_start: bool,
+    keys: fn(Front) -> Vec<String>,
     front: Front,
 ) -> (&'static str, Vec<String>) {
     let (title, mut lines) = match overlay {
-        Overlay::Help if on_start => ("Keys", start_help_lines(front)),
-        Overlay::Help => ("Keys", help_lines(front)),
+        Overlay::Help => ("Keys", keys(front)),
         Overlay::Review(lines) => ("Review", lines.clone()),
         Overlay::Confirm(leave) => {
             let (title, question) = match leave {
@@ -872,6 +930,7 @@ pub(super) fn overlay_text(
                 Leave::NewGame => ("New game?", "Start a new one anyway?"),
                 Leave::Menu if kept => ("Start screen?", "Leave? It is kept to resume."),
                 Leave::Menu => ("Start screen?", "Leave it for the start screen?"),
+                Leave::Resign => ("Resign?", "Give it up? Your opponent wins."),
             };
             let answer = leave.answer();
             (
@@ -899,7 +958,7 @@ pub(super) fn confirms(overlay: &Overlay, front: Front, area: Rect, column: u16,
         return false;
     };
     // The box has as many lines either way.
-    let (_, lines) = overlay_text(overlay, false, false, front);
+    let (_, lines) = overlay_text(overlay, false, help_lines, front);
     yes_cell(*leave, front, overlay_rect(area, &lines), &lines).contains((column, row).into())
 }
 
@@ -912,8 +971,13 @@ fn yes_cell(leave: Leave, front: Front, rect: Rect, lines: &[String]) -> Rect {
 
 /// The box over the screen as `app` shows it: its title and lines.
 pub(super) fn shown_overlay(app: &App, overlay: &Overlay) -> (&'static str, Vec<String>) {
-    let on_start = matches!(app.screen(), Screen::Start(_));
-    overlay_text(overlay, app.stats.is_some(), on_start, app.front)
+    let (kept, keys): (bool, fn(Front) -> Vec<String>) = match app.screen() {
+        Screen::Start(_) => (false, start_help_lines),
+        Screen::Game(_) => (app.stats.is_some(), help_lines),
+        // A room left mid-game waits a while for the player, then lets the other claim.
+        Screen::Online(_) => (false, online_help_lines),
+    };
+    overlay_text(overlay, kept, keys, app.front)
 }
 
 /// The controls of the box `overlay` over `area`: its yes and "keep playing" when it asks
@@ -1107,6 +1171,33 @@ pub(super) fn help_lines(front: Front) -> Vec<String> {
             ("?", "this help"),
             ("q, Esc", "quit (asks during a game)"),
             ("Ctrl-C", "quit at once"),
+        ],
+        front,
+    )
+}
+
+/// The online screen's keys, for its help (see [`start_help_lines`]).
+pub(super) fn online_help_lines(front: Front) -> Vec<String> {
+    help_table(
+        &[
+            ("arrows, hjkl, wasd", "move the cursor"),
+            (
+                "Enter, Space",
+                "place your mark (the server says if it may)",
+            ),
+            (
+                "digits, t",
+                "type a square's name (5, 3 2, h8); Esc cancels",
+            ),
+            (front.pointer(), "place on that square"),
+            ("u", "ask to undo your move (your friend answers)"),
+            ("y, n", "answer your friend's undo"),
+            ("n", "another game, once this one is over"),
+            ("c", "claim the game of a friend who left"),
+            ("g", "give the game up"),
+            ("m", "leave the room for the start screen"),
+            ("?", "this help"),
+            ("q, Esc", "quit (asks during a game)"),
         ],
         front,
     )

@@ -1,0 +1,76 @@
+//! What a client says of each happening in its room, in one sentence, for every front end
+//! (the terminal's lines, the full-screen app's status line, the page): who came, who
+//! left, who played where. What to type or tap next is the front end's to add.
+//!
+//! ```
+//! use ttt_online::mirror::Mirror;
+//! use ttt_online::protocol::Happening;
+//! use ttt_online::words;
+//!
+//! let left = Happening::Left { name: "Bob".into(), seat: Some("O".into()), wait: Some(60) };
+//! assert_eq!(
+//!     words::told(&left, &Mirror::default()).as_deref(),
+//!     Some("Bob lost the connection: waiting 60 s for them to come back."),
+//! );
+//! ```
+
+use ttt_core::{Shown, ShownLine, Square, SquareNaming};
+
+use crate::mirror::Mirror;
+use crate::protocol::Happening;
+
+/// The sentence for `happening`, said once `mirror` has taken it; none for what changes
+/// nothing a person sees.
+pub fn told(happening: &Happening, mirror: &Mirror) -> Option<String> {
+    Some(match happening {
+        Happening::Entered { name, seat: None } => format!(
+            "{} came in to watch ({} watching).",
+            Shown(name),
+            mirror.watchers()
+        ),
+        Happening::Entered {
+            name,
+            seat: Some(mark),
+        } => format!("{} came in and plays {}.", Shown(name), Shown(mark)),
+        Happening::Left {
+            name,
+            wait: Some(wait),
+            ..
+        } => format!(
+            "{} lost the connection: waiting {wait} s for them to come back.",
+            Shown(name)
+        ),
+        Happening::Left { name, .. } => format!("{} lost the connection.", Shown(name)),
+        Happening::Returned { name, .. } => format!("{} is back.", Shown(name)),
+        Happening::GameStarted { first, number } => {
+            format!("Game {number}: {} moves first.", Shown(first))
+        }
+        Happening::Played { mark, square } => {
+            let rules = mirror.rules?;
+            let label = SquareNaming::Numbers
+                .on_board(rules)
+                .label(Square::new(*square), rules);
+            format!("{} played {label}.", Shown(mark))
+        }
+        Happening::UndoAsked { by } => format!("{} asks to take back their move.", Shown(by)),
+        Happening::UndoRefused => "No undo.".to_owned(),
+        Happening::Undone { squares } => format!(
+            "Taken back: {}.",
+            ttt_play::words::count(squares.len(), "move")
+        ),
+        Happening::RematchAsked { by } => format!("{} asks for another game.", Shown(by)),
+        Happening::Forfeited { reason, .. } => format!("{}.", ShownLine(reason)),
+        Happening::Ended { outcome } => {
+            let [x, o, draws] = mirror.score;
+            let name = |mark| Shown(mirror.name_of(mark).unwrap_or("?")).to_string();
+            format!(
+                "{}. Score: {} (X) {x}, {} (O) {o}, draws {draws}.",
+                Shown(outcome),
+                name(ttt_core::Mark::X),
+                name(ttt_core::Mark::O)
+            )
+        }
+        Happening::TableChanged => return None,
+        Happening::Said { name, text } => format!("{}: {}", Shown(name), ShownLine(text)),
+    })
+}

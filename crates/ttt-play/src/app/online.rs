@@ -1,0 +1,548 @@
+//! A game played elsewhere: a room on a server, which alone decides. The app shows the
+//! room as the front end's connection last told it (a [`Table`]) and hands out what the
+//! person asks (an [`Ask`]); it never plays a move itself, so what it shows is what the
+//! server decided.
+//!
+//! ```
+//! use std::time::Duration;
+//! use ratatui::layout::Rect;
+//! use ttt_core::{Mark, Rules};
+//! use ttt_play::app::{App, Ask, Input, Key, Player, Screen, Table, Theme};
+//! use ttt_play::{Seats, Settings};
+//!
+//! let settings = Settings::new(Rules::default(), Seats::Ask { letter: None })?;
+//! let mut app = App::new(settings, Theme::monochrome(), Rect::new(0, 0, 80, 24), Duration::ZERO)
+//!     .with_online();
+//! app.enter_online(Rules::default());
+//! // The front end's connection says where the person sits, and the game begins.
+//! let mut table = Table::waiting(Rules::default());
+//! table.code = Some("K7QX-2M".into());
+//! table.seat = Some(Mark::X);
+//! table.started = true;
+//! table.players = [Some(Player::named("Ann")), Some(Player::named("Bob"))];
+//! app.show_online(table);
+//! app.handle(Input::Key(Key::Char('5')), Duration::ZERO);
+//! // The app asks; the server decides.
+//! assert_eq!(app.take_asks(), vec![Ask::Play(ttt_core::Square::new(4))]);
+//! assert_eq!(app.position().ply(), 0);
+//! assert!(matches!(app.screen(), Screen::Online(_)));
+//! # Ok::<(), Box<dyn std::error::Error>>(())
+//! ```
+
+use ttt_core::{Mark, Outcome, Position, Rules, Square};
+
+use super::{App, GameScreen, Key, Leave, Overlay, Screen, Status, Steered, steer};
+
+/// Someone in a seat of a room.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Player {
+    /// Their name, as they gave it.
+    pub name: String,
+    /// Whether their connection is open now.
+    pub connected: bool,
+    /// Whether a computer of the server's plays the seat.
+    pub computer: bool,
+}
+
+impl Player {
+    /// A person called `name`, connected.
+    pub fn named(name: &str) -> Player {
+        Player {
+            name: name.to_owned(),
+            connected: true,
+            computer: false,
+        }
+    }
+}
+
+/// A room as the server last told it.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Table {
+    /// The room's code (`K7QX-2M`); none until the server has let the person in.
+    pub code: Option<String>,
+    /// The person's seat; none for a watcher.
+    pub seat: Option<Mark>,
+    /// The game on the board (an empty board of the room's rules before the first).
+    pub position: Position,
+    /// Whether a game has begun in the room.
+    pub started: bool,
+    /// Whether the game on the board is over: by a line, a full board or a forfeit.
+    pub over: bool,
+    /// How it ended, while it stays ended.
+    pub ended: Option<Outcome>,
+    /// The seat asking to take its move back, if one is.
+    pub undo_asked: Option<Mark>,
+    /// Games won by X, won by O, drawn.
+    pub score: [u32; 3],
+    /// The players of X and O, once the seats are taken.
+    pub players: [Option<Player>; 2],
+    /// How many watch.
+    pub watchers: usize,
+}
+
+impl Table {
+    /// A room on `rules` not entered yet: no code, no seat, no game.
+    pub fn waiting(rules: Rules) -> Table {
+        Table {
+            code: None,
+            seat: None,
+            position: Position::new(rules, Mark::X),
+            started: false,
+            over: false,
+            ended: None,
+            undo_asked: None,
+            score: [0; 3],
+            players: [None, None],
+            watchers: 0,
+        }
+    }
+
+    /// The player of `mark`, if the seat is taken.
+    pub fn player(&self, mark: Mark) -> Option<&Player> {
+        self.players[seat_index(mark)].as_ref()
+    }
+
+    /// Whether it is the person's move.
+    pub fn my_turn(&self) -> bool {
+        self.started
+            && !self.over
+            && !self.position.is_over()
+            && self.seat == Some(self.position.to_move())
+    }
+}
+
+/// The slot of `mark` in [`Table::players`].
+const fn seat_index(mark: Mark) -> usize {
+    match mark {
+        Mark::X => 0,
+        Mark::O => 1,
+    }
+}
+
+/// What the person asks of the room, for the front end to send: the server answers by
+/// what happens, or a refusal in words ([`App::online_note`](super::App::online_note)).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Ask {
+    /// Open a room for a game on these rules, the person in its first seat.
+    Host(Rules),
+    /// Play a square.
+    Play(Square),
+    /// Take one's last move back (the other player answers).
+    Undo,
+    /// Answer the other player's undo: yes or no.
+    AnswerUndo(bool),
+    /// Another game, once this one is over.
+    Rematch,
+    /// Give the game up.
+    Resign,
+    /// Win the game of a player who lost the connection and has not come back in time.
+    Claim,
+    /// Leave the room (the front end closes its connection).
+    Leave,
+}
+
+/// The online screen: the room as told, and the person's cursor on its board.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct OnlineScreen {
+    /// The room.
+    pub table: Table,
+    /// The cursor and a square name being typed.
+    pub game: GameScreen,
+}
+
+impl OnlineScreen {
+    /// The screen while entering a room on `rules`.
+    pub(super) fn entering(rules: Rules) -> OnlineScreen {
+        OnlineScreen {
+            table: Table::waiting(rules),
+            game: GameScreen::new(rules),
+        }
+    }
+
+    /// Whose turn, in words: the verdict once over, who is awaited before the first game.
+    pub(super) fn turn_text(&self) -> String {
+        let table = &self.table;
+        if table.code.is_none() {
+            return "entering the room…".to_owned();
+        }
+        if !table.started {
+            return "waiting for a friend".to_owned();
+        }
+        if table.over || table.position.is_over() {
+            return match table.ended {
+                Some(Outcome::Win(winner)) if table.seat == Some(winner) => "You win!".to_owned(),
+                Some(outcome) => format!("{outcome}."),
+                None => "The game is over.".to_owned(),
+            };
+        }
+        let mark = table.position.to_move();
+        if table.seat == Some(mark) {
+            format!("{mark}: your move")
+        } else {
+            format!("{mark} to move")
+        }
+    }
+
+    /// The name shown for the player of `mark`: "(you)" after the person's own, "away"
+    /// after one whose connection dropped.
+    pub(super) fn player_name(&self, mark: Mark) -> String {
+        let table = &self.table;
+        let Some(player) = table.player(mark) else {
+            return "(free seat)".to_owned();
+        };
+        let mut name = ttt_core::Shown(&player.name).to_string();
+        if table.seat == Some(mark) {
+            name.push_str(" (you)");
+        } else if player.computer {
+            name.push_str(" (computer)");
+        }
+        if !player.connected {
+            name.push_str(", away");
+        }
+        name
+    }
+}
+
+impl App {
+    /// The same app for a front end that can play online: the start screen offers a
+    /// friend online, and Start then asks to [host](Ask::Host) a room.
+    #[must_use]
+    pub fn with_online(mut self) -> App {
+        self.online = true;
+        if let Screen::Start(menu) = &mut self.screen {
+            menu.choices.online = true;
+        }
+        self
+    }
+
+    /// Shows a room on `rules` being entered (hosted, joined, or come back to), until the
+    /// front end's connection tells it ([`App::show_online`]).
+    pub fn enter_online(&mut self, rules: Rules) {
+        self.overlay = None;
+        self.screen = Screen::Online(Box::new(OnlineScreen::entering(rules)));
+        self.say("Entering the room…".to_owned());
+    }
+
+    /// Shows the room as the server last told it. The cursor stays where it was on the
+    /// same board. Outside the online screen, nothing changes: the person left.
+    pub fn show_online(&mut self, table: Table) {
+        let Screen::Online(online) = &mut self.screen else {
+            return;
+        };
+        if online.table.position.rules() != table.position.rules() {
+            online.game = GameScreen::new(table.position.rules());
+        }
+        online.table = table;
+    }
+
+    /// Says `text` in the status line of the online screen: what happened in the room, or
+    /// why the server refused (`warning`).
+    pub fn online_note(&mut self, text: String, warning: bool) {
+        if matches!(self.screen, Screen::Online(_)) {
+            self.status = Status { text, warning };
+        }
+    }
+
+    /// Leaves the online screen for the start screen, saying why (the server could not be
+    /// reached, or closed the room for good).
+    pub fn online_closed(&mut self, why: String) {
+        if !matches!(self.screen, Screen::Online(_)) {
+            return;
+        }
+        self.overlay = None;
+        self.show_start();
+        // The room is gone already: nothing to leave.
+        self.asks.retain(|ask| *ask != Ask::Leave);
+        self.refuse(why);
+    }
+
+    /// What the person asked of the room since the last call, in order, for the front
+    /// end to send.
+    pub fn take_asks(&mut self) -> Vec<Ask> {
+        std::mem::take(&mut self.asks)
+    }
+
+    /// The room on the online screen, if it shows.
+    pub fn table(&self) -> Option<&Table> {
+        match &self.screen {
+            Screen::Online(online) => Some(&online.table),
+            _ => None,
+        }
+    }
+
+    pub(super) fn online_key(&mut self, key: Key) {
+        let (rules, naming) = (self.rules(), self.naming);
+        let Screen::Online(online) = &mut self.screen else {
+            return;
+        };
+        match steer(&mut online.game, key, naming, rules) {
+            Steered::Not => {}
+            Steered::Moved => return,
+            Steered::Said(status) => return self.status = status,
+            Steered::Place(square) => return self.place_online(square),
+        }
+        let table = &online.table;
+        let playing = table.seat.is_some() && table.started && !table.over;
+        let answering = table.undo_asked.is_some() && table.undo_asked != table.seat;
+        match key {
+            Key::Char('u') => self.ask_seated(Ask::Undo),
+            Key::Char('y') if answering => self.ask_seated(Ask::AnswerUndo(true)),
+            Key::Char('n') if answering => self.ask_seated(Ask::AnswerUndo(false)),
+            Key::Char('y') => self.refuse("Nobody asks to undo.".to_owned()),
+            Key::Char('n') => self.ask_seated(Ask::Rematch),
+            Key::Char('c') => self.ask_seated(Ask::Claim),
+            Key::Char('g') if playing => self.open(Overlay::Confirm(Leave::Resign)),
+            Key::Char('g') => self.refuse("There is no game under way to give up.".to_owned()),
+            Key::Char('?') => self.open(Overlay::Help),
+            Key::Char('m') if playing => self.open(Overlay::Confirm(Leave::Menu)),
+            Key::Char('q') | Key::Esc if playing => self.open(Overlay::Confirm(Leave::Quit)),
+            Key::Char('m') => self.show_start(),
+            // The front end closes the connection as the app ends.
+            Key::Char('q') | Key::Esc => self.end = Some(super::End::Quit),
+            _ => {}
+        }
+    }
+
+    /// Asks to play `square`; the server decides. A watcher, or a room with no game yet,
+    /// is told at once.
+    pub(super) fn place_online(&mut self, square: Square) {
+        let Some(table) = self.table() else {
+            return;
+        };
+        if table.seat.is_some() && !table.started {
+            return self.refuse("The game has not begun: wait for your friend.".to_owned());
+        }
+        self.ask_seated(Ask::Play(square));
+    }
+
+    /// Hands `ask` out, unless the person only watches.
+    fn ask_seated(&mut self, ask: Ask) {
+        match self.table() {
+            Some(table) if table.seat.is_some() => self.asks.push(ask),
+            Some(_) => self.refuse("You watch this game: the players play it.".to_owned()),
+            None => {}
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use std::time::Duration;
+
+    use ratatui::layout::Rect;
+
+    use super::*;
+    use crate::app::{Input, Opponent, Theme};
+    use crate::{Seats, Settings};
+
+    const AREA: Rect = Rect::new(0, 0, 80, 24);
+
+    fn app() -> App {
+        let settings = Settings::new(Rules::default(), Seats::Ask { letter: None }).unwrap();
+        App::new(settings, Theme::monochrome(), AREA, Duration::ZERO).with_online()
+    }
+
+    fn key(app: &mut App, key: Key) {
+        app.handle(Input::Key(key), Duration::ZERO);
+    }
+
+    /// A room with a game under way, the person in `seat`.
+    fn in_room(seat: Option<Mark>) -> App {
+        let mut app = app();
+        app.enter_online(Rules::default());
+        let mut table = Table::waiting(Rules::default());
+        table.code = Some("K7QX-2M".to_owned());
+        table.seat = seat;
+        table.started = true;
+        table.players = [Some(Player::named("Ann")), Some(Player::named("Bob"))];
+        app.show_online(table);
+        app
+    }
+
+    #[test]
+    fn the_start_screen_offers_a_friend_online_only_to_a_front_end_that_plays_online() {
+        let offered = |mut app: App| {
+            let mut seen = Vec::new();
+            if let Screen::Start(menu) = &mut app.screen {
+                menu.line = 0;
+            }
+            for _ in 0..10 {
+                key(&mut app, Key::Right);
+                if let Screen::Start(menu) = &app.screen {
+                    seen.push(menu.choices.opponent);
+                }
+            }
+            seen.contains(&Opponent::Online)
+        };
+        assert!(offered(app()));
+        let settings = Settings::new(Rules::default(), Seats::Ask { letter: None }).unwrap();
+        assert!(!offered(App::new(
+            settings,
+            Theme::monochrome(),
+            AREA,
+            Duration::ZERO
+        )));
+    }
+
+    #[test]
+    fn start_with_a_friend_online_asks_to_host_a_room_on_the_chosen_board() {
+        let mut app = app();
+        let rules = Rules::new(7, 6, 4).unwrap();
+        if let Screen::Start(menu) = &mut app.screen {
+            menu.choices.opponent = Opponent::Online;
+            menu.choices.rules = rules;
+        }
+        key(&mut app, Key::Enter);
+        assert_eq!(app.take_asks(), vec![Ask::Host(rules)]);
+        assert!(matches!(app.screen(), Screen::Online(_)));
+        assert_eq!(app.rules(), rules);
+        assert_eq!(
+            app.position().ply(),
+            0,
+            "nothing is played before the server says"
+        );
+    }
+
+    #[test]
+    fn each_key_of_the_room_is_an_ask_and_nothing_is_played_here() {
+        let mut app = in_room(Some(Mark::X));
+        for (pressed, asked) in [
+            (Key::Char('5'), Ask::Play(Square::new(4))),
+            (Key::Enter, Ask::Play(Square::new(4))),
+            (Key::Char('u'), Ask::Undo),
+            (Key::Char('n'), Ask::Rematch),
+            (Key::Char('c'), Ask::Claim),
+        ] {
+            key(&mut app, pressed);
+            assert_eq!(app.take_asks(), vec![asked], "{pressed:?}");
+        }
+        key(&mut app, Key::Right);
+        key(&mut app, Key::Char(' '));
+        assert_eq!(app.take_asks(), vec![Ask::Play(Square::new(5))]);
+        assert_eq!(app.position().ply(), 0);
+        // Resigning asks first.
+        key(&mut app, Key::Char('g'));
+        assert!(app.take_asks().is_empty());
+        key(&mut app, Key::Char('y'));
+        assert_eq!(app.take_asks(), vec![Ask::Resign]);
+    }
+
+    #[test]
+    fn an_undo_the_other_player_asks_is_answered_by_y_and_n() {
+        let mut app = in_room(Some(Mark::O));
+        let mut table = app.table().unwrap().clone();
+        table.undo_asked = Some(Mark::X);
+        app.show_online(table.clone());
+        key(&mut app, Key::Char('n'));
+        assert_eq!(app.take_asks(), vec![Ask::AnswerUndo(false)]);
+        key(&mut app, Key::Char('y'));
+        assert_eq!(app.take_asks(), vec![Ask::AnswerUndo(true)]);
+        // One's own request is not answered by oneself.
+        table.undo_asked = Some(Mark::O);
+        app.show_online(table);
+        key(&mut app, Key::Char('y'));
+        assert!(app.take_asks().is_empty());
+        assert!(app.status().warning);
+    }
+
+    #[test]
+    fn a_watcher_is_told_it_watches_and_asks_nothing() {
+        let mut app = in_room(None);
+        for pressed in [
+            Key::Char('5'),
+            Key::Char('u'),
+            Key::Char('n'),
+            Key::Char('c'),
+        ] {
+            key(&mut app, pressed);
+            assert!(app.take_asks().is_empty(), "{pressed:?}");
+        }
+        assert_eq!(
+            app.status().text,
+            "You watch this game: the players play it."
+        );
+        // A click on the board asks nothing either.
+        let square = app.shown_squares(AREA)[0].cell;
+        app.handle(
+            Input::Click {
+                column: square.x,
+                row: square.y,
+            },
+            Duration::ZERO,
+        );
+        assert!(app.take_asks().is_empty());
+    }
+
+    #[test]
+    fn leaving_a_game_under_way_asks_first_then_leaves_the_room() {
+        let mut app = in_room(Some(Mark::X));
+        key(&mut app, Key::Char('m'));
+        assert!(matches!(app.overlay(), Some(Overlay::Confirm(Leave::Menu))));
+        key(&mut app, Key::Char('y'));
+        assert_eq!(app.take_asks(), vec![Ask::Leave]);
+        let Screen::Start(menu) = app.screen() else {
+            panic!("not on the start screen");
+        };
+        assert_eq!(
+            menu.choices.opponent,
+            Opponent::Online,
+            "one key hosts again"
+        );
+    }
+
+    #[test]
+    fn a_room_closed_by_the_server_goes_back_to_the_start_screen_saying_why() {
+        let mut app = in_room(Some(Mark::X));
+        app.online_closed("The room went with its server.".to_owned());
+        assert!(matches!(app.screen(), Screen::Start(_)));
+        assert!(app.take_asks().is_empty(), "nothing left to leave");
+        assert_eq!(app.status().text, "The room went with its server.");
+        // What the connection says after is for nobody.
+        app.show_online(Table::waiting(Rules::default()));
+        app.online_note("late".to_owned(), false);
+        assert!(matches!(app.screen(), Screen::Start(_)));
+        assert_ne!(app.status().text, "late");
+    }
+
+    #[test]
+    fn the_room_shows_its_code_players_and_watchers() {
+        let mut app = in_room(Some(Mark::O));
+        let mut table = app.table().unwrap().clone();
+        table.watchers = 2;
+        table.players[0].as_mut().unwrap().connected = false;
+        app.show_online(table);
+        let mut buffer = ratatui::buffer::Buffer::empty(AREA);
+        ratatui::widgets::Widget::render(&app, AREA, &mut buffer);
+        let text: String = buffer
+            .content()
+            .iter()
+            .map(ratatui::buffer::Cell::symbol)
+            .collect();
+        for shown in [
+            "room K7QX-2M",
+            "Ann, away",
+            "Bob (you)",
+            "2 watching",
+            "X to move",
+            "n rematch",
+        ] {
+            assert!(text.contains(shown), "{shown} is not shown");
+        }
+    }
+
+    #[test]
+    fn a_table_is_the_persons_turn_only_in_a_game_on_their_mark() {
+        let mut table = Table::waiting(Rules::default());
+        table.seat = Some(Mark::X);
+        assert!(!table.my_turn(), "no game yet");
+        table.started = true;
+        assert!(table.my_turn());
+        table.seat = Some(Mark::O);
+        assert!(!table.my_turn());
+        table.seat = None;
+        assert!(!table.my_turn(), "a watcher never moves");
+        table.seat = Some(Mark::X);
+        table.over = true;
+        assert!(!table.my_turn(), "a forfeited game is over");
+    }
+}

@@ -1,0 +1,438 @@
+//! The page's side of a room on the server that serves it: a WebSocket to `/ws` on the
+//! page's own host, the room's [`Mirror`], and the way back after a dropped connection.
+//! The app shows what the mirror holds and hands out what the person asks; the server
+//! decides.
+//!
+//! A room's code goes in the page's address (`/#K7QX-2M`), so the address is the
+//! invitation, and a page opened at it joins. The seat's token is kept for the tab
+//! (session storage), so a reload comes back to the same seat, and for the browser (local
+//! storage), so a tab opened again takes the seat back if nobody holds it.
+
+use std::time::Duration;
+
+use ttt_core::Rules;
+use ttt_online::mirror::Mirror;
+use ttt_online::protocol::{Request, RoomCode, ToClient, ToServer};
+use ttt_play::app::App;
+use wasm_bindgen::prelude::*;
+use web_sys::{CloseEvent, MessageEvent, WebSocket};
+
+/// The prefix of a seat's token kept for this tab, by room code (session storage).
+const TAB_SEAT: &str = "ttt.seat.";
+/// The prefix of the seats' tokens kept for this browser, by room code (local storage).
+const SEATS: &str = "ttt.seats.";
+/// The key of the name the others see.
+const NAME: &str = "ttt.name";
+/// Waits before coming back after a dropped connection, one after the other; the last
+/// repeats.
+const BACK_OFF: [u32; 5] = [1, 2, 4, 8, 15];
+/// Tries to come back before giving up.
+const MAX_TRIES: usize = 12;
+
+/// How the page comes into a room.
+#[derive(Debug, Clone)]
+enum Entry {
+    /// Opens one.
+    Host(Rules),
+    /// Takes a seat in the room of this code, or watches.
+    Join(RoomCode),
+}
+
+/// A room the page is in, or on its way into.
+pub struct Online {
+    entry: Entry,
+    socket: Option<WebSocket>,
+    mirror: Mirror,
+    /// The number of the last request sent.
+    last_id: u64,
+    /// Welcomed on this connection.
+    welcomed: bool,
+    /// Tries to come back since the last welcome.
+    tries: usize,
+    /// The handlers of the socket, kept alive while it is open.
+    handlers: Vec<Closure<dyn FnMut(JsValue)>>,
+}
+
+/// What the socket said, handed to the page.
+pub enum Heard {
+    /// The connection opened.
+    Opened,
+    /// A message.
+    Message(String),
+    /// The connection closed.
+    Closed,
+}
+
+impl Online {
+    /// A room to open on `rules`.
+    pub fn host(rules: Rules) -> Online {
+        Online::new(Entry::Host(rules))
+    }
+
+    /// The room of the page's address, if it names one.
+    pub fn from_address() -> Option<Online> {
+        let hash = web_sys::window()?.location().hash().ok()?;
+        let code = hash.strip_prefix('#')?.parse::<RoomCode>().ok()?;
+        Some(Online::new(Entry::Join(code)))
+    }
+
+    fn new(entry: Entry) -> Online {
+        Online {
+            entry,
+            socket: None,
+            mirror: Mirror::default(),
+            last_id: 0,
+            welcomed: false,
+            tries: 0,
+            handlers: Vec::new(),
+        }
+    }
+
+    /// The board expected before the server says which.
+    pub fn rules(&self) -> Rules {
+        match &self.entry {
+            Entry::Host(rules) => *rules,
+            Entry::Join(_) => self.mirror.rules.unwrap_or_default(),
+        }
+    }
+
+    /// Opens the connection; what it hears goes to `heard`.
+    ///
+    /// # Errors
+    /// When the browser refuses to open it (a malformed address).
+    pub fn connect(&mut self, heard: fn(Heard)) -> Result<(), JsValue> {
+        self.close();
+        let location = web_sys::window()
+            .ok_or_else(|| JsValue::from_str("no window"))?
+            .location();
+        let scheme = if location.protocol()? == "https:" {
+            "wss"
+        } else {
+            "ws"
+        };
+        let socket = WebSocket::new(&format!("{scheme}://{}/ws", location.host()?))?;
+        let opened = Closure::<dyn FnMut(JsValue)>::new(move |_| heard(Heard::Opened));
+        let message = Closure::<dyn FnMut(JsValue)>::new(move |event: JsValue| {
+            if let Some(text) = event
+                .dyn_ref::<MessageEvent>()
+                .and_then(|event| event.data().as_string())
+            {
+                heard(Heard::Message(text));
+            }
+        });
+        let closed = Closure::<dyn FnMut(JsValue)>::new(move |event: JsValue| {
+            let _ = event.dyn_ref::<CloseEvent>();
+            heard(Heard::Closed);
+        });
+        socket.set_onopen(Some(opened.as_ref().unchecked_ref()));
+        socket.set_onmessage(Some(message.as_ref().unchecked_ref()));
+        socket.set_onclose(Some(closed.as_ref().unchecked_ref()));
+        self.handlers = vec![opened, message, closed];
+        self.socket = Some(socket);
+        self.welcomed = false;
+        Ok(())
+    }
+
+    /// Closes the connection, if one is open; nothing it says is heard after.
+    pub fn close(&mut self) {
+        if let Some(socket) = self.socket.take() {
+            socket.set_onopen(None);
+            socket.set_onmessage(None);
+            socket.set_onclose(None);
+            let _ = socket.close();
+        }
+        self.handlers.clear();
+    }
+
+    /// Leaves the room for good: the connection closed, the address and this tab's token
+    /// forgotten.
+    pub fn leave(&mut self) {
+        self.close();
+        if let Some(code) = &self.mirror.code {
+            forget_tab_token(code);
+        }
+        show_code(None);
+    }
+
+    /// The first message on a new connection: into the room, or back to the seat.
+    pub fn hello(&self) -> ToServer {
+        let name = name();
+        match (&self.entry, &self.mirror.code) {
+            // Welcomed before: back as whoever the token says.
+            (_, Some(code)) => ToServer::Rejoin {
+                code: code.clone(),
+                token: self.mirror.token.clone(),
+            },
+            (Entry::Host(rules), None) => ToServer::Host {
+                rules: rules.to_string(),
+                name,
+                computer: None,
+            },
+            (Entry::Join(code), None) => {
+                let code = code.to_string();
+                match tab_token(&code) {
+                    // A reload: this tab's seat, whoever holds the connection now.
+                    Some(token) => ToServer::Rejoin { code, token },
+                    None => ToServer::Join {
+                        tokens: kept_tokens(&code),
+                        code,
+                        name,
+                    },
+                }
+            }
+        }
+    }
+
+    /// Sends `ask`, numbered and meant for the ply on the board. Returns false when there
+    /// is no open connection to send it on.
+    pub fn send(&mut self, ask: ToServer) -> bool {
+        self.last_id += 1;
+        let request = Request {
+            id: Some(self.last_id),
+            ply: Some(self.mirror.ply()),
+            ask,
+        };
+        self.send_request(&request)
+    }
+
+    fn send_request(&self, request: &Request) -> bool {
+        let Some(socket) = &self.socket else {
+            return false;
+        };
+        let Ok(text) = serde_json::to_string(request) else {
+            return false;
+        };
+        socket.ready_state() == WebSocket::OPEN && socket.send_with_str(&text).is_ok()
+    }
+
+    /// Says the first message, once the connection is open.
+    pub fn opened(&self) {
+        self.send_request(&self.hello().into());
+    }
+
+    /// Takes what the server said, and shows it in `app`. Returns the wait before coming
+    /// back when the server closed the connection and asked to, and whether it ended the
+    /// room for this page (`None`).
+    pub fn heard(&mut self, text: &str, app: &mut App) -> Told {
+        let Ok(told) = serde_json::from_str::<ToClient>(text) else {
+            app.online_note(
+                "The server said what this page does not know: is it a newer ttt?".to_owned(),
+                true,
+            );
+            return Told::Stay;
+        };
+        match &told {
+            ToClient::Refused { reason, .. } if !self.welcomed => {
+                if let (Entry::Join(code), ToServer::Rejoin { .. }) = (&self.entry, self.hello()) {
+                    // A tab's token the room no longer knows: in as anyone would be.
+                    forget_tab_token(&code.to_string());
+                    if self.mirror.code.is_none() {
+                        self.send_request(&self.hello().into());
+                        return Told::Stay;
+                    }
+                }
+                self.leave();
+                app.online_closed(reason.clone());
+                return Told::Stay;
+            }
+            ToClient::Bye { reason, again } => {
+                self.close();
+                if *again {
+                    app.online_note(reason.clone(), true);
+                    return Told::ComeBack;
+                }
+                self.leave();
+                app.online_closed(reason.clone());
+                return Told::Stay;
+            }
+            _ => {}
+        }
+        if self.mirror.take(&told).is_err() {
+            // A happening went missing: the whole room again, on this connection.
+            let resync = ToServer::Rejoin {
+                code: self.mirror.code.clone().unwrap_or_default(),
+                token: self.mirror.token.clone(),
+            };
+            self.send_request(&resync.into());
+            return Told::Stay;
+        }
+        match &told {
+            ToClient::Welcome { code, token, .. } => {
+                self.welcomed = true;
+                self.tries = 0;
+                if self.mirror.seat.is_some() {
+                    keep_token(code, token);
+                }
+                show_code(Some(code));
+                app.online_note(self.welcome_words(), false);
+            }
+            ToClient::Happened { happening, .. } => {
+                if let Some(sentence) = ttt_online::words::told(happening, &self.mirror) {
+                    app.online_note(sentence, false);
+                }
+            }
+            ToClient::Refused { reason, .. } => app.online_note(reason.clone(), true),
+            ToClient::Done { .. } | ToClient::Pong { .. } | ToClient::Bye { .. } => {}
+        }
+        app.show_online(self.mirror.table(self.rules()));
+        Told::Stay
+    }
+
+    /// What the page says on coming into the room.
+    fn welcome_words(&self) -> String {
+        let mirror = &self.mirror;
+        let code = mirror.code.clone().unwrap_or_default();
+        match mirror.seat {
+            Some(mark) if mirror.position.is_none() => format!(
+                "Room {code}: you play {mark}. Invite a friend: send them this page's address \
+                 ({}), or the code for ttt join {code}{}.",
+                address(&code),
+                server_named()
+            ),
+            Some(mark) => format!("Room {code}: you play {mark}."),
+            None => format!("Room {code}: you watch."),
+        }
+    }
+
+    /// The connection closed without a goodbye: how long to wait before coming back, or
+    /// none when it never got in (nothing to come back to) or has tried long enough.
+    pub fn dropped(&mut self, app: &mut App) -> Option<Duration> {
+        self.close();
+        if self.mirror.code.is_none() && self.tries == 0 {
+            self.leave();
+            app.online_closed(
+                "No ttt server answers here: rooms are played on a page that ttt serve (or \
+                 ttt host) serves."
+                    .to_owned(),
+            );
+            return None;
+        }
+        if self.tries >= MAX_TRIES {
+            self.leave();
+            app.online_closed("The server is gone: the room could not be reached.".to_owned());
+            return None;
+        }
+        let wait = BACK_OFF[self.tries.min(BACK_OFF.len() - 1)];
+        self.tries += 1;
+        app.online_note(
+            format!("Lost the connection to the server: trying again in {wait} s…"),
+            true,
+        );
+        Some(Duration::from_secs(u64::from(wait)))
+    }
+}
+
+/// What [`Online::heard`] leaves the page to do.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Told {
+    /// Nothing more.
+    Stay,
+    /// Come back on a new connection, in a moment.
+    ComeBack,
+}
+
+fn session_storage() -> Option<web_sys::Storage> {
+    web_sys::window()?.session_storage().ok().flatten()
+}
+
+fn local_storage() -> Option<web_sys::Storage> {
+    web_sys::window()?.local_storage().ok().flatten()
+}
+
+/// This tab's token for the room `code`.
+fn tab_token(code: &str) -> Option<String> {
+    session_storage()?
+        .get_item(&format!("{TAB_SEAT}{code}"))
+        .ok()
+        .flatten()
+}
+
+fn forget_tab_token(code: &str) {
+    if let Some(storage) = session_storage() {
+        let _ = storage.remove_item(&format!("{TAB_SEAT}{code}"));
+    }
+}
+
+/// The tokens this browser was given in the room `code`, the latest first.
+fn kept_tokens(code: &str) -> Vec<String> {
+    local_storage()
+        .and_then(|storage| storage.get_item(&format!("{SEATS}{code}")).ok().flatten())
+        .map(|text| {
+            text.split_whitespace()
+                .take(ttt_online::protocol::MAX_TOKENS)
+                .map(str::to_owned)
+                .collect()
+        })
+        .unwrap_or_default()
+}
+
+/// Keeps a seat's token: for this tab, and among the browser's for the room.
+fn keep_token(code: &str, token: &str) {
+    if let Some(storage) = session_storage() {
+        let _ = storage.set_item(&format!("{TAB_SEAT}{code}"), token);
+    }
+    let mut tokens = kept_tokens(code);
+    tokens.retain(|kept| kept != token);
+    tokens.insert(0, token.to_owned());
+    tokens.truncate(ttt_online::protocol::MAX_TOKENS);
+    if let Some(storage) = local_storage() {
+        let _ = storage.set_item(&format!("{SEATS}{code}"), &tokens.join(" "));
+    }
+}
+
+/// The name the others see: kept for this browser, made once.
+fn name() -> String {
+    let storage = local_storage();
+    if let Some(name) = storage
+        .as_ref()
+        .and_then(|storage| storage.get_item(NAME).ok().flatten())
+        .filter(|name| !name.trim().is_empty())
+    {
+        return name;
+    }
+    let number = (web_sys::js_sys::Math::random() * 900.0) as u32 + 100;
+    let name = format!("Guest {number}");
+    if let Some(storage) = storage {
+        let _ = storage.set_item(NAME, &name);
+    }
+    name
+}
+
+/// What `ttt join` needs besides the code to find the page's server: nothing for the
+/// one it finds by default.
+fn server_named() -> String {
+    let host = web_sys::window()
+        .and_then(|window| window.location().host().ok())
+        .unwrap_or_default();
+    if host == "127.0.0.1:7878" || host == "localhost:7878" {
+        String::new()
+    } else {
+        format!(" --server {host}")
+    }
+}
+
+/// The page's address for the room `code`.
+fn address(code: &str) -> String {
+    let Some(location) = web_sys::window().map(|window| window.location()) else {
+        return format!("#{code}");
+    };
+    let origin = location.origin().unwrap_or_default();
+    let path = location.pathname().unwrap_or_default();
+    format!("{origin}{path}#{code}")
+}
+
+/// Puts the room's code in the page's address (or takes it out), without a reload or a
+/// new entry in the history.
+fn show_code(code: Option<&str>) {
+    let Some(window) = web_sys::window() else {
+        return;
+    };
+    let path = window.location().pathname().unwrap_or_default();
+    let url = match code {
+        Some(code) => format!("{path}#{code}"),
+        None => path,
+    };
+    if let Ok(history) = window.history() {
+        let _ = history.replace_state_with_url(&JsValue::NULL, "", Some(&url));
+    }
+}
