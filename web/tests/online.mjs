@@ -217,6 +217,11 @@ try {
   await bob.context().close();
   await waitFor(ann, ", away");
   check((await said(ann)).includes("lost the connection"), "the host sees the friend gone");
+  // Once the wait (3 s here) is over, the host claims the game.
+  await ann.waitForTimeout(3500);
+  await ann.keyboard.press("c");
+  await waitFor(ann, "You win!");
+  check(true, "the host claims the game of a friend who did not come back");
 
   // A page hosts and a terminal plays it, by lines on its standard input.
   const cid = await person(url);
@@ -255,6 +260,31 @@ try {
   check(true, "a page and a terminal play a game to its end");
   await cid.screenshot({ path: join(root, "target", "web-online-terminal.png") });
   terminal.stdin.end();
+
+  // A server that keeps its rooms is killed mid-game and started again: both pages come
+  // back to their seats and the game goes on.
+  const kept = await freePort();
+  const store = join(home, "rooms");
+  const serve = () => ttt(["serve", "--listen", `127.0.0.1:${kept}`, "--web", join(root, "web", "dist"), "--store", store]);
+  let keeper = serve();
+  await heard(keeper, "Ctrl-C stops it.");
+  const fay = await person(`http://127.0.0.1:${kept}/`);
+  const code3 = await host(fay);
+  const gus = await person(`http://127.0.0.1:${kept}/#${code3}`);
+  await waitFor(gus, "(you)");
+  const pair = { X: fay, O: gus };
+  const opener = await firstMover(pair);
+  await move(pair, opener, "5");
+  keeper.kill("SIGKILL");
+  await waitFor(fay, "Lost the connection");
+  keeper = serve();
+  await heard(keeper, "Ctrl-C stops it.");
+  for (const tab of [fay, gus]) await waitFor(tab, "is back", 15000).catch(() => waitFor(tab, "(you)"));
+  await move(pair, opener === "X" ? "O" : "X", "1");
+  for (const tab of [fay, gus]) {
+    const marks = await tab.evaluate(() => Array.from(document.querySelectorAll('#board [role="gridcell"]')).filter((each) => !each.getAttribute("aria-label").includes("empty")).length);
+    check(marks === 2, `after the server's restart the game goes on (${marks} marks)`);
+  }
 
   check(errors.length === 0, `no errors in the pages (${errors.join("; ")})`);
 } catch (error) {

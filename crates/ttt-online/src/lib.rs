@@ -39,4 +39,5 @@ pub mod journal;
 pub mod mirror;
 pub mod protocol;
 pub mod room;
+pub mod visit;
 pub mod words;

@@ -11,9 +11,9 @@
 use std::time::Duration;
 
 use ttt_core::Rules;
-use ttt_online::mirror::Mirror;
-use ttt_online::protocol::{Request, RoomCode, ToClient, ToServer};
-use ttt_play::app::App;
+use ttt_online::protocol::{Request, RoomCode};
+use ttt_online::visit::Visit;
+use ttt_play::app::{App, Ask};
 use wasm_bindgen::prelude::*;
 use web_sys::{CloseEvent, MessageEvent, WebSocket};
 
@@ -23,32 +23,10 @@ const TAB_SEAT: &str = "ttt.seat.";
 const SEATS: &str = "ttt.seats.";
 /// The key of the name the others see.
 const NAME: &str = "ttt.name";
-/// Waits before coming back after a dropped connection, one after the other; the last
-/// repeats.
-const BACK_OFF: [u32; 5] = [1, 2, 4, 8, 15];
-/// Tries to come back before giving up.
-const MAX_TRIES: usize = 12;
-
-/// How the page comes into a room.
-#[derive(Debug, Clone)]
-enum Entry {
-    /// Opens one.
-    Host(Rules),
-    /// Takes a seat in the room of this code, or watches.
-    Join(RoomCode),
-}
-
 /// A room the page is in, or on its way into.
 pub struct Online {
-    entry: Entry,
+    visit: Visit,
     socket: Option<WebSocket>,
-    mirror: Mirror,
-    /// The number of the last request sent.
-    last_id: u64,
-    /// Welcomed on this connection.
-    welcomed: bool,
-    /// Tries to come back since the last welcome.
-    tries: usize,
     /// The handlers of the socket, kept alive while it is open.
     handlers: Vec<Closure<dyn FnMut(JsValue)>>,
 }
@@ -66,34 +44,30 @@ pub enum Heard {
 impl Online {
     /// A room to open on `rules`.
     pub fn host(rules: Rules) -> Online {
-        Online::new(Entry::Host(rules))
+        Online::new(Visit::host(rules, &name()))
     }
 
-    /// The room of the page's address, if it names one.
+    /// The room of the page's address, if it names one: back to this tab's seat after a
+    /// reload, or to one of this browser's if nobody holds it, or in as anyone.
     pub fn from_address() -> Option<Online> {
         let hash = web_sys::window()?.location().hash().ok()?;
         let code = hash.strip_prefix('#')?.parse::<RoomCode>().ok()?;
-        Some(Online::new(Entry::Join(code)))
+        let shown = code.to_string();
+        let visit = Visit::join(code, &name(), kept_tokens(&shown), tab_token(&shown));
+        Some(Online::new(visit))
     }
 
-    fn new(entry: Entry) -> Online {
+    fn new(visit: Visit) -> Online {
         Online {
-            entry,
+            visit,
             socket: None,
-            mirror: Mirror::default(),
-            last_id: 0,
-            welcomed: false,
-            tries: 0,
             handlers: Vec::new(),
         }
     }
 
     /// The board expected before the server says which.
     pub fn rules(&self) -> Rules {
-        match &self.entry {
-            Entry::Host(rules) => *rules,
-            Entry::Join(_) => self.mirror.rules.unwrap_or_default(),
-        }
+        self.visit.rules()
     }
 
     /// Opens the connection; what it hears goes to `heard`.
@@ -129,7 +103,6 @@ impl Online {
         socket.set_onclose(Some(closed.as_ref().unchecked_ref()));
         self.handlers = vec![opened, message, closed];
         self.socket = Some(socket);
-        self.welcomed = false;
         Ok(())
     }
 
@@ -148,51 +121,19 @@ impl Online {
     /// forgotten.
     pub fn leave(&mut self) {
         self.close();
-        if let Some(code) = &self.mirror.code {
+        if let Some(code) = &self.visit.mirror().code {
             forget_tab_token(code);
         }
         show_code(None);
     }
 
-    /// The first message on a new connection: into the room, or back to the seat.
-    pub fn hello(&self) -> ToServer {
-        let name = name();
-        match (&self.entry, &self.mirror.code) {
-            // Welcomed before: back as whoever the token says.
-            (_, Some(code)) => ToServer::Rejoin {
-                code: code.clone(),
-                token: self.mirror.token.clone(),
-            },
-            (Entry::Host(rules), None) => ToServer::Host {
-                rules: rules.to_string(),
-                name,
-                computer: None,
-            },
-            (Entry::Join(code), None) => {
-                let code = code.to_string();
-                match tab_token(&code) {
-                    // A reload: this tab's seat, whoever holds the connection now.
-                    Some(token) => ToServer::Rejoin { code, token },
-                    None => ToServer::Join {
-                        tokens: kept_tokens(&code),
-                        code,
-                        name,
-                    },
-                }
-            }
+    /// Sends what the person asked. Returns false when there is no open connection to
+    /// send it on.
+    pub fn send(&mut self, ask: Ask) -> bool {
+        match self.visit.request(ask) {
+            Some(request) => self.send_request(&request),
+            None => true,
         }
-    }
-
-    /// Sends `ask`, numbered and meant for the ply on the board. Returns false when there
-    /// is no open connection to send it on.
-    pub fn send(&mut self, ask: ToServer) -> bool {
-        self.last_id += 1;
-        let request = Request {
-            id: Some(self.last_id),
-            ply: Some(self.mirror.ply()),
-            ask,
-        };
-        self.send_request(&request)
     }
 
     fn send_request(&self, request: &Request) -> bool {
@@ -207,80 +148,39 @@ impl Online {
 
     /// Says the first message, once the connection is open.
     pub fn opened(&self) {
-        self.send_request(&self.hello().into());
+        self.send_request(&self.visit.hello());
     }
 
-    /// Takes what the server said, and shows it in `app`. Returns the wait before coming
-    /// back when the server closed the connection and asked to, and whether it ended the
-    /// room for this page (`None`).
+    /// Takes what the server said, and shows it in `app`.
     pub fn heard(&mut self, text: &str, app: &mut App) -> Told {
-        let Ok(told) = serde_json::from_str::<ToClient>(text) else {
-            app.online_note(
-                "The server said what this page does not know: is it a newer ttt?".to_owned(),
-                true,
-            );
-            return Told::Stay;
-        };
-        match &told {
-            ToClient::Refused { reason, .. } if !self.welcomed => {
-                if let (Entry::Join(code), ToServer::Rejoin { .. }) = (&self.entry, self.hello()) {
-                    // A tab's token the room no longer knows: in as anyone would be.
-                    forget_tab_token(&code.to_string());
-                    if self.mirror.code.is_none() {
-                        self.send_request(&self.hello().into());
-                        return Told::Stay;
-                    }
-                }
-                self.leave();
-                app.online_closed(reason.clone());
-                return Told::Stay;
-            }
-            ToClient::Bye { reason, again } => {
-                self.close();
-                if *again {
-                    app.online_note(reason.clone(), true);
-                    return Told::ComeBack;
-                }
-                self.leave();
-                app.online_closed(reason.clone());
-                return Told::Stay;
-            }
-            _ => {}
+        let reply = self.visit.heard(text, app);
+        for request in &reply.send {
+            self.send_request(request);
         }
-        if self.mirror.take(&told).is_err() {
-            // A happening went missing: the whole room again, on this connection.
-            let resync = ToServer::Rejoin {
-                code: self.mirror.code.clone().unwrap_or_default(),
-                token: self.mirror.token.clone(),
-            };
-            self.send_request(&resync.into());
-            return Told::Stay;
+        if reply.forget_mine
+            && let Some(code) = self.visit.mirror().code.clone()
+        {
+            forget_tab_token(&code);
         }
-        match &told {
-            ToClient::Welcome { code, token, .. } => {
-                self.welcomed = true;
-                self.tries = 0;
-                if self.mirror.seat.is_some() {
-                    keep_token(code, token);
-                }
-                show_code(Some(code));
-                app.online_note(self.welcome_words(), false);
+        if reply.welcomed {
+            if let Some((code, token)) = self.visit.token() {
+                keep_token(code, token);
             }
-            ToClient::Happened { happening, .. } => {
-                if let Some(sentence) = ttt_online::words::told(happening, &self.mirror) {
-                    app.online_note(sentence, false);
-                }
-            }
-            ToClient::Refused { reason, .. } => app.online_note(reason.clone(), true),
-            ToClient::Done { .. } | ToClient::Pong { .. } | ToClient::Bye { .. } => {}
+            show_code(self.visit.mirror().code.as_deref());
+            app.online_note(self.welcome_words(), false);
         }
-        app.show_online(self.mirror.table(self.rules()));
+        if reply.ended {
+            self.leave();
+        } else if reply.come_back {
+            self.close();
+            return Told::ComeBack;
+        }
         Told::Stay
     }
 
     /// What the page says on coming into the room.
     fn welcome_words(&self) -> String {
-        let mirror = &self.mirror;
+        let mirror = self.visit.mirror();
         let code = mirror.code.clone().unwrap_or_default();
         match mirror.seat {
             Some(mark) if mirror.position.is_none() => format!(
@@ -295,30 +195,14 @@ impl Online {
     }
 
     /// The connection closed without a goodbye: how long to wait before coming back, or
-    /// none when it never got in (nothing to come back to) or has tried long enough.
+    /// none when there is nothing to come back to.
     pub fn dropped(&mut self, app: &mut App) -> Option<Duration> {
         self.close();
-        if self.mirror.code.is_none() && self.tries == 0 {
+        let wait = self.visit.dropped(app);
+        if wait.is_none() {
             self.leave();
-            app.online_closed(
-                "No ttt server answers here: rooms are played on a page that ttt serve (or \
-                 ttt host) serves."
-                    .to_owned(),
-            );
-            return None;
         }
-        if self.tries >= MAX_TRIES {
-            self.leave();
-            app.online_closed("The server is gone: the room could not be reached.".to_owned());
-            return None;
-        }
-        let wait = BACK_OFF[self.tries.min(BACK_OFF.len() - 1)];
-        self.tries += 1;
-        app.online_note(
-            format!("Lost the connection to the server: trying again in {wait} s…"),
-            true,
-        );
-        Some(Duration::from_secs(u64::from(wait)))
+        wait
     }
 }
 

@@ -11,7 +11,6 @@ use ratzilla::ratatui::backend::Backend;
 use ratzilla::ratatui::layout::Rect;
 use ratzilla::ratatui::{Terminal, TerminalOptions, Viewport};
 use ttt_core::{Mark, Rules};
-use ttt_online::protocol::ToServer;
 use ttt_play::app::{
     App, Ask, Front, Input, Job, KeptGames, Key, ShownControl, ShownMark, ShownSquare, Theme,
 };
@@ -149,12 +148,10 @@ impl Page {
                     }
                 }
                 ask => {
-                    let (Some(online), Some(message)) =
-                        (&mut self.online, ToServer::asked(ask, ""))
-                    else {
+                    let Some(online) = &mut self.online else {
                         continue;
                     };
-                    if !online.send(message) {
+                    if !online.send(ask) {
                         self.app.online_note(
                             "Not connected to the server: wait until the connection is back."
                                 .to_owned(),
