@@ -167,6 +167,41 @@ impl Lobby {
         (out, (!unchanged).then_some(entry))
     }
 
+    /// Drops the connection `id` as [`Lobby::disconnect`] does, with the entry a journal
+    /// keeps for it: none for a connection in no room.
+    pub fn disconnect_kept(&mut self, id: MemberId, now: u64) -> (Vec<Delivery>, Option<Entry>) {
+        let left = self
+            .room_of(id)
+            .is_some()
+            .then_some(Entry::Left { id: id.0, now });
+        (self.disconnect(id, now), left)
+    }
+
+    /// Closes the rooms idle for `idle` seconds as [`Lobby::sweep`] does, with the entry
+    /// a journal keeps for it: none when no room closed.
+    pub fn sweep_kept(&mut self, now: u64, idle: u64) -> Option<Entry> {
+        (self.sweep(now, idle) > 0).then_some(Entry::Swept { now, idle })
+    }
+
+    /// Takes the computer's `square` as [`Lobby::computer_played`] does, with the entry a
+    /// journal keeps for it; none when it is not taken.
+    pub fn computer_played_kept(
+        &mut self,
+        code: RoomCode,
+        mark: Mark,
+        ply: usize,
+        square: Square,
+    ) -> Option<(Vec<Delivery>, Entry)> {
+        let out = self.computer_played(code, mark, ply, square)?;
+        let entry = Entry::Computer {
+            code,
+            mark: mark.to_string(),
+            ply,
+            square: square.index(),
+        };
+        Some((out, entry))
+    }
+
     /// The lobby whole, to keep.
     pub fn keep(&self) -> Kept {
         let rooms = self
@@ -342,25 +377,16 @@ mod tests {
                 let id = MemberId(who);
                 // The live lobby is driven as a server drives it; the journal keeps it.
                 let entry = match roll {
-                    0 => {
-                        lobby.disconnect(id, now);
-                        Entry::Left { id: who, now }
-                    }
-                    1 => {
-                        lobby.sweep(now, 5);
-                        Entry::Swept { now, idle: 5 }
-                    }
+                    0 => lobby.disconnect_kept(id, now).1,
+                    1 => lobby.sweep_kept(now, 5),
                     // A computer to move plays a square the roll picks (legal or not).
                     2 | 3 => {
                         let Some((code, mark, _)) = lobby.computers_to_move().first().copied() else {
                             continue;
                         };
                         let ply = lobby.room(code).unwrap().game().position().ply();
-                        let square = usize::from(roll) * 3 % 9;
-                        if lobby.computer_played(code, mark, ply, Square::new(square)).is_none() {
-                            continue;
-                        }
-                        Entry::Computer { code, mark: mark.to_string(), ply, square }
+                        let square = Square::new(usize::from(roll) * 3 % 9);
+                        lobby.computer_played_kept(code, mark, ply, square).map(|(_, entry)| entry)
                     }
                     _ => {
                         let fresh = Fresh {
@@ -374,7 +400,7 @@ mod tests {
                         continue;
                     }
                 };
-                journal.push(entry);
+                journal.extend(entry);
             }
             let whole = lobby.keep();
             // The journal alone, through JSON as a file holds it.

@@ -33,7 +33,7 @@
 //! );
 //! assert_eq!(told.iter().filter(played).count(), 2, "both players are told");
 //! assert_eq!(told.last().unwrap().message, ToClient::Done { re: 1, seq: 4 });
-//! //! ```
+//! ```
 
 pub mod journal;
 pub mod mirror;

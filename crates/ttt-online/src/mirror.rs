@@ -21,8 +21,9 @@ use std::fmt;
 
 use ttt_core::{Mark, Outcome, Position, Rules, Square};
 use ttt_play::app::{Player, Table};
+use ttt_play::matches::Match;
 
-use crate::protocol::{Happening, Member, ToClient};
+use crate::protocol::{Happening, Member, Request, ToClient, ToServer};
 
 /// What a client knows of its room.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
@@ -91,29 +92,20 @@ impl Mirror {
                 seq,
                 ..
             } => {
-                let rules = snapshot.rules.parse::<Rules>().ok();
-                let position = snapshot.first.as_deref().and_then(|first| {
-                    let moves: Vec<Square> = snapshot
-                        .moves
-                        .iter()
-                        .map(|&index| Square::new(index))
-                        .collect();
-                    Position::from_moves(rules?, first.parse().ok()?, &moves).ok()
-                });
-                let over =
-                    snapshot.forfeit.is_some() || position.as_ref().is_some_and(Position::is_over);
+                // The match as the server holds it, read as the match reads itself.
+                let game = Match::restore(snapshot).ok();
                 *self = Mirror {
                     code: Some(code.clone()),
                     token: token.clone(),
                     seat: seat.as_deref().and_then(|seat| seat.parse().ok()),
-                    rules,
-                    ended: over.then(|| ended_by(snapshot.forfeit.as_ref(), position.as_ref())),
-                    position,
-                    over,
-                    undo_asked: snapshot
-                        .undo_asked
-                        .as_deref()
-                        .and_then(|by| by.parse().ok()),
+                    rules: snapshot.rules.parse::<Rules>().ok(),
+                    position: game
+                        .as_ref()
+                        .filter(|game| game.started())
+                        .map(|game| game.position().clone()),
+                    over: game.as_ref().is_some_and(Match::is_over),
+                    ended: game.as_ref().and_then(Match::outcome),
+                    undo_asked: game.as_ref().and_then(Match::undo_asked),
                     score: snapshot.score,
                     members: members.clone(),
                     seq: *seq,
@@ -214,6 +206,26 @@ impl Mirror {
         }
     }
 
+    /// `ask` as the client's request numbered `id`, meant for the ply on the board.
+    #[must_use]
+    pub fn request(&self, id: u64, ask: ToServer) -> Request {
+        Request {
+            id: Some(id),
+            ply: Some(self.ply()),
+            ask,
+        }
+    }
+
+    /// The message that takes this client back to its place in the room, by its token:
+    /// on a new connection after a drop, or on the same one to see the room whole again.
+    #[must_use]
+    pub fn rejoin(&self) -> ToServer {
+        ToServer::Rejoin {
+            code: self.code.clone().unwrap_or_default(),
+            token: self.token.clone(),
+        }
+    }
+
     /// The moves on the board of the game, for a request's `ply`.
     #[must_use]
     pub fn ply(&self) -> usize {
@@ -296,16 +308,6 @@ impl Mirror {
             .iter()
             .find(|member| member.seat.as_deref() == Some(seat.as_str()))
             .map(|member| member.name.as_str())
-    }
-}
-
-/// How a game that is over ended: by its position, or against the forfeit's loser.
-fn ended_by(forfeit: Option<&(String, String)>, position: Option<&Position>) -> Outcome {
-    let loser = forfeit.and_then(|(loser, _)| loser.parse::<Mark>().ok());
-    match (loser, position.and_then(Position::outcome)) {
-        (Some(loser), _) => Outcome::Win(!loser),
-        (None, Some(outcome)) => outcome,
-        (None, None) => Outcome::Draw,
     }
 }
 

@@ -707,12 +707,10 @@ impl Lobby {
                 if self.rooms.contains_key(&fresh.code) {
                     return refused(id, "That room code is taken: try again.");
                 }
+                // A board a seat cannot play: no square to name.
                 let mut room = match Room::new(fresh.code, rules, fresh.coin, computer) {
                     Ok(room) => room,
-                    Err(refusal) => {
-                        let naming = |square: Square| square.index().to_string();
-                        return refused(id, &format!("{}.", words::refusal(&refusal, naming)));
-                    }
+                    Err(refusal) => return refused(id, &words::refusal_sentence(&refusal)),
                 };
                 let out = room.enter(id, name_of(&name, limits), fresh.token, false, fresh.now);
                 self.rooms.insert(fresh.code, room);
@@ -726,9 +724,8 @@ impl Lobby {
                     let token = tokens
                         .iter()
                         .take(MAX_TOKENS)
-                        .find(|token| room.is_away(token))?
-                        .clone();
-                    Some((code, room.rejoin(id, &token)?))
+                        .find(|token| room.is_away(token))?;
+                    Some((code, room.rejoin(id, token)?))
                 });
                 match back {
                     Some(back) => back,

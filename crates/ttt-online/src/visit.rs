@@ -113,10 +113,7 @@ impl Visit {
     pub fn hello(&self) -> Request {
         let ask = match (&self.way, &self.mirror.code) {
             // Welcomed before: back as whoever the token says.
-            (_, Some(code)) => ToServer::Rejoin {
-                code: code.clone(),
-                token: self.mirror.token.clone(),
-            },
+            (_, Some(_)) => self.mirror.rejoin(),
             (Way::Host(rules), None) => ToServer::Host {
                 rules: rules.to_string(),
                 name: self.name.clone(),
@@ -147,11 +144,7 @@ impl Visit {
     pub fn request(&mut self, ask: Ask) -> Option<Request> {
         let ask = ToServer::asked(ask, &self.name)?;
         self.last_id += 1;
-        Some(Request {
-            id: Some(self.last_id),
-            ply: Some(self.mirror.ply()),
-            ask,
-        })
+        Some(self.mirror.request(self.last_id, ask))
     }
 
     /// Takes what the server said (`text`, one message), shows it in `app`, and says what
@@ -195,13 +188,7 @@ impl Visit {
         }
         if self.mirror.take(&told).is_err() {
             // A happening went missing: the whole room again, on this connection.
-            reply.send.push(
-                ToServer::Rejoin {
-                    code: self.mirror.code.clone().unwrap_or_default(),
-                    token: self.mirror.token.clone(),
-                }
-                .into(),
-            );
+            reply.send.push(self.mirror.rejoin().into());
             return reply;
         }
         match &told {

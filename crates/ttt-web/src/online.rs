@@ -15,7 +15,7 @@ use ttt_online::protocol::{Request, RoomCode};
 use ttt_online::visit::Visit;
 use ttt_play::app::{App, Ask};
 use wasm_bindgen::prelude::*;
-use web_sys::{CloseEvent, MessageEvent, WebSocket};
+use web_sys::{MessageEvent, WebSocket};
 
 /// The prefix of a seat's token kept for this tab, by room code (session storage).
 const TAB_SEAT: &str = "ttt.seat.";
@@ -94,10 +94,7 @@ impl Online {
                 heard(Heard::Message(text));
             }
         });
-        let closed = Closure::<dyn FnMut(JsValue)>::new(move |event: JsValue| {
-            let _ = event.dyn_ref::<CloseEvent>();
-            heard(Heard::Closed);
-        });
+        let closed = Closure::<dyn FnMut(JsValue)>::new(move |_| heard(Heard::Closed));
         socket.set_onopen(Some(opened.as_ref().unchecked_ref()));
         socket.set_onmessage(Some(message.as_ref().unchecked_ref()));
         socket.set_onclose(Some(closed.as_ref().unchecked_ref()));
@@ -151,8 +148,10 @@ impl Online {
         self.send_request(&self.visit.hello());
     }
 
-    /// Takes what the server said, and shows it in `app`.
-    pub fn heard(&mut self, text: &str, app: &mut App) -> Told {
+    /// Takes what the server said, and shows it in `app`. Returns whether to come back
+    /// on a new connection in a moment (the server closed this one and asked to); a room
+    /// over for the page leaves the app's online screen, and the page then leaves it.
+    pub fn heard(&mut self, text: &str, app: &mut App) -> bool {
         let reply = self.visit.heard(text, app);
         for request in &reply.send {
             self.send_request(request);
@@ -169,13 +168,10 @@ impl Online {
             show_code(self.visit.mirror().code.as_deref());
             app.online_note(self.welcome_words(), false);
         }
-        if reply.ended {
-            self.leave();
-        } else if reply.come_back {
+        if reply.come_back {
             self.close();
-            return Told::ComeBack;
         }
-        Told::Stay
+        reply.come_back
     }
 
     /// What the page says on coming into the room.
@@ -195,24 +191,11 @@ impl Online {
     }
 
     /// The connection closed without a goodbye: how long to wait before coming back, or
-    /// none when there is nothing to come back to.
+    /// none when there is nothing to come back to (the app has left the room).
     pub fn dropped(&mut self, app: &mut App) -> Option<Duration> {
         self.close();
-        let wait = self.visit.dropped(app);
-        if wait.is_none() {
-            self.leave();
-        }
-        wait
+        self.visit.dropped(app)
     }
-}
-
-/// What [`Online::heard`] leaves the page to do.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Told {
-    /// Nothing more.
-    Stay,
-    /// Come back on a new connection, in a moment.
-    ComeBack,
 }
 
 fn session_storage() -> Option<web_sys::Storage> {

@@ -19,7 +19,7 @@ use ttt_play::{Seats, Settings};
 use ttt_players::PlayerError;
 use wasm_bindgen::prelude::*;
 
-use crate::online::{Heard, Online, Told};
+use crate::online::{Heard, Online};
 use crate::protocol::{self, Reply, Request};
 use crate::storage;
 use ttt_play::records::{Recorder, Remembered};
@@ -164,16 +164,25 @@ impl Page {
     }
 
     /// Connects to the room `online` names.
-    fn go_online(&mut self, mut online: Online) {
-        if let Some(mut old) = self.online.take() {
+    fn go_online(&mut self, online: Online) {
+        if let Some(mut old) = self.online.replace(online) {
             old.close();
         }
-        match online.connect(heard) {
-            Ok(()) => self.online = Some(online),
-            Err(error) => self.app.online_closed(format!(
+        self.connect();
+    }
+
+    /// Opens the room's connection (again, after a drop).
+    fn connect(&mut self) {
+        let Some(online) = &mut self.online else {
+            return;
+        };
+        if let Err(error) = online.connect(heard) {
+            online.close();
+            self.online = None;
+            self.app.online_closed(format!(
                 "The page could not open a connection: {}.",
                 error.as_string().unwrap_or_default()
-            )),
+            ));
         }
     }
 
@@ -187,36 +196,20 @@ impl Page {
                 online.opened();
                 None
             }
-            Heard::Message(text) => match online.heard(&text, &mut self.app) {
-                Told::Stay => None,
-                Told::ComeBack => Some(Duration::from_secs(1)),
-            },
+            Heard::Message(text) => online
+                .heard(&text, &mut self.app)
+                .then_some(Duration::from_secs(1)),
             Heard::Closed => online.dropped(&mut self.app),
         };
         if !matches!(self.app.screen(), ttt_play::app::Screen::Online(_)) {
             // The room is over for the page (refused, gone): nothing to come back to.
             if let Some(mut online) = self.online.take() {
-                online.close();
+                online.leave();
             }
         } else if let Some(wait) = again {
             come_back_in(wait);
         }
         self.settle();
-        wake();
-    }
-
-    /// Comes back to the room after a dropped connection.
-    fn come_back(&mut self) {
-        let Some(online) = &mut self.online else {
-            return;
-        };
-        if let Err(error) = online.connect(heard) {
-            self.app.online_closed(format!(
-                "The page could not open a connection: {}.",
-                error.as_string().unwrap_or_default()
-            ));
-            self.online = None;
-        }
         wake();
     }
 
@@ -1129,7 +1122,10 @@ fn come_back_in(wait: Duration) {
     let again = Closure::once_into_js(|| {
         PAGE.with(|slot| {
             if let Some(page) = slot.borrow().as_ref() {
-                page.borrow_mut().come_back();
+                let mut page = page.borrow_mut();
+                page.connect();
+                drop(page);
+                wake();
             }
         });
     });

@@ -60,11 +60,7 @@ impl Client {
     /// `ask`, numbered and meant for the ply on the board.
     fn request(&mut self, ask: ToServer) -> Request {
         self.last_id += 1;
-        Request {
-            id: Some(self.last_id),
-            ply: Some(self.mirror.ply()),
-            ask,
-        }
+        self.mirror.request(self.last_id, ask)
     }
 }
 
@@ -154,10 +150,7 @@ pub fn run(
                 }
                 if let Err(missed) = client.mirror.take(&told) {
                     // A happening went missing: the whole room again, on this connection.
-                    let resync = ToServer::Rejoin {
-                        code: client.mirror.code.clone().unwrap_or_default(),
-                        token: client.mirror.token.clone(),
-                    };
+                    let resync = client.mirror.rejoin();
                     writeln!(
                         out,
                         "Out of step with the server ({missed}): looking again…"
@@ -192,13 +185,7 @@ pub fn run(
                 }
             }
             // Nothing yet, or a signal came (the keyboard's side looks at it next).
-            Err(tungstenite::Error::Io(error))
-                if matches!(
-                    error.kind(),
-                    io::ErrorKind::WouldBlock
-                        | io::ErrorKind::TimedOut
-                        | io::ErrorKind::Interrupted
-                ) => {}
+            Err(tungstenite::Error::Io(error)) if waiting(&error) => {}
             Err(error) => {
                 writeln!(out, "The connection to the server failed: {error}.")?;
                 return Ok(ExitCode::FAILURE);
@@ -254,18 +241,18 @@ fn lost(error: &tungstenite::Error) -> bool {
         tungstenite::Error::ConnectionClosed
         | tungstenite::Error::AlreadyClosed
         | tungstenite::Error::Protocol(_) => true,
-        tungstenite::Error::Io(error) => !matches!(
-            error.kind(),
-            io::ErrorKind::WouldBlock | io::ErrorKind::TimedOut | io::ErrorKind::Interrupted
-        ),
+        tungstenite::Error::Io(error) => !waiting(error),
         _ => false,
     }
 }
 
-/// The waits between tries to come back to the room, in seconds: about half a minute in
-/// all. Each is drawn a quarter either way, so that the clients a restarted server lost
-/// do not all come back in the same instant.
-const COMING_BACK: [u64; 5] = [1, 2, 4, 8, 15];
+/// Whether `error` only says nothing came yet (or a signal came): the socket is fine.
+fn waiting(error: &io::Error) -> bool {
+    matches!(
+        error.kind(),
+        io::ErrorKind::WouldBlock | io::ErrorKind::TimedOut | io::ErrorKind::Interrupted
+    )
+}
 
 /// Comes back to the room after a dropped connection: a new connection, and the room's
 /// code with this seat's token. `None` when there is no room to come back to, or no try
@@ -283,7 +270,10 @@ fn come_back(
     writeln!(out, "The connection to the server was lost: coming back…")?;
     out.flush()?;
     let mut rng: rand::rngs::StdRng = rand::make_rng();
-    for wait in COMING_BACK {
+    // The waits of every client, once each: about half a minute in all. Each is drawn a
+    // quarter either way, so that the clients a restarted server lost do not all come
+    // back in the same instant.
+    for wait in ttt_online::visit::BACK_OFF {
         let jittered = wait * 1000 * rng.random_range(750..=1250) / 1000;
         let until = std::time::Instant::now() + Duration::from_millis(jittered);
         while std::time::Instant::now() < until {
@@ -295,11 +285,7 @@ fn come_back(
         let Ok(mut socket) = connect(server) else {
             continue;
         };
-        let rejoin = ToServer::Rejoin {
-            code: code.clone(),
-            token: mirror.token.clone(),
-        };
-        if send(&mut socket, rejoin.into()).is_ok() {
+        if send(&mut socket, mirror.rejoin().into()).is_ok() {
             return Ok(Some(socket));
         }
     }

@@ -456,6 +456,16 @@ impl SeatTokens {
     }
 }
 
+/// The options that create (or empty) a file to write that only its owner reads: what a
+/// person keeps (games, seats' tokens, a server's rooms and journal) is theirs alone.
+pub fn private_file() -> OpenOptions {
+    let mut options = OpenOptions::new();
+    options.write(true).create(true).truncate(true);
+    #[cfg(unix)]
+    std::os::unix::fs::OpenOptionsExt::mode(&mut options, 0o600);
+    options
+}
+
 /// Replaces `path` with `contents` whole: a temporary file in the same folder, flushed to
 /// the disk, renamed over `path`, and the folder flushed so the rename lasts.
 ///
@@ -469,12 +479,7 @@ pub fn write_atomically(path: &Path, contents: &[u8]) -> io::Result<()> {
         .unwrap_or_default();
     let temporary = folder.join(temporary_name(&name, std::process::id()));
     let written = (|| {
-        let mut options = OpenOptions::new();
-        options.write(true).create(true).truncate(true);
-        // What a person keeps (games, seats' tokens, a server's rooms) is theirs alone.
-        #[cfg(unix)]
-        std::os::unix::fs::OpenOptionsExt::mode(&mut options, 0o600);
-        let mut file = options.open(&temporary)?;
+        let mut file = private_file().open(&temporary)?;
         file.write_all(contents)?;
         file.sync_all()?;
         drop(file);

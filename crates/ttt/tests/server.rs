@@ -415,12 +415,7 @@ async fn a_connection_that_does_not_answer_pings_is_closed() {
     }
     assert!(ended, "Bob's connection ended");
     send(&mut ann, &ToServer::Ping).await;
-    let pong = loop {
-        if let Some(Ok(Message::Text(text))) = ann.next().await {
-            break serde_json::from_str::<ToClient>(text.as_str()).unwrap();
-        }
-    };
-    assert_eq!(pong, ToClient::Pong { re: None });
+    assert_eq!(next(&mut ann).await, ToClient::Pong { re: None });
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]

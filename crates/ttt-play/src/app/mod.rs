@@ -1079,13 +1079,20 @@ impl App {
         self.show_start();
     }
 
+    /// Shows the start screen, leaving the online room the person is in.
     fn show_start(&mut self) {
+        if matches!(self.screen, Screen::Online(_)) {
+            self.asks.push(Ask::Leave);
+        }
+        self.start_screen();
+    }
+
+    /// Shows the start screen with the last game's choices (a room's, to host another).
+    fn start_screen(&mut self) {
         let engine = self.session.settings().engine();
         let mut choices = Choices::of(self.session.table(), self.naming, engine);
         choices.online = self.online;
         if let Screen::Online(online) = &self.screen {
-            // Out of the room: the same choices host another.
-            self.asks.push(Ask::Leave);
             choices.opponent = Opponent::Online;
             choices.rules = online.table.position.rules();
         }

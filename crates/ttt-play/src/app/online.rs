@@ -102,6 +102,12 @@ impl Table {
         self.players[seat_index(mark)].as_ref()
     }
 
+    /// Whether the other seat asks to undo, so that the person's yes or no is awaited
+    /// (a watcher is told it only watches).
+    pub fn undo_awaits_answer(&self) -> bool {
+        self.undo_asked.is_some() && self.undo_asked != self.seat
+    }
+
     /// Whether it is the person's move.
     pub fn my_turn(&self) -> bool {
         self.started
@@ -250,9 +256,8 @@ impl App {
             return;
         }
         self.overlay = None;
-        self.show_start();
         // The room is gone already: nothing to leave.
-        self.asks.retain(|ask| *ask != Ask::Leave);
+        self.start_screen();
         self.refuse(why);
     }
 
@@ -283,7 +288,7 @@ impl App {
         }
         let table = &online.table;
         let playing = table.seat.is_some() && table.started && !table.over;
-        let answering = table.undo_asked.is_some() && table.undo_asked != table.seat;
+        let answering = table.undo_awaits_answer();
         match key {
             Key::Char('u') => self.ask_seated(Ask::Undo),
             Key::Char('y') if answering => self.ask_seated(Ask::AnswerUndo(true)),

@@ -266,8 +266,7 @@ fn game_keys(app: &App) -> Vec<(&'static str, Option<Key>)> {
         Screen::Online(online) => {
             let mut keys = ONLINE_KEYS.to_vec();
             let table = &online.table;
-            if table.undo_asked.is_some() && table.seat.is_some() && table.undo_asked != table.seat
-            {
+            if table.seat.is_some() && table.undo_awaits_answer() {
                 // The answer to the friend's undo takes the rematch's place meanwhile.
                 keys[2] = ("y allow undo", Some(Key::Char('y')));
                 keys.insert(3, ("n refuse undo", Some(Key::Char('n'))));

@@ -21,7 +21,7 @@ use crate::cli::{BoardArgs, StoreArgs};
 #[derive(Debug, Clone, Args)]
 pub struct ServeArgs {
     /// The address to listen on; 0.0.0.0:7878 lets other machines in.
-    #[arg(long, value_name = "ADDR", default_value = "127.0.0.1:7878")]
+    #[arg(long, value_name = "ADDR", default_value = client::DEFAULT_SERVER)]
     pub listen: SocketAddr,
 
     /// The web page's files to serve [default: web/dist, when it is built].

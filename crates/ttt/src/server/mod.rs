@@ -133,15 +133,15 @@ struct Shared {
 
 impl Shared {
     /// Everything shared, around `lobby`, with no connection yet.
-    fn new(lobby: Lobby, rng: StdRng, limits: Limits) -> Shared {
+    fn new(lobby: Lobby, rng: StdRng, limits: Limits, journal: Journal, loopback: bool) -> Shared {
         Shared {
             lobby,
             outboxes: HashMap::new(),
             per_address: HashMap::new(),
             hosted: HashMap::new(),
             wrong: HashMap::new(),
-            journal: Journal::None,
-            loopback: false,
+            journal,
+            loopback,
             thinking: HashSet::new(),
             thinkers: Arc::new(tokio::sync::Semaphore::new(THINKERS)),
             next_id: 0,
@@ -230,19 +230,22 @@ pub async fn serve(
         Some((lobby, store)) => (lobby, Some(store)),
         None => (Lobby::new(limits.lobby), None),
     };
-    let hub: Hub = Arc::new(Mutex::new(Shared::new(lobby, rng, limits)));
-    lock(&hub).loopback = listener
+    let loopback = listener
         .local_addr()
         .is_ok_and(|address| address.ip().is_loopback());
+    let (journal, work) = match store {
+        Some(_) => {
+            let (sender, work) = channel::channel();
+            (Journal::Open(sender), Some(work))
+        }
+        None => (Journal::None, None),
+    };
+    let shared = Shared::new(lobby, rng, limits, journal, loopback);
+    let hub: Hub = Arc::new(Mutex::new(shared));
     // The store's writer, on a thread of its own (it waits on the disk); should it fail,
     // the server stops.
     let (failed, failure) = tokio::sync::oneshot::channel::<io::Error>();
-    let writer = store.map(|store| {
-        let (sender, work) = channel::channel();
-        {
-            let mut shared = lock(&hub);
-            shared.journal = Journal::Open(sender);
-        }
+    let writer = store.zip(work).map(|(store, work)| {
         let hub = hub.clone();
         std::thread::spawn(move || {
             if let Err(error) = keep(&hub, store, &work) {
@@ -267,8 +270,8 @@ pub async fn serve(
                 every.tick().await;
                 let mut shared = lock(&hub);
                 let (now, idle) = (now(), limits.room_idle.as_secs());
-                if shared.lobby.sweep(now, idle) > 0 {
-                    deliver(&mut shared, Some(Entry::Swept { now, idle }), Vec::new());
+                if let Some(swept) = shared.lobby.sweep_kept(now, idle) {
+                    deliver(&mut shared, Some(swept), Vec::new());
                 }
                 // Addresses whose rooms all closed, or whose minute of wrong codes is up.
                 let Shared {
@@ -373,7 +376,10 @@ fn keep(hub: &Hub, mut store: ServerStore, work: &channel::Receiver<Work>) -> io
             for work in waiting {
                 route(&mut shared, work.out);
             }
-            store.compact(&shared.lobby)?;
+            // Written without the lock: what comes meanwhile waits for the new journal.
+            let (limits, lobby) = (shared.lobby.limits(), shared.lobby.keep());
+            drop(shared);
+            store.compact(limits, lobby)?;
         }
     }
     Ok(())
@@ -580,13 +586,7 @@ async fn connection(socket: WebSocket, counted: Counted) {
     {
         let mut shared = lock(&hub);
         shared.outboxes.remove(&id);
-        let now = now();
-        let left = shared
-            .lobby
-            .room_of(id)
-            .is_some()
-            .then_some(Entry::Left { id: id.0, now });
-        let out = shared.lobby.disconnect(id, now);
+        let (out, left) = shared.lobby.disconnect_kept(id, now());
         deliver(&mut shared, left, out);
     }
     if was_cut {
@@ -656,7 +656,7 @@ fn handle(hub: &Hub, id: MemberId, address: IpAddr, request: Request) {
     }
     deliver(shared, entry, out);
     // The computer of the room, if it is its move now.
-    if let Some(code) = shared.lobby.room_of(id).map(|room| room.code()) {
+    if let Some(code) = entered {
         think(hub, shared, code);
     }
 }
@@ -678,26 +678,29 @@ fn think(hub: &Hub, shared: &mut Shared, code: RoomCode) {
     shared.thinking.insert(code);
     let seed: u64 = shared.rng.random();
     let (hub, thinkers) = (hub.clone(), shared.thinkers.clone());
-    let history = position.history().to_vec();
     tokio::spawn(async move {
         let _turn = thinkers.acquire_owned().await;
-        let ply = position.ply();
-        let chosen = tokio::task::spawn_blocking(move || {
+        let thought = tokio::task::spawn_blocking(move || {
             let mut rng = StdRng::seed_from_u64(seed);
             let mut player = strength.player(ttt_players::Limits::default());
-            player.choose(&position, &mut rng).ok()
+            let chosen = player.choose(&position, &mut rng).ok();
+            (chosen, position)
         })
-        .await
-        .ok()
-        .flatten();
+        .await;
         let mut shared = lock(&hub);
         shared.thinking.remove(&code);
+        // A thinking thread that failed leaves the room waiting, as a player with no move
+        // does (the built-in players do neither on a game under way).
+        let Ok((chosen, position)) = thought else {
+            return;
+        };
+        let ply = position.ply();
         // The game moved on while it thought (an undo and another move bring the same
         // ply back with another board): think on the game as it is now.
         let same = shared
             .lobby
             .room(code)
-            .is_some_and(|room| room.game().position().history() == history.as_slice());
+            .is_some_and(|room| room.game().position().history() == position.history());
         if !same {
             think(&hub, &mut shared, code);
             return;
@@ -707,16 +710,9 @@ fn think(hub: &Hub, shared: &mut Shared, code: RoomCode) {
         let Some(square) = chosen else {
             return;
         };
-        let Some(out) = shared.lobby.computer_played(code, mark, ply, square) else {
-            return;
-        };
-        let entry = Entry::Computer {
-            code,
-            mark: mark.to_string(),
-            ply,
-            square: square.index(),
-        };
-        deliver(&mut shared, Some(entry), out);
+        if let Some((out, entry)) = shared.lobby.computer_played_kept(code, mark, ply, square) {
+            deliver(&mut shared, Some(entry), out);
+        }
     });
 }
 
@@ -835,6 +831,8 @@ mod tests {
             Lobby::new(room::Limits::default()),
             StdRng::seed_from_u64(1),
             Limits::default(),
+            Journal::None,
+            false,
         );
         let (slow, _unread) = mpsc::channel(2);
         let (quick, mut read) = mpsc::channel(100);

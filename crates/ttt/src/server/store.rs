@@ -16,7 +16,7 @@ use ttt_online::journal::{Entry, Kept};
 use ttt_online::room::{self, Lobby};
 
 use crate::files;
-use crate::store::{remove_stale_temporaries, write_atomically};
+use crate::store::{private_file, remove_stale_temporaries, write_atomically};
 
 /// The lobby kept whole, as `lobby.json` holds it.
 #[derive(Debug, Serialize, Deserialize)]
@@ -132,7 +132,7 @@ impl ServerStore {
         }
         lobby.leave_all(now);
         lobby.set_limits(limits);
-        let journal = next_generation(folder, kept.generation, &lobby)
+        let journal = next_generation(folder, kept.generation, lobby.limits(), lobby.keep())
             .with_context(|| format!("cannot keep the lobby in {}", folder.display()))?;
         let store = ServerStore {
             folder: folder.to_owned(),
@@ -168,14 +168,16 @@ impl ServerStore {
         self.written >= ServerStore::COMPACT_AT
     }
 
-    /// Keeps `lobby` whole as the next generation, with an empty journal after it, and
-    /// removes the journal before it. Every entry `lobby` took must be in the journal
-    /// already (or in none, at opening): the kept lobby then holds them all.
+    /// Keeps `lobby` (as [`Lobby::keep`] gave it, under `limits`) whole as the next
+    /// generation, with an empty journal after it, and removes the journal before it.
+    /// Every entry the lobby took must be in the journal already (or in none, at
+    /// opening): the kept lobby then holds them all. The lobby is taken as data, so that
+    /// the server writes it without holding the lobby itself.
     ///
     /// # Errors
     /// When a file cannot be written or the folder flushed.
-    pub fn compact(&mut self, lobby: &Lobby) -> io::Result<()> {
-        self.journal = next_generation(&self.folder, self.generation, lobby)?;
+    pub fn compact(&mut self, limits: room::Limits, lobby: Kept) -> io::Result<()> {
+        self.journal = next_generation(&self.folder, self.generation, limits, lobby)?;
         self.generation += 1;
         self.written = 0;
         Ok(())
@@ -184,22 +186,23 @@ impl ServerStore {
 
 /// Keeps `lobby` whole in `folder` as the generation after `generation`, with its empty
 /// journal (open to append), and removes the journal of `generation`.
-fn next_generation(folder: &Path, generation: u64, lobby: &Lobby) -> io::Result<File> {
+fn next_generation(
+    folder: &Path,
+    generation: u64,
+    limits: room::Limits,
+    lobby: Kept,
+) -> io::Result<File> {
     let next = generation + 1;
     let kept = KeptFile {
         generation: next,
-        limits: lobby.limits(),
-        lobby: lobby.keep(),
+        limits,
+        lobby,
     };
     let text = serde_json::to_vec(&kept).map_err(io::Error::other)?;
     // The new journal first, empty, so that a crash once the lobby is written finds the
     // journal that follows it.
-    let mut options = OpenOptions::new();
-    options.create(true).truncate(true).write(true);
     // The journal holds the seats' tokens: the server's alone.
-    #[cfg(unix)]
-    std::os::unix::fs::OpenOptionsExt::mode(&mut options, 0o600);
-    let journal = options.open(journal_path(folder, next))?;
+    let journal = private_file().open(journal_path(folder, next))?;
     journal.sync_all()?;
     write_atomically(&folder.join("lobby.json"), &text)?;
     match fs::remove_file(journal_path(folder, generation)) {
