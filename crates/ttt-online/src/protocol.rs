@@ -32,6 +32,10 @@ use ttt_play::matches::{Event, Snapshot};
 /// says so rather than guess.
 pub const VERSION: u32 = 2;
 
+/// The server a client plays on when none is named, `HOST:PORT`: `ttt serve`'s own
+/// address.
+pub const DEFAULT_SERVER: &str = "127.0.0.1:7878";
+
 /// The refusal of a message that is not one of the protocol's, saying why in one line:
 /// what of the message the decoder quotes (an unknown `type`, say) is shown with
 /// anything that acts on a terminal escaped.
@@ -283,6 +287,11 @@ impl ToServer {
                 rules: rules.to_string(),
                 name: name.to_owned(),
                 computer: None,
+            },
+            Ask::Join(code) => ToServer::Join {
+                code,
+                name: name.to_owned(),
+                tokens: Vec::new(),
             },
             Ask::Play(square) => ToServer::Play {
                 square: square.index(),

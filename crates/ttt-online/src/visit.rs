@@ -31,8 +31,11 @@ pub const MAX_TRIES: usize = 12;
 /// How the visit comes into its room.
 #[derive(Debug, Clone, PartialEq, Eq)]
 enum Way {
-    /// Opens one on these rules.
-    Host(Rules),
+    /// Opens one on these rules, against the server's computer of this strength if one
+    /// is named.
+    Host(Rules, Option<String>),
+    /// Watches the room of this code.
+    Watch(RoomCode),
     /// Takes a seat in the room of this code (back to one of `tokens` if nobody holds
     /// it), or watches; `mine` is a token that is this front end's own seat (a reloaded
     /// page's), taken back even from another connection.
@@ -76,7 +79,18 @@ pub struct Reply {
 impl Visit {
     /// A room to open on `rules`, as `name`.
     pub fn host(rules: Rules, name: &str) -> Visit {
-        Visit::new(Way::Host(rules), name)
+        Visit::new(Way::Host(rules, None), name)
+    }
+
+    /// A room to open on `rules`, as `name`, against a computer of the server's of the
+    /// strength `computer` names (`hard`, `search`…: the server reads it).
+    pub fn host_against(rules: Rules, name: &str, computer: &str) -> Visit {
+        Visit::new(Way::Host(rules, Some(computer.to_owned())), name)
+    }
+
+    /// The room `code`, to watch as `name`.
+    pub fn watch(code: RoomCode, name: &str) -> Visit {
+        Visit::new(Way::Watch(code), name)
     }
 
     /// The room `code`, as `name`, with the `tokens` of seats taken there before, and
@@ -99,8 +113,8 @@ impl Visit {
     /// The board expected before the server says which.
     pub fn rules(&self) -> Rules {
         match &self.way {
-            Way::Host(rules) => *rules,
-            Way::Join { .. } => self.mirror.rules.unwrap_or_default(),
+            Way::Host(rules, _) => *rules,
+            Way::Join { .. } | Way::Watch(_) => self.mirror.rules.unwrap_or_default(),
         }
     }
 
@@ -114,10 +128,14 @@ impl Visit {
         let ask = match (&self.way, &self.mirror.code) {
             // Welcomed before: back as whoever the token says.
             (_, Some(_)) => self.mirror.rejoin(),
-            (Way::Host(rules), None) => ToServer::Host {
+            (Way::Host(rules, computer), None) => ToServer::Host {
                 rules: rules.to_string(),
                 name: self.name.clone(),
-                computer: None,
+                computer: computer.clone(),
+            },
+            (Way::Watch(code), None) => ToServer::Watch {
+                code: code.to_string(),
+                name: self.name.clone(),
             },
             (
                 Way::Join {

@@ -17,7 +17,52 @@
 use ttt_core::{Shown, ShownLine, Square, SquareNaming};
 
 use crate::mirror::Mirror;
-use crate::protocol::Happening;
+use crate::protocol::{DEFAULT_SERVER, Happening};
+
+/// What a client says on coming into its room (or back to it), once `mirror` has taken
+/// the welcome: the seat, and while the host waits for a friend, how the friend comes
+/// in: by `ttt join` on `server` (`HOST:PORT`, named unless it is the default one), or by
+/// `link`, the page's address for the room, when the front end has one to give.
+///
+/// ```
+/// use ttt_online::mirror::Mirror;
+/// use ttt_online::words;
+///
+/// let mut mirror = Mirror::default();
+/// mirror.code = Some("K7QX-2M".into());
+/// assert_eq!(words::welcome(&mirror, "127.0.0.1:7878", None), "Room K7QX-2M: you watch.");
+/// mirror.seat = Some(ttt_core::Mark::X);
+/// assert_eq!(
+///     words::welcome(&mirror, "10.0.0.2:7878", None),
+///     "Room K7QX-2M: you play X. A friend joins with: ttt join K7QX-2M --server 10.0.0.2:7878",
+/// );
+/// ```
+pub fn welcome(mirror: &Mirror, server: &str, link: Option<&str>) -> String {
+    let code = mirror.code.as_deref().unwrap_or("?");
+    let on = if server == DEFAULT_SERVER {
+        String::new()
+    } else {
+        format!(" --server {server}")
+    };
+    match (mirror.seat, mirror.computer()) {
+        (Some(mark), None) if mirror.position.is_none() => match link {
+            Some(link) => format!(
+                "Room {code}: you play {mark}. Invite a friend: send them this page's address \
+                 ({link}), or the code for ttt join {code}{on}."
+            ),
+            // No full stop: the command is copied as it stands.
+            None => {
+                format!("Room {code}: you play {mark}. A friend joins with: ttt join {code}{on}")
+            }
+        },
+        (Some(mark), Some(computer)) => format!(
+            "Room {code}: you play {mark} against {}. Others watch with: ttt watch {code}{on}",
+            Shown(computer)
+        ),
+        (Some(mark), None) => format!("Room {code}: you play {mark}."),
+        (None, _) => format!("Room {code}: you watch."),
+    }
+}
 
 /// The sentence for `happening`, said once `mirror` has taken it; none for what changes
 /// nothing a person sees.

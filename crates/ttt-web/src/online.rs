@@ -52,9 +52,15 @@ impl Online {
     pub fn from_address() -> Option<Online> {
         let hash = web_sys::window()?.location().hash().ok()?;
         let code = hash.strip_prefix('#')?.parse::<RoomCode>().ok()?;
+        Some(Online::join(code))
+    }
+
+    /// The room `code`: back to this tab's seat, or to one of this browser's if nobody
+    /// holds it, or in as anyone.
+    pub fn join(code: RoomCode) -> Online {
         let shown = code.to_string();
         let visit = Visit::join(code, &name(), kept_tokens(&shown), tab_token(&shown));
-        Some(Online::new(visit))
+        Online::new(visit)
     }
 
     fn new(visit: Visit) -> Online {
@@ -178,16 +184,7 @@ impl Online {
     fn welcome_words(&self) -> String {
         let mirror = self.visit.mirror();
         let code = mirror.code.clone().unwrap_or_default();
-        match mirror.seat {
-            Some(mark) if mirror.position.is_none() => format!(
-                "Room {code}: you play {mark}. Invite a friend: send them this page's address \
-                 ({}), or the code for ttt join {code}{}.",
-                address(&code),
-                server_named()
-            ),
-            Some(mark) => format!("Room {code}: you play {mark}."),
-            None => format!("Room {code}: you watch."),
-        }
+        ttt_online::words::welcome(mirror, &host(), Some(&address(&code)))
     }
 
     /// The connection closed without a goodbye: how long to wait before coming back, or
@@ -265,17 +262,11 @@ fn name() -> String {
     name
 }
 
-/// What `ttt join` needs besides the code to find the page's server: nothing for the
-/// one it finds by default.
-fn server_named() -> String {
-    let host = web_sys::window()
+/// The page's host, `HOST:PORT`: the server `ttt join` names to come to its rooms.
+fn host() -> String {
+    web_sys::window()
         .and_then(|window| window.location().host().ok())
-        .unwrap_or_default();
-    if host == "127.0.0.1:7878" || host == "localhost:7878" {
-        String::new()
-    } else {
-        format!(" --server {host}")
-    }
+        .unwrap_or_default()
 }
 
 /// The page's address for the room `code`.

@@ -142,6 +142,10 @@ impl Page {
         for ask in self.app.take_asks() {
             match ask {
                 Ask::Host(rules) => self.go_online(Online::host(rules)),
+                Ask::Join(code) => match code.parse() {
+                    Ok(code) => self.go_online(Online::join(code)),
+                    Err(error) => self.app.online_closed(format!("{error}.")),
+                },
                 Ask::Leave => {
                     if let Some(mut online) = self.online.take() {
                         online.leave();

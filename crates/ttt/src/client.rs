@@ -23,8 +23,15 @@ use crate::line::typed::{self, Typed, TypedError};
 use crate::signals::Interrupts;
 use crate::store::SeatTokens;
 
-/// The server a client plays on when none is named: `ttt serve`'s own address.
-pub const DEFAULT_SERVER: &str = "127.0.0.1:7878";
+pub use ttt_online::protocol::DEFAULT_SERVER;
+
+/// The name the others see when none is given: the login name, or "Player".
+pub fn default_name() -> String {
+    std::env::var("USER")
+        .ok()
+        .filter(|name| !name.trim().is_empty())
+        .unwrap_or_else(|| "Player".to_owned())
+}
 
 /// How long a connection may take to open.
 const CONNECT: Duration = Duration::from_secs(10);
@@ -247,7 +254,7 @@ fn lost(error: &tungstenite::Error) -> bool {
 }
 
 /// Whether `error` only says nothing came yet (or a signal came): the socket is fine.
-fn waiting(error: &io::Error) -> bool {
+pub fn waiting(error: &io::Error) -> bool {
     matches!(
         error.kind(),
         io::ErrorKind::WouldBlock | io::ErrorKind::TimedOut | io::ErrorKind::Interrupted
@@ -294,7 +301,11 @@ fn come_back(
 }
 
 /// Connects to `server` (`HOST:PORT`), the socket then looked at every [`LOOK`].
-fn connect(server: &str) -> anyhow::Result<WebSocket<TcpStream>> {
+///
+/// # Errors
+/// When `server` names no address, nothing answers there within 10 s, or what answers
+/// does not speak ttt's WebSocket.
+pub fn connect(server: &str) -> anyhow::Result<WebSocket<TcpStream>> {
     let address = server
         .to_socket_addrs()
         .with_context(|| {
@@ -392,28 +403,8 @@ fn show(
 ) -> io::Result<()> {
     let mirror = &client.mirror;
     match told {
-        ToClient::Welcome { code, .. } => {
-            // The server, for a friend to name unless it is the one named by default.
-            let on = if server == DEFAULT_SERVER {
-                String::new()
-            } else {
-                format!(" --server {server}")
-            };
-            match (mirror.seat, mirror.computer()) {
-                // The host, waiting: how the friend comes in.
-                (Some(mark), None) if mirror.position.is_none() => writeln!(
-                    out,
-                    "Room {code}: you play {mark}. A friend joins with: ttt join {code}{on}"
-                )?,
-                (Some(mark), Some(computer)) => writeln!(
-                    out,
-                    "Room {code}: you play {mark} against {}. Others watch with: ttt watch \
-                     {code}{on}",
-                    Shown(computer)
-                )?,
-                (Some(mark), None) => writeln!(out, "Room {code}: you play {mark}.")?,
-                (None, _) => writeln!(out, "Room {code}: you watch.")?,
-            }
+        ToClient::Welcome { .. } => {
+            writeln!(out, "{}", ttt_online::words::welcome(mirror, server, None))?;
             if mirror.position.is_some() {
                 board(mirror, palette, out)?;
                 prompt(mirror, out)?;

@@ -13,7 +13,8 @@ use std::io::{self, ErrorKind, IsTerminal, Write};
 use std::process::ExitCode;
 
 use clap::Parser;
-use ttt_play::Seats;
+use ttt_online::visit::Visit;
+use ttt_play::{Seats, Settings};
 
 use cli::{Cli, Command, PlayArgs};
 use failure::{BAD_INPUT, BadInput};
@@ -21,6 +22,7 @@ use line::{Ending, LineOptions, Palette, Resume};
 use signals::Interrupts;
 use ttt_play::app::Theme;
 use ttt_play::records::Recorder;
+use tui::online::Online;
 
 fn main() -> ExitCode {
     let cli = Cli::parse();
@@ -66,16 +68,20 @@ fn run(cli: Cli) -> anyhow::Result<ExitCode> {
         Some(Command::Serve(args)) => commands::serve::run(&args, &mut out),
         Some(Command::Host(args)) => {
             let entry = ttt::client::Entry::Host(args.board.rules()?, args.computer);
-            commands::serve::play(&args.client, entry, Some(args.listen), &mut out)
+            play_online(&args.client, entry, Some(args.listen), &mut out)
         }
-        Some(Command::Join(args)) => {
-            let entry = ttt::client::Entry::Join(args.code);
-            commands::serve::play(&args.client, entry, None, &mut out)
-        }
-        Some(Command::Watch(args)) => {
-            let entry = ttt::client::Entry::Watch(args.code);
-            commands::serve::play(&args.client, entry, None, &mut out)
-        }
+        Some(Command::Join(args)) => play_online(
+            &args.client,
+            ttt::client::Entry::Join(args.code),
+            None,
+            &mut out,
+        ),
+        Some(Command::Watch(args)) => play_online(
+            &args.client,
+            ttt::client::Entry::Watch(args.code),
+            None,
+            &mut out,
+        ),
         Some(Command::Replay(args)) => {
             let replay = commands::records::replay_of(&args, &args.store)?;
             if args.plain || !full_screen_possible() {
@@ -109,6 +115,21 @@ fn run(cli: Cli) -> anyhow::Result<ExitCode> {
         out.flush()?;
         Ok(code)
     })
+}
+
+/// `ttt host`, `ttt join` and `ttt watch`: full screen in a terminal, in lines otherwise
+/// (`--plain`, a pipe).
+fn play_online(
+    client: &commands::serve::ClientArgs,
+    entry: ttt::client::Entry,
+    own: Option<std::net::SocketAddr>,
+    out: &mut impl Write,
+) -> anyhow::Result<ExitCode> {
+    if client.plain || !full_screen_possible() {
+        commands::serve::play(client, entry, own, out)
+    } else {
+        online_full_screen(client, entry, own, out)
+    }
 }
 
 fn play(args: &PlayArgs, out: &mut impl Write) -> anyhow::Result<ExitCode> {
@@ -149,34 +170,9 @@ fn play(args: &PlayArgs, out: &mut impl Write) -> anyhow::Result<ExitCode> {
             .map_err(|error| BadInput(error.to_string()))?;
     }
     if !args.plain && full_screen_possible() {
-        let interrupts = Interrupts::watch()?;
-        let theme = Theme::new(!line::no_color());
-        let remembered = match store.as_ref().map(store::Store::choices) {
-            Some(Ok(remembered)) => remembered,
-            Some(Err(set_aside)) => {
-                ttt::failure::say(set_aside);
-                None
-            }
-            None => None,
-        };
-        let memory = tui::Memory {
-            recorder,
-            store,
-            games: kept
-                .into_iter()
-                .map(|kept| (kept.id, kept.record))
-                .collect(),
-            remembered,
-            resume,
-        };
-        let exit = tui::run(settings, theme, memory, &interrupts)?;
-        let Some(signal) = exit.signal else {
-            writeln!(out, "{}", exit.score)?;
-            return Ok(ExitCode::SUCCESS);
-        };
-        // After SIGHUP the terminal may be gone: the exit code still tells what happened.
-        let _ = writeln!(io::stdout(), "{}", exit.score);
-        return Ok(signal.exit_code());
+        let seats = commands::serve::seats(&args.store);
+        let online = Online::new(None, ttt::client::default_name(), seats, None);
+        return full_screen(settings, (store, kept), resume, online, out);
     }
     let options = LineOptions {
         style: args.style,
@@ -221,14 +217,91 @@ fn play(args: &PlayArgs, out: &mut impl Write) -> anyhow::Result<ExitCode> {
     })
 }
 
+/// The full-screen mode, with the kept games, the one to take up or offer, and the
+/// rooms online; the score (or the room's) said after it.
+fn full_screen(
+    settings: Settings,
+    (store, kept): (Option<store::Store>, Vec<store::Kept>),
+    resume: Option<Resume>,
+    online: Online,
+    out: &mut impl Write,
+) -> anyhow::Result<ExitCode> {
+    let interrupts = Interrupts::watch()?;
+    let theme = Theme::new(!line::no_color());
+    let remembered = match store.as_ref().map(store::Store::choices) {
+        Some(Ok(remembered)) => remembered,
+        Some(Err(set_aside)) => {
+            ttt::failure::say(set_aside);
+            None
+        }
+        None => None,
+    };
+    let memory = tui::Memory {
+        recorder: store.clone().map(|store| Recorder::new(Box::new(store))),
+        store,
+        games: kept
+            .into_iter()
+            .map(|kept| (kept.id, kept.record))
+            .collect(),
+        remembered,
+        resume,
+    };
+    // What was said before (the host's own server's address) stays readable after.
+    out.flush()?;
+    let exit = tui::run(settings, theme, memory, online, &interrupts)?;
+    let tally = exit.room.unwrap_or_else(|| exit.score.to_string());
+    let Some(signal) = exit.signal else {
+        writeln!(out, "{tally}")?;
+        return Ok(ExitCode::SUCCESS);
+    };
+    // After SIGHUP the terminal may be gone: the exit code still tells what happened.
+    let _ = writeln!(io::stdout(), "{tally}");
+    Ok(signal.exit_code())
+}
+
+/// Plays in a room on a server in the full-screen mode (`ttt host`, `ttt join`, `ttt
+/// watch` in a terminal): the room first, then the start screen as `ttt play` shows it.
+fn online_full_screen(
+    client: &commands::serve::ClientArgs,
+    entry: ttt::client::Entry,
+    own: Option<std::net::SocketAddr>,
+    out: &mut impl Write,
+) -> anyhow::Result<ExitCode> {
+    let (server, own) = commands::serve::server(client, own, out)?;
+    let (store, kept) = open_store_in(false, client.store.data_dir.as_deref());
+    let seats = commands::serve::seats(&client.store);
+    let name = commands::serve::name(client);
+    let mut online = Online::new(client.server.clone(), name.clone(), seats, own);
+    let visit = match entry {
+        ttt::client::Entry::Host(rules, None) => Visit::host(rules, &name),
+        ttt::client::Entry::Host(rules, Some(computer)) => {
+            Visit::host_against(rules, &name, &computer.to_string())
+        }
+        ttt::client::Entry::Join(code) => online.join(code, &server),
+        ttt::client::Entry::Watch(code) => Visit::watch(code, &name),
+    };
+    online.first(visit, server);
+    let settings = Settings::new(ttt_core::Rules::default(), Seats::Ask { letter: None })?;
+    full_screen(settings, (store, kept), None, online, out)
+}
+
 /// The store of kept games and the games in it, unless `--no-save`; a store that cannot
 /// be opened is said in one line and the games go on unkept. Files in it that cannot be
 /// read are set aside and said, one line each.
 fn open_store(args: &PlayArgs) -> (Option<store::Store>, Vec<store::Kept>) {
-    if args.no_save {
+    open_store_in(args.no_save, args.store.data_dir.as_deref())
+}
+
+/// The store in `data_dir` (or the default folder) and the games in it, unless
+/// `no_save`, as [`open_store`] says.
+fn open_store_in(
+    no_save: bool,
+    data_dir: Option<&std::path::Path>,
+) -> (Option<store::Store>, Vec<store::Kept>) {
+    if no_save {
         return (None, Vec::new());
     }
-    match store::Store::open_and_load(args.store.data_dir.as_deref()) {
+    match store::Store::open_and_load(data_dir) {
         Ok((store, kept, set_aside)) => {
             for line in set_aside {
                 ttt::failure::say(line);

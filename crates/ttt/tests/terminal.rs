@@ -474,3 +474,73 @@ fn keys_act_while_a_hint_is_worked_out_and_the_hint_comes() {
     tmux.wait_for("EXIT=0");
     tmux.assert_restored();
 }
+
+/// The room's code in the title of the full screen's online screen ("ttt online — room
+/// K7QX-2M — …").
+fn room_code(screen: &str) -> String {
+    let after = &screen[screen.find("room ").unwrap() + "room ".len()..];
+    after.split_whitespace().next().unwrap().to_owned()
+}
+
+#[test]
+fn two_terminals_play_each_other_full_screen_through_a_server() {
+    let (Some(server), Some(ann), Some(bob)) =
+        (Tmux::start("serve"), Tmux::start("ann"), Tmux::start("bob"))
+    else {
+        return;
+    };
+    server.keys(&[
+        &ttt_command("serve --no-store --listen 127.0.0.1:0"),
+        "Enter",
+    ]);
+    let served = server.wait_for("ttt serves on ");
+    let after = &served[served.find("ttt serves on ").unwrap() + "ttt serves on ".len()..];
+    let address = &after[..after.find(": ").unwrap()];
+    ann.keys(&[
+        &ttt_command(&format!("host --server {address} --name Ann")),
+        "Enter",
+    ]);
+    let code = room_code(&ann.wait_for("ttt online — room "));
+    ann.wait_for("waiting for a fri");
+    // Typed as a friend might: lower case, without the dash.
+    let typed = code.replace('-', "").to_lowercase();
+    bob.keys(&[
+        &ttt_command(&format!("join {typed} --server {address} --name Bob")),
+        "Enter",
+    ]);
+    bob.wait_for("Bob (you)");
+    let screen = ann.wait_for("moves first.");
+    assert!(screen.contains("Ann (you)"), "{screen}");
+    // Whoever moves first wins along the top row; the other plays the middle row.
+    let (first, second) = if screen.contains("X moves first") == screen.contains("X  Ann") {
+        (&ann, &bob)
+    } else {
+        (&bob, &ann)
+    };
+    for (player, square, moves) in [
+        (first, "1", "1."),
+        (second, "4", "1."),
+        (first, "2", "2."),
+        (second, "5", "2."),
+        (first, "3", "3."),
+    ] {
+        player.keys(&[square]);
+        player.wait_for(moves);
+        sleep(Duration::from_millis(200));
+    }
+    first.wait_for("You win!");
+    second.wait_for("wins.");
+    // Bob leaves: Ann sees him go; his tally names the room.
+    bob.keys(&["q"]);
+    let screen = bob.wait_for("EXIT=0");
+    assert!(
+        screen.contains(&format!("Room {code}: Ann (X)"))
+            || screen.contains(&format!("Room {code}: Bob (X)")),
+        "{screen}"
+    );
+    bob.assert_restored();
+    ann.wait_for("Bob lost the");
+    ann.keys(&["q"]);
+    ann.wait_for("EXIT=0");
+    ann.assert_restored();
+}

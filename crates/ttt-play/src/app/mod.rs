@@ -68,6 +68,10 @@ pub const COMPUTER_PAUSE: Duration = Duration::from_millis(450);
 /// How long a finished game between two computers stays up before the next one starts.
 pub const NEXT_GAME_PAUSE: Duration = Duration::from_millis(1_500);
 
+/// The longest room code the start screen's box takes: the code, a dash, and room to
+/// mistype.
+const MAX_TYPED_CODE: usize = 12;
+
 /// Which screen shows, with its own state.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum Screen {
@@ -88,6 +92,9 @@ pub enum Overlay {
     Review(Vec<String>),
     /// "Leave the game in progress?", before quitting, a new game or the start screen.
     Confirm(Leave),
+    /// Online from the start screen: host a new room, or join one by the code being
+    /// typed.
+    RoomCode(String),
 }
 
 /// A way out of a game in progress, which asks first.
@@ -705,6 +712,23 @@ impl App {
                 (Overlay::Confirm(leave), Key::Char('y' | 'Y') | Key::Enter) => {
                     self.leave_now(leave, now);
                 }
+                (Overlay::RoomCode(typed), Key::Enter) => self.go_online(typed),
+                (Overlay::RoomCode(_), Key::Esc) => self.status = Status::default(),
+                (Overlay::RoomCode(mut typed), key) => {
+                    match key {
+                        Key::Char(letter)
+                            if (letter.is_ascii_alphanumeric() || letter == '-')
+                                && typed.len() < MAX_TYPED_CODE =>
+                        {
+                            typed.push(letter.to_ascii_uppercase());
+                        }
+                        Key::Backspace => {
+                            typed.pop();
+                        }
+                        _ => {}
+                    }
+                    self.overlay = Some(Overlay::RoomCode(typed));
+                }
                 // A box taller than the window scrolls; other keys close it.
                 (
                     overlay,
@@ -862,6 +886,22 @@ impl App {
         self.say(said);
     }
 
+    /// Leaves the start screen for a room online: a new one on the chosen board when
+    /// `code` is empty, else the room of `code`.
+    fn go_online(&mut self, code: String) {
+        let Screen::Start(menu) = &self.screen else {
+            return;
+        };
+        let rules = menu.choices.rules;
+        self.naming = menu.choices.naming;
+        self.enter_online(rules);
+        self.asks.push(if code.is_empty() {
+            Ask::Host(rules)
+        } else {
+            Ask::Join(code)
+        });
+    }
+
     /// Leaves the start screen for the game with the chosen table, the tally going on.
     fn start(&mut self, now: Duration) {
         let Screen::Start(menu) = &self.screen else {
@@ -871,10 +911,11 @@ impl App {
             return self.refuse(message);
         }
         if menu.choices.opponent == Opponent::Online {
-            let rules = menu.choices.rules;
-            self.naming = menu.choices.naming;
-            self.enter_online(rules);
-            self.asks.push(Ask::Host(rules));
+            // A terminal's invitation is a code to type; a page's is its address.
+            match self.front {
+                Front::Terminal => self.open(Overlay::RoomCode(String::new())),
+                Front::Page => self.go_online(String::new()),
+            }
             return;
         }
         let table = menu.choices.table();

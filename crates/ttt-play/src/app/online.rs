@@ -127,10 +127,13 @@ const fn seat_index(mark: Mark) -> usize {
 
 /// What the person asks of the room, for the front end to send: the server answers by
 /// what happens, or a refusal in words ([`App::online_note`](super::App::online_note)).
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq, Eq)]
 pub enum Ask {
     /// Open a room for a game on these rules, the person in its first seat.
     Host(Rules),
+    /// Come into the room of this code, as typed (the front end reads it): a free seat,
+    /// or watch.
+    Join(String),
     /// Play a square.
     Play(Square),
     /// Take one's last move back (the other player answers).
@@ -199,7 +202,7 @@ impl OnlineScreen {
         let mut name = ttt_core::Shown(&player.name).to_string();
         if table.seat == Some(mark) {
             name.push_str(" (you)");
-        } else if player.computer {
+        } else if player.computer && !player.name.to_lowercase().contains("computer") {
             name.push_str(" (computer)");
         }
         if !player.connected {
@@ -337,7 +340,7 @@ mod tests {
     use ratatui::layout::Rect;
 
     use super::*;
-    use crate::app::{Input, Opponent, Theme};
+    use crate::app::{Front, Input, Opponent, Theme};
     use crate::{Seats, Settings};
 
     const AREA: Rect = Rect::new(0, 0, 80, 24);
@@ -390,22 +393,51 @@ mod tests {
     }
 
     #[test]
-    fn start_with_a_friend_online_asks_to_host_a_room_on_the_chosen_board() {
-        let mut app = app();
+    fn start_with_a_friend_online_hosts_a_room_on_the_chosen_board_or_joins_one_by_code() {
         let rules = Rules::new(7, 6, 4).unwrap();
-        if let Screen::Start(menu) = &mut app.screen {
-            menu.choices.opponent = Opponent::Online;
-            menu.choices.rules = rules;
-        }
-        key(&mut app, Key::Enter);
-        assert_eq!(app.take_asks(), vec![Ask::Host(rules)]);
-        assert!(matches!(app.screen(), Screen::Online(_)));
-        assert_eq!(app.rules(), rules);
+        let starting = |front| {
+            let mut app = app().with_front(front);
+            if let Screen::Start(menu) = &mut app.screen {
+                menu.choices.opponent = Opponent::Online;
+                menu.choices.rules = rules;
+            }
+            key(&mut app, Key::Enter);
+            app
+        };
+        // A page's invitation is its address: Start hosts at once.
+        let mut page = starting(Front::Page);
+        assert_eq!(page.take_asks(), vec![Ask::Host(rules)]);
+        assert!(matches!(page.screen(), Screen::Online(_)));
+        assert_eq!(page.rules(), rules);
         assert_eq!(
-            app.position().ply(),
+            page.position().ply(),
             0,
             "nothing is played before the server says"
         );
+        // A terminal asks first: Enter alone hosts.
+        let mut host = starting(Front::Terminal);
+        assert!(matches!(host.overlay(), Some(Overlay::RoomCode(typed)) if typed.is_empty()));
+        assert!(host.take_asks().is_empty());
+        key(&mut host, Key::Enter);
+        assert_eq!(host.take_asks(), vec![Ask::Host(rules)]);
+        assert!(matches!(host.screen(), Screen::Online(_)));
+        // A code typed joins its room, read as typed (the front end reads the code).
+        let mut guest = starting(Front::Terminal);
+        for typed in "k7qx-2mm".chars() {
+            key(&mut guest, Key::Char(typed));
+        }
+        key(&mut guest, Key::Backspace);
+        assert!(matches!(guest.overlay(), Some(Overlay::RoomCode(typed)) if typed == "K7QX-2M"));
+        key(&mut guest, Key::Enter);
+        assert_eq!(guest.take_asks(), vec![Ask::Join("K7QX-2M".to_owned())]);
+        assert!(matches!(guest.screen(), Screen::Online(_)));
+        // Esc goes back to the start screen, asking nothing; q is typed, not quitting.
+        let mut back = starting(Front::Terminal);
+        key(&mut back, Key::Char('q'));
+        assert_eq!(back.end(), None);
+        key(&mut back, Key::Esc);
+        assert!(back.overlay().is_none() && matches!(back.screen(), Screen::Start(_)));
+        assert!(back.take_asks().is_empty());
     }
 
     #[test]

@@ -921,6 +921,18 @@ pub(super) fn overlay_text(
     let (title, mut lines) = match overlay {
         Overlay::Help => ("Keys", keys(front)),
         Overlay::Review(lines) => ("Review", lines.clone()),
+        Overlay::RoomCode(typed) => (
+            "Play online",
+            vec![
+                "Enter: host a new room, for a friend to join".to_owned(),
+                "with its code.".to_owned(),
+                String::new(),
+                "Or type the code of a friend's room to join it:".to_owned(),
+                format!("  {typed}_"),
+                String::new(),
+                "Esc: back to the start screen.".to_owned(),
+            ],
+        ),
         Overlay::Confirm(leave) => {
             let (title, question) = match leave {
                 Leave::Quit if kept => ("Quit?", "Quit? It is kept for next time."),
@@ -943,7 +955,7 @@ pub(super) fn overlay_text(
             )
         }
     };
-    if !matches!(overlay, Overlay::Confirm(_)) {
+    if !matches!(overlay, Overlay::Confirm(_) | Overlay::RoomCode(_)) {
         lines.push(String::new());
         lines.push(front.close().to_owned());
     }

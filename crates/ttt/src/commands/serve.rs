@@ -164,6 +164,11 @@ pub struct ClientArgs {
     #[arg(long)]
     pub name: Option<String>,
 
+    /// Play in lines rather than full screen (as when not in a terminal): for screen
+    /// readers and scripts.
+    #[arg(long)]
+    pub plain: bool,
+
     #[command(flatten)]
     pub store: StoreArgs,
 }
@@ -212,16 +217,44 @@ pub fn play(
 ) -> anyhow::Result<ExitCode> {
     let interrupts = Interrupts::watch()?;
     let input = std::io::BufReader::new(std::io::stdin());
-    let name = client
-        .name
-        .clone()
-        .or_else(|| std::env::var("USER").ok())
-        .unwrap_or_else(|| "Player".to_owned());
-    // Without a data folder, a seat is kept for this run only.
-    let seats = Store::folder(client.store.data_dir.as_deref())
+    let (server, _own) = server(client, own, out)?;
+    client::run(
+        &server,
+        entry,
+        &name(client),
+        input,
+        &interrupts,
+        Palette::detect(),
+        seats(&client.store).as_ref(),
+        out,
+    )
+}
+
+/// The name the others see: `--name`, or the login name.
+pub fn name(client: &ClientArgs) -> String {
+    client.name.clone().unwrap_or_else(client::default_name)
+}
+
+/// Where seats' tokens are kept, so that `ttt join` takes a seat back; none without a
+/// data folder (a seat is then kept for the run only).
+pub fn seats(store: &StoreArgs) -> Option<SeatTokens> {
+    Store::folder(store.data_dir.as_deref())
         .ok()
-        .map(|folder| SeatTokens::in_folder(&folder));
-    let (server, _own) = match (&client.server, own) {
+        .map(|folder| SeatTokens::in_folder(&folder))
+}
+
+/// The server to play on: the one named; with none named and `own` given (`ttt host`),
+/// a server of the host's own started on `own`, returned with it to last as long as the
+/// host plays; else the default one.
+///
+/// # Errors
+/// When the host's own server cannot listen on `own`.
+pub fn server(
+    client: &ClientArgs,
+    own: Option<SocketAddr>,
+    out: &mut impl Write,
+) -> anyhow::Result<(String, Option<OwnServer>)> {
+    Ok(match (&client.server, own) {
         (Some(server), _) => (server.clone(), None),
         (None, Some(listen)) => {
             let own = OwnServer::start(listen)?;
@@ -236,21 +269,11 @@ pub fn play(
             (own.reached_at(), Some(own))
         }
         (None, None) => (client::DEFAULT_SERVER.to_owned(), None),
-    };
-    client::run(
-        &server,
-        entry,
-        &name,
-        input,
-        &interrupts,
-        Palette::detect(),
-        seats.as_ref(),
-        out,
-    )
+    })
 }
 
 /// A server of the host's own, on a thread of its own, stopped when dropped.
-struct OwnServer {
+pub struct OwnServer {
     address: SocketAddr,
     stop: Option<tokio::sync::oneshot::Sender<()>>,
     thread: Option<std::thread::JoinHandle<()>>,
@@ -259,7 +282,7 @@ struct OwnServer {
 impl OwnServer {
     /// Listens on `listen` and serves there (keeping no rooms: they last as long as the
     /// host plays).
-    fn start(listen: SocketAddr) -> anyhow::Result<OwnServer> {
+    pub fn start(listen: SocketAddr) -> anyhow::Result<OwnServer> {
         let runtime = tokio::runtime::Builder::new_multi_thread()
             .worker_threads(1)
             .enable_all()
@@ -289,7 +312,7 @@ impl OwnServer {
     }
 
     /// The address this process's client reaches the server at.
-    fn reached_at(&self) -> String {
+    pub fn reached_at(&self) -> String {
         let mut address = self.address;
         if address.ip().is_unspecified() {
             address.set_ip(std::net::Ipv4Addr::LOCALHOST.into());

@@ -5,6 +5,7 @@
 //! restores the terminal on every way out: quitting, Ctrl-C, a signal (SIGTERM, SIGHUP,
 //! SIGQUIT, SIGINT from `kill`), an error or a panic.
 
+pub mod online;
 mod watchdog;
 
 use std::io::{self, IsTerminal};
@@ -22,6 +23,7 @@ use ttt_play::session::{Score, Thought};
 use ttt_play::{Settings, app};
 
 use crate::signals::{Interrupts, Signal};
+use online::Online;
 use ttt::engine::EngineLauncher;
 use ttt::line::Resume;
 use ttt::store::{self, Store};
@@ -32,12 +34,14 @@ use watchdog::Watchdog;
 const TICK: Duration = Duration::from_millis(50);
 
 /// How the full-screen mode ended.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Exit {
     /// The score of every game of the run.
     pub score: Score,
     /// The signal that ended it (Ctrl-C among them), or `None` when the person quit.
     pub signal: Option<Signal>,
+    /// The score of the room online the person was in at the end, in words.
+    pub room: Option<String>,
 }
 
 /// Runs the full-screen mode until the person quits or a signal in `interrupts` arrives,
@@ -49,6 +53,7 @@ pub fn run(
     settings: Settings,
     theme: Theme,
     memory: Memory,
+    mut online: Online,
     interrupts: &Interrupts,
 ) -> io::Result<Exit> {
     let watchdog = Watchdog::start(interrupts)?;
@@ -68,6 +73,7 @@ pub fn run(
             theme,
             &mut keeping,
             memory,
+            &mut online,
             interrupts,
             &watchdog,
         )
@@ -166,12 +172,17 @@ impl Drop for MouseGuard {
     }
 }
 
+#[allow(
+    clippy::too_many_arguments,
+    reason = "each is one thing the loop is given"
+)]
 fn event_loop(
     mut terminal: DefaultTerminal,
     settings: Settings,
     theme: Theme,
     keeping: &mut Keeping,
     memory: Memory,
+    online: &mut Online,
     interrupts: &Interrupts,
     watchdog: &Watchdog,
 ) -> io::Result<Exit> {
@@ -183,7 +194,8 @@ fn event_loop(
         ratatui::layout::Rect::new(0, 0, size.width, size.height),
         clock.elapsed(),
     )
-    .with_launcher(Box::new(EngineLauncher));
+    .with_launcher(Box::new(EngineLauncher))
+    .with_online();
     if let Some(remembered) = &memory.remembered {
         app = app.with_remembered(remembered);
     }
@@ -207,6 +219,7 @@ fn event_loop(
             }
         }
     }
+    online.begin(&mut app);
     let (sender, thoughts) = mpsc::channel::<Thought>();
     let (job_sender, finished_jobs) = mpsc::channel::<app::Done>();
     loop {
@@ -227,6 +240,7 @@ fn event_loop(
                     return Ok(Exit {
                         score,
                         signal: None,
+                        room: online.tally(),
                     });
                 }
                 None => None,
@@ -234,7 +248,12 @@ fn event_loop(
         };
         if signal.is_some() {
             keeping.leave(&app);
-            return Ok(Exit { score, signal });
+            let room = online.tally();
+            return Ok(Exit {
+                score,
+                signal,
+                room,
+            });
         }
         terminal.draw(|frame| frame.render_widget(&app, frame.area()))?;
         app.handle(Input::Tick, clock.elapsed());
@@ -260,6 +279,8 @@ fn event_loop(
                 app.handle(input, clock.elapsed());
             }
         }
+        online.asks(&mut app);
+        online.poll(&mut app);
         while let Ok(thought) = thoughts.try_recv() {
             app.receive(thought, clock.elapsed());
         }

@@ -1,0 +1,339 @@
+//! The full screen's rooms on a server: a connection on a thread of its own (the
+//! terminal client's WebSocket), and the stay in the room ([`Visit`]) that decides what
+//! to say on it and what each message changes in the app. The app shows the room and
+//! hands out what the person asks; the server decides.
+
+use std::net::SocketAddr;
+use std::sync::mpsc::{self, TryRecvError};
+use std::time::{Duration, Instant};
+
+use ttt::client;
+use ttt::store::SeatTokens;
+use ttt_online::protocol::{Request, RoomCode};
+use ttt_online::visit::Visit;
+use ttt_online::words;
+use ttt_play::app::{App, Ask, Screen};
+use tungstenite::Message;
+
+use crate::commands::serve::OwnServer;
+
+/// How long the connection's thread waits on the socket before looking at what to send.
+const LOOK: Duration = Duration::from_millis(20);
+
+/// Where the full screen plays online, and the room it is in.
+pub struct Online {
+    /// The server named on the command line; without one, the one at the default
+    /// address, or else one of the person's own started there.
+    named: Option<String>,
+    /// The person's name, as the others see it.
+    name: String,
+    /// Where seats' tokens are kept, so that `ttt join` takes a seat back.
+    seats: Option<SeatTokens>,
+    /// The person's own server, once started: it lasts as long as the program.
+    own: Option<OwnServer>,
+    room: Option<Room>,
+    /// The room to enter as the full screen opens (`ttt join`), and its server.
+    first: Option<(Visit, String)>,
+}
+
+/// A stay in a room over the connections of a server.
+struct Room {
+    visit: Visit,
+    server: String,
+    link: Option<Link>,
+    /// Whether the first message went on the open link: requests wait for it.
+    said_hello: bool,
+    /// When to connect again, after a drop.
+    again: Option<Instant>,
+}
+
+/// One connection, carried by a thread of its own that ends when the link is dropped.
+struct Link {
+    outgoing: mpsc::Sender<String>,
+    heard: mpsc::Receiver<Heard>,
+}
+
+/// What a connection's thread hands back.
+enum Heard {
+    /// The connection opened.
+    Opened,
+    /// A message from the server.
+    Message(String),
+    /// The connection closed, or could not open.
+    Closed,
+}
+
+impl Online {
+    /// Plays on `named` (or the default server, or one of the person's own) as `name`,
+    /// keeping seats' tokens in `seats`; with `own`, a server of the person's own already
+    /// started (`ttt host`).
+    pub fn new(
+        named: Option<String>,
+        name: String,
+        seats: Option<SeatTokens>,
+        own: Option<OwnServer>,
+    ) -> Online {
+        Online {
+            named,
+            name,
+            seats,
+            own,
+            room: None,
+            first: None,
+        }
+    }
+
+    /// Enters the room of `visit` on `server` as the full screen opens.
+    pub fn first(&mut self, visit: Visit, server: String) {
+        self.first = Some((visit, server));
+    }
+
+    /// Enters the room given [first](Online::first), if one was.
+    pub fn begin(&mut self, app: &mut App) {
+        if let Some((visit, server)) = self.first.take() {
+            self.enter(visit, server, app);
+        }
+    }
+
+    /// The server to host on: the one named, the person's own, the one at the default
+    /// address if it answers, or else a new one of the person's own there.
+    fn server(&mut self) -> anyhow::Result<String> {
+        if let Some(named) = &self.named {
+            return Ok(named.clone());
+        }
+        if let Some(own) = &self.own {
+            return Ok(own.reached_at());
+        }
+        let default: SocketAddr = client::DEFAULT_SERVER.parse()?;
+        if std::net::TcpStream::connect_timeout(&default, Duration::from_secs(1)).is_ok() {
+            return Ok(client::DEFAULT_SERVER.to_owned());
+        }
+        let own = OwnServer::start(default)?;
+        let server = own.reached_at();
+        self.own = Some(own);
+        Ok(server)
+    }
+
+    /// The server to join a room on: the one named, or the default one.
+    fn server_to_join(&self) -> String {
+        match (&self.named, &self.own) {
+            (Some(named), _) => named.clone(),
+            (None, Some(own)) => own.reached_at(),
+            (None, None) => client::DEFAULT_SERVER.to_owned(),
+        }
+    }
+
+    /// Enters the room of `visit` on `server`, leaving any other.
+    pub fn enter(&mut self, visit: Visit, server: String, app: &mut App) {
+        app.enter_online(visit.rules());
+        self.room = Some(Room {
+            visit,
+            server: server.clone(),
+            link: Some(Link::open(server)),
+            said_hello: false,
+            again: None,
+        });
+    }
+
+    /// A visit to the room `code` as this person: back to a seat of theirs if nobody
+    /// holds it.
+    pub fn join(&self, code: RoomCode, server: &str) -> Visit {
+        let tokens = self
+            .seats
+            .as_ref()
+            .map_or_else(Vec::new, |seats| seats.get(server, &code.to_string()));
+        Visit::join(code, &self.name, tokens, None)
+    }
+
+    /// Sends what the person asked since the last call: opening a room connects, leaving
+    /// closes.
+    pub fn asks(&mut self, app: &mut App) {
+        for ask in app.take_asks() {
+            match ask {
+                Ask::Host(rules) => match self.server() {
+                    Ok(server) => self.enter(Visit::host(rules, &self.name), server, app),
+                    Err(error) => {
+                        app.online_closed(format!("No server to open a room on: {error:#}."));
+                    }
+                },
+                Ask::Join(code) => self.join_typed(&code, app),
+                Ask::Leave => self.room = None,
+                ask => {
+                    let Some(room) = &mut self.room else {
+                        continue;
+                    };
+                    if !room.send(ask) {
+                        app.online_note(
+                            "Not connected to the server: wait until the connection is back."
+                                .to_owned(),
+                            true,
+                        );
+                    }
+                }
+            }
+        }
+    }
+
+    /// Takes what the server said since the last call, and comes back after a drop when
+    /// it is time.
+    pub fn poll(&mut self, app: &mut App) {
+        let Some(room) = &mut self.room else {
+            return;
+        };
+        if room.link.is_none() && room.again.is_some_and(|at| Instant::now() >= at) {
+            room.again = None;
+            room.said_hello = false;
+            room.link = Some(Link::open(room.server.clone()));
+        }
+        let mut over = false;
+        while let Some(heard) = room.link.as_ref().and_then(Link::next) {
+            match heard {
+                Heard::Opened => {
+                    room.said_hello = true;
+                    let hello = room.visit.hello();
+                    room.post(&hello);
+                }
+                Heard::Message(text) => {
+                    let reply = room.visit.heard(&text, app);
+                    for request in &reply.send {
+                        room.post(request);
+                    }
+                    if reply.welcomed {
+                        if let (Some(seats), Some((code, token))) =
+                            (&self.seats, room.visit.token())
+                        {
+                            // Without it, only this run can come back to the seat.
+                            let _ = seats.keep(&room.server, code, token);
+                        }
+                        let welcome = words::welcome(room.visit.mirror(), &room.server, None);
+                        app.online_note(welcome, false);
+                    }
+                    if reply.come_back {
+                        room.link = None;
+                        room.again = Some(Instant::now() + Duration::from_secs(1));
+                    }
+                    over |= reply.ended;
+                }
+                Heard::Closed => {
+                    room.link = None;
+                    match room.visit.dropped(app) {
+                        Some(wait) => room.again = Some(Instant::now() + wait),
+                        None => over = true,
+                    }
+                }
+            }
+            if over {
+                break;
+            }
+        }
+        if over || !matches!(app.screen(), Screen::Online(_)) {
+            self.room = None;
+        }
+    }
+
+    /// The room's score in words, for the last line after the full screen: none when the
+    /// person is in no room.
+    pub fn tally(&self) -> Option<String> {
+        let mirror = self.room.as_ref()?.visit.mirror();
+        let code = mirror.code.as_deref()?;
+        let [x, o, draws] = mirror.score;
+        let name = |mark| ttt_core::Shown(mirror.name_of(mark).unwrap_or("?")).to_string();
+        Some(format!(
+            "Room {code}: {} (X) {x}, {} (O) {o}, draws {draws}.",
+            name(ttt_core::Mark::X),
+            name(ttt_core::Mark::O)
+        ))
+    }
+
+    /// Parses `code` as a room's code and joins it on the server named or the default one.
+    fn join_typed(&mut self, code: &str, app: &mut App) {
+        match code.parse::<RoomCode>() {
+            Ok(code) => {
+                let server = self.server_to_join();
+                let visit = self.join(code, &server);
+                self.enter(visit, server, app);
+            }
+            Err(error) => app.online_closed(format!("{error}.")),
+        }
+    }
+}
+
+impl Room {
+    /// Sends `ask`, numbered for the board shown. False when there is no open connection
+    /// to send it on.
+    fn send(&mut self, ask: Ask) -> bool {
+        let Some(request) = self.visit.request(ask) else {
+            return true;
+        };
+        self.said_hello && self.post(&request)
+    }
+
+    /// Hands `request` to the connection's thread.
+    fn post(&self, request: &Request) -> bool {
+        let (Some(link), Ok(text)) = (&self.link, serde_json::to_string(request)) else {
+            return false;
+        };
+        link.outgoing.send(text).is_ok()
+    }
+}
+
+impl Link {
+    /// Connects to `server` on a thread of its own.
+    fn open(server: String) -> Link {
+        let (outgoing, to_send) = mpsc::channel();
+        let (tell, heard) = mpsc::channel();
+        std::thread::spawn(move || carry(&server, &to_send, &tell));
+        Link { outgoing, heard }
+    }
+
+    /// What the connection heard next, if anything yet.
+    fn next(&self) -> Option<Heard> {
+        self.heard.try_recv().ok()
+    }
+}
+
+/// The connection's thread: connects, then sends what it is handed and hands back what
+/// it hears, until either side closes. Dropping the [`Link`] closes the connection.
+fn carry(server: &str, to_send: &mpsc::Receiver<String>, tell: &mpsc::Sender<Heard>) {
+    let Ok(mut socket) = client::connect(server) else {
+        let _ = tell.send(Heard::Closed);
+        return;
+    };
+    let _ = socket.get_ref().set_read_timeout(Some(LOOK));
+    if tell.send(Heard::Opened).is_err() {
+        return;
+    }
+    loop {
+        loop {
+            match to_send.try_recv() {
+                Ok(text) => {
+                    if socket.send(Message::text(text)).is_err() {
+                        let _ = tell.send(Heard::Closed);
+                        return;
+                    }
+                }
+                Err(TryRecvError::Empty) => break,
+                Err(TryRecvError::Disconnected) => {
+                    let _ = socket.close(None);
+                    let _ = socket.flush();
+                    return;
+                }
+            }
+        }
+        match socket.read() {
+            Ok(Message::Text(text)) => {
+                if tell.send(Heard::Message(text.as_str().to_owned())).is_err() {
+                    let _ = socket.close(None);
+                    let _ = socket.flush();
+                    return;
+                }
+            }
+            Ok(_) => {}
+            Err(tungstenite::Error::Io(error)) if client::waiting(&error) => {}
+            Err(_) => {
+                let _ = tell.send(Heard::Closed);
+                return;
+            }
+        }
+    }
+}
