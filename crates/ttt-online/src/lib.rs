@@ -36,6 +36,7 @@
 //! ```
 
 pub mod journal;
+pub mod keeping;
 pub mod mirror;
 pub mod protocol;
 pub mod room;

@@ -20,8 +20,10 @@
 use std::fmt;
 
 use ttt_core::{Mark, Outcome, Position, Rules, Square};
+use ttt_play::Seat;
 use ttt_play::app::{Player, Table};
 use ttt_play::matches::Match;
+use ttt_play::records::{GameRecord, OnlineRecord};
 
 use crate::protocol::{Happening, Member, Request, ToClient, ToServer};
 
@@ -48,8 +50,12 @@ pub struct Mirror {
     pub members: Vec<Member>,
     /// The number of the last happening taken.
     pub seq: u64,
+    /// The number of the game on the board, from 1; 0 before the first.
+    pub game: u32,
     /// How the last game ended, while it stays ended (an undo may take it back).
     ended: Option<Outcome>,
+    /// Why the game on the board ended early, when a player forfeited.
+    forfeit: Option<String>,
 }
 
 /// A happening whose number does not follow the last one taken: something was missed.
@@ -109,6 +115,8 @@ impl Mirror {
                     score: snapshot.score,
                     members: members.clone(),
                     seq: *seq,
+                    game: snapshot.games_started,
+                    forfeit: snapshot.forfeit.as_ref().map(|(_, reason)| reason.clone()),
                 };
                 Ok(())
             }
@@ -151,11 +159,13 @@ impl Mirror {
                 }
             },
             Happening::Returned { seat, .. } => self.connect(seat, true),
-            Happening::GameStarted { first, .. } => {
+            Happening::GameStarted { first, number } => {
                 let first = first.parse().unwrap_or(Mark::X);
                 self.position = self.rules.map(|rules| Position::new(rules, first));
+                self.game = *number;
                 self.over = false;
                 self.ended = None;
+                self.forfeit = None;
                 self.undo_asked = None;
             }
             Happening::Played { square, .. } => {
@@ -180,7 +190,8 @@ impl Mirror {
                 self.over = false;
                 self.undo_asked = None;
             }
-            Happening::Forfeited { .. } => {
+            Happening::Forfeited { reason, .. } => {
+                self.forfeit = Some(reason.clone());
                 self.over = true;
                 self.undo_asked = None;
             }
@@ -204,6 +215,36 @@ impl Mirror {
         if let Some(member) = member {
             member.connected = connected;
         }
+    }
+
+    /// The game on the board as the person's own store keeps it: both seats people,
+    /// named, marked online with the room, the game's number and the person's seat; none
+    /// for a watcher or before the first move. When it started and ended are the
+    /// keeper's to say ([`OnlineGames`](crate::keeping::OnlineGames)).
+    #[must_use]
+    pub fn record(&self) -> Option<GameRecord> {
+        let (seat, code, position) = (self.seat?, self.code.as_ref()?, self.position.as_ref()?);
+        if position.ply() == 0 {
+            return None;
+        }
+        let mut record = GameRecord::new(
+            position.rules(),
+            Seat::Human,
+            Seat::Human,
+            position.first(),
+            0,
+        );
+        record.moves = position.history().to_vec();
+        record.outcome = self.ended();
+        record.forfeit = self.forfeit.clone().filter(|_| record.outcome.is_some());
+        let name = |mark| self.name_of(mark).unwrap_or("?").to_owned();
+        record.names = Some((name(Mark::X), name(Mark::O)));
+        record.online = Some(OnlineRecord {
+            room: code.clone(),
+            game: self.game,
+            seat,
+        });
+        Some(record)
     }
 
     /// `ask` as the client's request numbered `id`, meant for the ply on the board.

@@ -17,7 +17,9 @@ use std::time::Duration;
 
 use ttt_core::Rules;
 use ttt_play::app::{App, Ask};
+use ttt_play::records::GameRecord;
 
+use crate::keeping::OnlineGames;
 use crate::mirror::Mirror;
 use crate::protocol::{Request, RoomCode, ToClient, ToServer};
 
@@ -55,6 +57,7 @@ pub struct Visit {
     last_id: u64,
     welcomed: bool,
     tries: usize,
+    games: OnlineGames,
 }
 
 /// What the front end does after a message ([`Visit::heard`]).
@@ -107,6 +110,7 @@ impl Visit {
             last_id: 0,
             welcomed: false,
             tries: 0,
+            games: OnlineGames::default(),
         }
     }
 
@@ -225,6 +229,13 @@ impl Visit {
         }
         app.show_online(self.mirror.table(self.rules()));
         reply
+    }
+
+    /// The game on the board to keep in the person's own store, and its id there, when
+    /// it changed since it was last kept ([`OnlineGames::observe`]); `now` in seconds
+    /// since 1970.
+    pub fn to_keep(&mut self, now: u64) -> Option<(String, GameRecord)> {
+        self.games.observe(&self.mirror, now)
     }
 
     /// The seat's token to keep once welcomed, with the room's code: none for a watcher.

@@ -162,6 +162,13 @@ impl Online {
         for request in &reply.send {
             self.send_request(request);
         }
+        // The game kept with the page's own, as the terminal keeps it with its own.
+        if let Some((id, record)) = self.visit.to_keep(crate::storage::now())
+            && let Err(error) =
+                ttt_play::records::Keep::keep(&mut crate::storage::LocalStorage, Some(&id), &record)
+        {
+            app.online_note(format!("{}.", ttt_play::words::capitalised(&error)), true);
+        }
         if reply.forget_mine
             && let Some(code) = self.visit.mirror().code.clone()
         {

@@ -21,7 +21,8 @@ use crate::line::input::{Input, Interruption, Line};
 use crate::line::palette::Palette;
 use crate::line::typed::{self, Typed, TypedError};
 use crate::signals::Interrupts;
-use crate::store::SeatTokens;
+use crate::store::{self, SeatTokens, Store};
+use ttt_online::keeping::OnlineGames;
 
 pub use ttt_online::protocol::DEFAULT_SERVER;
 
@@ -50,6 +51,15 @@ pub enum Entry {
     Watch(RoomCode),
 }
 
+/// What a client keeps in the person's data folder: seats' tokens, and the games played.
+#[derive(Debug, Default)]
+pub struct Keeping<'a> {
+    /// Where seats' tokens are kept, so that `ttt join` takes a seat back.
+    pub seats: Option<&'a SeatTokens>,
+    /// Where the games are kept, as the games at home are.
+    pub games: Option<Store>,
+}
+
 /// The client's side of a room: the room as the server said it, and what only this
 /// client knows.
 struct Client {
@@ -74,7 +84,7 @@ impl Client {
 /// Plays online until the person quits, input ends, a signal comes or the connection
 /// ends: `server` is `HOST:PORT`, `name` what the others see, lines read from `input`
 /// (on a thread of their own, watching `interrupts`), everything said to `out`. A seat's
-/// token is kept in `seats` (when given), and `ttt join` with the room's code takes the
+/// token is kept in `keeping`'s seats (when given), and `ttt join` with the room's code takes the
 /// seat back with it.
 ///
 /// # Errors
@@ -91,9 +101,12 @@ pub fn run(
     input: impl BufRead + Send + 'static,
     interrupts: &Interrupts,
     palette: Palette,
-    seats: Option<&SeatTokens>,
+    keeping: Keeping<'_>,
     out: &mut impl Write,
 ) -> anyhow::Result<ExitCode> {
+    let Keeping { seats, mut games } = keeping;
+    let mut online_games = OnlineGames::default();
+    let mut keeping_failed = false;
     let mut socket = connect(server)?;
     let mut input = Input::spawn(input, interrupts);
     let hello = match &entry {
@@ -173,6 +186,14 @@ pub fn run(
                     }
                 }
                 show(&told, &mut client, server, palette, out)?;
+                if let (Some(store), Some((id, record))) = (
+                    &mut games,
+                    online_games.observe(&client.mirror, store::now()),
+                ) && let Err(error) = store.write(Some(&id), &record)
+                    && !std::mem::replace(&mut keeping_failed, true)
+                {
+                    writeln!(out, "The game could not be kept: {error}.")?;
+                }
                 look = Duration::ZERO;
             }
             Ok(_) => {}

@@ -171,7 +171,8 @@ fn play(args: &PlayArgs, out: &mut impl Write) -> anyhow::Result<ExitCode> {
     }
     if !args.plain && full_screen_possible() {
         let seats = commands::serve::seats(&args.store);
-        let online = Online::new(None, ttt::client::default_name(), seats, None);
+        let games = store.clone();
+        let online = Online::new(None, ttt::client::default_name(), seats, None, games);
         return full_screen(settings, (store, kept), resume, online, out);
     }
     let options = LineOptions {
@@ -271,7 +272,8 @@ fn online_full_screen(
     let (store, kept) = open_store_in(false, client.store.data_dir.as_deref());
     let seats = commands::serve::seats(&client.store);
     let name = commands::serve::name(client);
-    let mut online = Online::new(client.server.clone(), name.clone(), seats, own);
+    let games = store.clone();
+    let mut online = Online::new(client.server.clone(), name.clone(), seats, own, games);
     let visit = match entry {
         ttt::client::Entry::Host(rules, None) => Visit::host(rules, &name),
         ttt::client::Entry::Host(rules, Some(computer)) => {

@@ -164,12 +164,20 @@ impl Store {
         write_atomically(&self.choices, text.as_bytes())
     }
 
+    /// Opens the store in the folder [`folder`](Store::folder) picks, reading nothing yet.
+    ///
+    /// # Errors
+    /// When there is no folder, or it cannot be made.
+    pub fn open_flagged(flag: Option<&Path>) -> io::Result<Store> {
+        Store::open_in(&Store::folder(flag)?, &Store::config_folder(flag)?)
+    }
+
     /// Opens the store in the folder [`folder`](Store::folder) picks, and reads it.
     ///
     /// # Errors
     /// When there is no folder, it cannot be made, or it cannot be read.
     pub fn open_and_load(flag: Option<&Path>) -> io::Result<(Store, Vec<Kept>, Vec<SetAside>)> {
-        let store = Store::open_in(&Store::folder(flag)?, &Store::config_folder(flag)?)?;
+        let store = Store::open_flagged(flag)?;
         let (kept, set_aside) = store.load()?;
         Ok((store, kept, set_aside))
     }

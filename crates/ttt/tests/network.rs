@@ -87,6 +87,11 @@ impl Running {
         );
     }
 
+    /// Everything printed so far, a line each.
+    fn printed(&self) -> String {
+        self.lines.lock().unwrap().join("\n")
+    }
+
     fn type_line(&mut self, line: &str) {
         let input = self.input.as_mut().unwrap();
         writeln!(input, "{line}").unwrap();
@@ -207,6 +212,25 @@ fn two_people_in_two_terminals_play_a_game_through_the_server() {
     ann.wait_for("Bob lost the connection.");
     ann.type_line("quit");
     assert_eq!(ann.exit_code(), Some(0));
+    // Each kept the game in their own store (one data folder here, as on one machine):
+    // finished, marked online in the room, with both names, and counted by `ttt stats`.
+    let mut games = Running::start(&["games", "--json"]);
+    assert_eq!(games.exit_code(), Some(0));
+    let listed: serde_json::Value = serde_json::from_str(&games.printed()).unwrap();
+    let kept: Vec<&serde_json::Value> = listed["games"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|game| game["online"] == code.as_str())
+        .collect();
+    assert_eq!(kept.len(), 2, "Ann's and Bob's: {listed}");
+    for game in kept {
+        assert_eq!((&game["x"], &game["o"]), (&"Ann".into(), &"Bob".into()));
+        assert_eq!(game["result"], "x_won");
+    }
+    let mut stats = Running::start(&["stats"]);
+    assert_eq!(stats.exit_code(), Some(0));
+    stats.wait_for("Bob online");
     nix::sys::signal::kill(
         nix::unistd::Pid::from_raw(server.child.id() as i32),
         nix::sys::signal::Signal::SIGTERM,

@@ -63,6 +63,20 @@ pub struct GameRecord {
     /// When the game was imported from a file, for a game not played here: it is listed
     /// from then on and left out of the statistics.
     pub imported: Option<u64>,
+    /// Where it was played, for a game played online: the seats are people, named in
+    /// [`names`](GameRecord::names).
+    pub online: Option<OnlineRecord>,
+}
+
+/// A game played online, as the record of one of its players keeps it.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct OnlineRecord {
+    /// The room's code (`K7QX-2M`).
+    pub room: String,
+    /// The game's number in the room, from 1.
+    pub game: u32,
+    /// The seat of the person whose record it is.
+    pub seat: Mark,
 }
 
 impl GameRecord {
@@ -80,6 +94,7 @@ impl GameRecord {
             ended: None,
             names: None,
             imported: None,
+            online: None,
         }
     }
 
@@ -126,9 +141,12 @@ impl GameRecord {
 
     /// Whether it can be taken up where it was left: unfinished with a move played, and
     /// played here (a game imported from another program's file is not one to take up as
-    /// one's own).
+    /// one's own, nor one played online, which goes on in its room).
     pub fn can_resume(&self) -> bool {
-        !self.is_finished() && !self.moves.is_empty() && self.imported.is_none()
+        !self.is_finished()
+            && !self.moves.is_empty()
+            && self.imported.is_none()
+            && self.online.is_none()
     }
 
     /// Whether to offer it to take up at the start, in either front end: it can be
@@ -198,6 +216,11 @@ impl GameRecord {
             ended: self.ended,
             names: self.names.clone().map(|(x, o)| [x, o]),
             imported: self.imported,
+            online: self.online.as_ref().map(|online| TextOnline {
+                room: online.room.clone(),
+                game: online.game,
+                seat: online.seat.to_string(),
+            }),
         };
         // A struct of strings and numbers always serialises.
         serde_json::to_string(&text).unwrap_or_default()
@@ -240,6 +263,14 @@ impl GameRecord {
             ended: text.ended,
             names: text.names.map(|[x, o]| (x, o)),
             imported: text.imported,
+            online: match text.online {
+                Some(online) => Some(OnlineRecord {
+                    room: online.room,
+                    game: online.game,
+                    seat: online.seat.parse().map_err(|e| field("online", &e))?,
+                }),
+                None => None,
+            },
         };
         let position = record.position()?;
         // A finished position must say so; a forfeit may end a game early.
@@ -279,6 +310,16 @@ struct Text {
     names: Option<[String; 2]>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     imported: Option<u64>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    online: Option<TextOnline>,
+}
+
+/// Where a game was played online, as a record on disk says it.
+#[derive(Serialize, Deserialize)]
+struct TextOnline {
+    room: String,
+    game: u32,
+    seat: String,
 }
 
 /// A field that does not hold what it should, in words.
@@ -467,6 +508,12 @@ impl Stats {
 
     /// Who the game was against, and whose side it is counted for.
     fn sides(record: &GameRecord) -> (String, Mark) {
+        if let Some(online) = &record.online {
+            return (
+                format!("{} online", record.player(!online.seat)),
+                online.seat,
+            );
+        }
         match (record.x.is_human(), record.o.is_human()) {
             (true, false) => (record.o.to_string(), Mark::X),
             (false, true) => (record.x.to_string(), Mark::O),

@@ -492,6 +492,9 @@ struct GameJson {
     forfeit: bool,
     /// Imported from another program's file.
     imported: bool,
+    /// The room it was played in online, as `K7QX-2M`.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    online: Option<String>,
     moves: usize,
 }
 
@@ -506,7 +509,11 @@ impl GameJson {
         };
         let forfeit = if self.forfeit { " (forfeit)" } else { "" };
         let imported = if self.imported { ", imported" } else { "" };
-        format!("{result}{forfeit}{imported}")
+        let online = match &self.online {
+            Some(room) => format!(", online in {room}"),
+            None => String::new(),
+        };
+        format!("{result}{forfeit}{imported}{online}")
     }
 }
 
@@ -541,6 +548,7 @@ pub fn games(
                 },
                 forfeit: record.forfeit.is_some(),
                 imported: record.imported.is_some(),
+                online: record.online.as_ref().map(|online| online.room.clone()),
                 moves: record.moves.len(),
             }
         })

@@ -225,7 +225,10 @@ pub fn play(
         input,
         &interrupts,
         Palette::detect(),
-        seats(&client.store).as_ref(),
+        client::Keeping {
+            seats: seats(&client.store).as_ref(),
+            games: Store::open_flagged(client.store.data_dir.as_deref()).ok(),
+        },
         out,
     )
 }

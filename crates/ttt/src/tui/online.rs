@@ -8,11 +8,12 @@ use std::sync::mpsc::{self, TryRecvError};
 use std::time::{Duration, Instant};
 
 use ttt::client;
-use ttt::store::SeatTokens;
+use ttt::store::{self, SeatTokens, Store};
 use ttt_online::protocol::{Request, RoomCode};
 use ttt_online::visit::Visit;
 use ttt_online::words;
 use ttt_play::app::{App, Ask, Screen};
+use ttt_play::records::Keep;
 use tungstenite::Message;
 
 use crate::commands::serve::OwnServer;
@@ -31,6 +32,10 @@ pub struct Online {
     seats: Option<SeatTokens>,
     /// The person's own server, once started: it lasts as long as the program.
     own: Option<OwnServer>,
+    /// Where the person's games are kept, online ones too.
+    games: Option<Store>,
+    /// Whether keeping a game failed, said once.
+    keeping_failed: bool,
     room: Option<Room>,
     /// The room to enter as the full screen opens (`ttt join`), and its server.
     first: Option<(Visit, String)>,
@@ -65,19 +70,22 @@ enum Heard {
 
 impl Online {
     /// Plays on `named` (or the default server, or one of the person's own) as `name`,
-    /// keeping seats' tokens in `seats`; with `own`, a server of the person's own already
-    /// started (`ttt host`).
+    /// keeping seats' tokens in `seats` and the games played in `games`; with `own`, a
+    /// server of the person's own already started (`ttt host`).
     pub fn new(
         named: Option<String>,
         name: String,
         seats: Option<SeatTokens>,
         own: Option<OwnServer>,
+        games: Option<Store>,
     ) -> Online {
         Online {
             named,
             name,
             seats,
             own,
+            games,
+            keeping_failed: false,
             room: None,
             first: None,
         }
@@ -213,6 +221,13 @@ impl Online {
                         room.again = Some(Instant::now() + Duration::from_secs(1));
                     }
                     over |= reply.ended;
+                    if let (Some(store), Some((id, record))) =
+                        (&mut self.games, room.visit.to_keep(store::now()))
+                        && let Err(error) = store.keep(Some(&id), &record)
+                        && !std::mem::replace(&mut self.keeping_failed, true)
+                    {
+                        app.online_note(format!("{}.", ttt_play::words::capitalised(&error)), true);
+                    }
                 }
                 Heard::Closed => {
                     room.link = None;
