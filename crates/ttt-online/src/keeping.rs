@@ -77,6 +77,35 @@ mod tests {
     const ANN: MemberId = MemberId(1);
     const BOB: MemberId = MemberId(2);
 
+    /// Hands `ask` from `id` to the lobby; every member's mirror takes what it is told,
+    /// Ann's `games` looking after each message as a client does, every record it
+    /// hands out read back as a store reads it.
+    fn say_kept(
+        lobby: &mut Lobby,
+        id: MemberId,
+        ask: ToServer,
+        mirrors: &mut [Mirror; 2],
+        games: &mut OnlineGames,
+        kept: &mut Vec<(String, GameRecord)>,
+    ) {
+        let fresh = Fresh {
+            code: "K7QX-2M".parse().unwrap(),
+            token: format!("token-{}", id.0),
+            coin: Mark::X,
+            now: 0,
+        };
+        for delivery in lobby.handle(id, Request::from(ask), fresh) {
+            let ann = delivery.to == ANN;
+            let mirror = &mut mirrors[usize::from(!ann)];
+            mirror.take(&delivery.message).unwrap();
+            if ann && let Some((id, record)) = games.observe(mirror, 100 + kept.len() as u64) {
+                let read = GameRecord::from_text(&record.to_text());
+                assert_eq!(read.as_ref(), Ok(&record), "as kept after {delivery:?}");
+                kept.push((id, record));
+            }
+        }
+    }
+
     /// Hands `ask` from `id` to the lobby; every member's mirror takes what it is told.
     fn say(lobby: &mut Lobby, id: MemberId, ask: ToServer, mirrors: &mut [Mirror; 2]) {
         let fresh = Fresh {
@@ -117,8 +146,8 @@ mod tests {
         };
         let mut kept = Vec::new();
         for (who, square) in [(mover, 0), (other, 3), (mover, 1), (other, 4), (mover, 2)] {
-            say(&mut lobby, who, ToServer::Play { square }, &mut mirrors);
-            kept.extend(ann.observe(&mirrors[0], 100 + kept.len() as u64));
+            let play = ToServer::Play { square };
+            say_kept(&mut lobby, who, play, &mut mirrors, &mut ann, &mut kept);
             assert!(ann.observe(&mirrors[0], 999).is_none(), "nothing new");
         }
         assert_eq!(kept.len(), 5, "after every move");

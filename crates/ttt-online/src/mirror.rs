@@ -183,6 +183,7 @@ impl Mirror {
                         position.undo();
                     }
                 }
+                self.forfeit = None;
                 if let Some(outcome) = self.ended.take() {
                     let slot = &mut self.score[score_index(outcome)];
                     *slot = slot.saturating_sub(1);
@@ -224,7 +225,9 @@ impl Mirror {
     #[must_use]
     pub fn record(&self) -> Option<GameRecord> {
         let (seat, code, position) = (self.seat?, self.code.as_ref()?, self.position.as_ref()?);
-        if position.ply() == 0 {
+        // Nothing before the first move; nor between the winning move and the end the
+        // server tells next: the record would say the game goes on.
+        if position.ply() == 0 || (position.is_over() && self.ended.is_none()) {
             return None;
         }
         let mut record = GameRecord::new(
