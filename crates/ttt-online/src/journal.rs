@@ -15,7 +15,7 @@
 //! let mut lobby = Lobby::new(Limits::default());
 //! let mut journal: Vec<Entry> = Vec::new();
 //! let fresh = Fresh { code: "K7QX-2M".parse()?, token: "a".into(), coin: Mark::X, now: 0 };
-//! let host = ToServer::Host { rules: "3x3, k=3".into(), name: "Ann".into(), computer: None };
+//! let host = ToServer::Host { rules: "3x3, k=3".into(), name: "Ann".into(), computer: None, clock: None };
 //! let (welcome, entry) = lobby.handle_kept(MemberId(1), host.into(), fresh.clone());
 //! // The server keeps what changed the lobby, before it sends Ann her welcome.
 //! assert_eq!(welcome.len(), 1);
@@ -39,6 +39,7 @@ use serde::{Deserialize, Serialize};
 use ttt_core::{Mark, Square};
 use ttt_play::matches::{Match, Snapshot};
 
+use crate::clock::Clocks;
 use crate::protocol::{Request, RoomCode, ToClient, ToServer};
 use crate::room::{Delivery, Fresh, Limits, Lobby, Member, MemberId, Room};
 
@@ -58,7 +59,7 @@ pub enum Entry {
         token: String,
         /// The coin for a new room's first game.
         coin: String,
-        /// The server's clock.
+        /// The server's clock, in milliseconds.
         now: u64,
     },
     /// A computer of the server's played.
@@ -71,6 +72,9 @@ pub enum Entry {
         ply: usize,
         /// The square it chose, by index.
         square: usize,
+        /// The server's clock (none in journals written before rooms had clocks).
+        #[serde(default)]
+        now: u64,
     },
     /// A connection dropped.
     Left {
@@ -83,9 +87,31 @@ pub enum Entry {
     Swept {
         /// The server's clock.
         now: u64,
-        /// The idle time that closes a room.
+        /// The idle time that closes a room, in seconds.
         idle: u64,
     },
+    /// The server's clock ticked, and a player's time ran out.
+    Ticked {
+        /// The server's clock.
+        now: u64,
+    },
+}
+
+impl Entry {
+    /// The entry as a journal written when the server's clock counted seconds keeps
+    /// it, with its time in milliseconds (journals have kept milliseconds since rooms
+    /// had clocks).
+    #[must_use]
+    pub fn from_seconds(mut self) -> Entry {
+        match &mut self {
+            Entry::Asked { now, .. }
+            | Entry::Computer { now, .. }
+            | Entry::Left { now, .. }
+            | Entry::Swept { now, .. }
+            | Entry::Ticked { now } => *now = now.saturating_mul(1000),
+        }
+        self
+    }
 }
 
 /// The lobby whole, as kept: every room with its members, their tokens and which
@@ -94,6 +120,23 @@ pub enum Entry {
 pub struct Kept {
     /// Every room open.
     pub rooms: Vec<KeptRoom>,
+}
+
+impl Kept {
+    /// The lobby as a store written when the server's clock counted seconds keeps it,
+    /// with its times in milliseconds.
+    #[must_use]
+    pub fn from_seconds(mut self) -> Kept {
+        let thousand = |time: &mut Option<u64>| *time = time.map(|time| time.saturating_mul(1000));
+        for room in &mut self.rooms {
+            thousand(&mut room.empty_since);
+            for member in &mut room.members {
+                thousand(&mut member.gone_since);
+            }
+            room.clocks = room.clocks.take().map(Clocks::since_in_seconds);
+        }
+        self
+    }
 }
 
 /// A room as kept.
@@ -106,6 +149,8 @@ pub struct KeptRoom {
     rematch: [bool; 2],
     coin: String,
     empty_since: Option<u64>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    clocks: Option<Clocks>,
 }
 
 /// Someone in a room, as kept.
@@ -155,16 +200,14 @@ impl Lobby {
             now: fresh.now,
         };
         let out = self.handle(id, request, fresh);
-        let unchanged = resync
-            || out.is_empty()
-            || out.iter().any(|delivery| {
-                delivery.to == id
-                    && matches!(
-                        delivery.message,
-                        ToClient::Refused { .. } | ToClient::Pong { .. }
-                    )
-            });
-        (out, (!unchanged).then_some(entry))
+        // A refusal changes nothing, nor does a member's resync; but a clock that fell
+        // before the request was looked at did.
+        let changed = out.iter().any(|delivery| match delivery.message {
+            ToClient::Happened { .. } | ToClient::Bye { .. } => true,
+            ToClient::Welcome { .. } => !resync,
+            ToClient::Refused { .. } | ToClient::Done { .. } | ToClient::Pong { .. } => false,
+        });
+        (out, changed.then_some(entry))
     }
 
     /// Drops the connection `id` as [`Lobby::disconnect`] does, with the entry a journal
@@ -191,15 +234,24 @@ impl Lobby {
         mark: Mark,
         ply: usize,
         square: Square,
+        now: u64,
     ) -> Option<(Vec<Delivery>, Entry)> {
-        let out = self.computer_played(code, mark, ply, square)?;
+        let out = self.computer_played(code, mark, ply, square, now)?;
         let entry = Entry::Computer {
             code,
             mark: mark.to_string(),
             ply,
             square: square.index(),
+            now,
         };
         Some((out, entry))
+    }
+
+    /// Ticks the lobby's clocks as [`Lobby::tick`] does, with the entry a journal keeps
+    /// for it: none when no clock fell.
+    pub fn tick_kept(&mut self, now: u64) -> Option<(Vec<Delivery>, Entry)> {
+        let out = self.tick(now)?;
+        Some((out, Entry::Ticked { now }))
     }
 
     /// The lobby whole, to keep.
@@ -225,6 +277,7 @@ impl Lobby {
                 rematch: room.rematch,
                 coin: room.coin.to_string(),
                 empty_since: room.empty_since,
+                clocks: room.clocks.clone(),
             })
             .collect();
         Kept { rooms }
@@ -270,6 +323,8 @@ impl Lobby {
                 rematch: room.rematch,
                 coin: mark(&room.coin)?,
                 empty_since: room.empty_since,
+                clocks: room.clocks,
+                now: 0,
             };
             rooms.insert(code, restored);
         }
@@ -304,9 +359,10 @@ impl Lobby {
                 mark,
                 ply,
                 square,
+                now,
             } => {
                 if let Ok(mark) = mark.parse() {
-                    self.computer_played(code, mark, ply, Square::new(square));
+                    self.computer_played(code, mark, ply, Square::new(square), now);
                 }
             }
             Entry::Left { id, now } => {
@@ -314,6 +370,9 @@ impl Lobby {
             }
             Entry::Swept { now, idle } => {
                 self.sweep(now, idle);
+            }
+            Entry::Ticked { now } => {
+                self.tick(now);
             }
         }
     }
@@ -350,8 +409,8 @@ mod tests {
             2 => (code(), proptest::collection::vec(token(), 0..2))
                 .prop_map(|(code, tokens)| ToServer::Join { code, name: "P".to_owned(), tokens }),
             1 => code().prop_map(|code| ToServer::Watch { code, name: "W".to_owned() }),
-            2 => proptest::option::of(Just("random".to_owned()))
-                .prop_map(|computer| ToServer::Host { rules: "3x3, k=3".to_owned(), name: "H".to_owned(), computer }),
+            2 => (proptest::option::of(Just("random".to_owned())), proptest::option::of(Just("0.05+1".to_owned())))
+                .prop_map(|(computer, clock)| ToServer::Host { rules: "3x3, k=3".to_owned(), name: "H".to_owned(), computer, clock }),
             1 => (code(), token()).prop_map(|(code, token)| ToServer::Rejoin { code, token }),
         ]
     }
@@ -362,7 +421,7 @@ mod tests {
         /// (everyone's connection dropped) in the middle.
         #[test]
         fn the_kept_lobby_and_the_journal_make_the_lobby_again(
-            steps in proptest::collection::vec((0..4u64, asks(), 0..10u8), 0..120),
+            steps in proptest::collection::vec((0..4u64, asks(), 0..11u8), 0..=120),
             cut in 0..120usize,
         ) {
             let limits = Limits { reconnect_wait: 3, ..Limits::default() };
@@ -373,12 +432,14 @@ mod tests {
                 if step == cut {
                     kept_at_cut = Some((lobby.keep(), journal.len()));
                 }
-                let now = step as u64;
+                // A second a step: clocks of 3 s fall now and then.
+                let now = step as u64 * 1000;
                 let id = MemberId(who);
                 // The live lobby is driven as a server drives it; the journal keeps it.
                 let entry = match roll {
                     0 => lobby.disconnect_kept(id, now).1,
                     1 => lobby.sweep_kept(now, 5),
+                    10 => lobby.tick_kept(now).map(|(_, entry)| entry),
                     // A computer to move plays a square the roll picks (legal or not).
                     2 | 3 => {
                         let Some((code, mark, _)) = lobby.computers_to_move().first().copied() else {
@@ -386,7 +447,7 @@ mod tests {
                         };
                         let ply = lobby.room(code).unwrap().game().position().ply();
                         let square = Square::new(usize::from(roll) * 3 % 9);
-                        lobby.computer_played_kept(code, mark, ply, square).map(|(_, entry)| entry)
+                        lobby.computer_played_kept(code, mark, ply, square, now).map(|(_, entry)| entry)
                     }
                     _ => {
                         let fresh = Fresh {
@@ -402,6 +463,9 @@ mod tests {
                 };
                 journal.extend(entry);
             }
+            // Clocks that ran out by the end fall, so that a restart then changes no game.
+            let end = 120_000;
+            journal.extend(lobby.tick_kept(end).map(|(_, entry)| entry));
             let whole = lobby.keep();
             // The journal alone, through JSON as a file holds it.
             let mut again = Lobby::new(limits);
@@ -421,7 +485,7 @@ mod tests {
             }
             // A restart: everyone dropped, every seat kept.
             let mut restarted = Lobby::restore(whole.clone(), limits).unwrap();
-            restarted.leave_all(1_000);
+            restarted.leave_all(end);
             let seats = |kept: &Kept| kept.rooms.iter().map(|room| (room.code, room.game.clone(), room.members.iter().filter(|member| member.seat.is_some()).count())).collect::<Vec<_>>();
             prop_assert_eq!(seats(&restarted.keep()), seats(&whole));
             prop_assert!(restarted.keep().rooms.iter().all(|room| room.members.iter().all(|member| member.id.is_none())));

@@ -128,6 +128,7 @@ mod tests {
             rules: Rules::default().to_string(),
             name: "Ann".into(),
             computer: None,
+            clock: None,
         };
         say(&mut lobby, ANN, host, &mut mirrors);
         let join = ToServer::Join {

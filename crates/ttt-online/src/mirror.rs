@@ -12,12 +12,14 @@
 //! let played = ToClient::Happened {
 //!     seq: 5,
 //!     happening: Happening::Played { mark: "X".into(), square: 4 },
+//!     clock: None,
 //! };
 //! // Nothing is known before the welcome: a happening then is out of step.
 //! assert!(mirror.take(&played).is_err());
 //! ```
 
 use std::fmt;
+use std::time::Duration;
 
 use ttt_core::{Mark, Outcome, Position, Rules, Square};
 use ttt_play::Seat;
@@ -25,7 +27,7 @@ use ttt_play::app::{Player, Table};
 use ttt_play::matches::Match;
 use ttt_play::records::{GameRecord, OnlineRecord};
 
-use crate::protocol::{Happening, Member, Request, ToClient, ToServer};
+use crate::protocol::{Clocks, Happening, Member, Request, ToClient, ToServer};
 
 /// What a client knows of its room.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
@@ -52,6 +54,9 @@ pub struct Mirror {
     pub seq: u64,
     /// The number of the game on the board, from 1; 0 before the first.
     pub game: u32,
+    /// The clocks as last told, in a room with a time control (a client counts the
+    /// running one down from when it was told).
+    pub clocks: Option<Clocks>,
     /// How the last game ended, while it stays ended (an undo may take it back).
     ended: Option<Outcome>,
     /// Why the game on the board ended early, when a player forfeited.
@@ -96,6 +101,7 @@ impl Mirror {
                 members,
                 snapshot,
                 seq,
+                clock,
                 ..
             } => {
                 // The match as the server holds it, read as the match reads itself.
@@ -116,11 +122,16 @@ impl Mirror {
                     members: members.clone(),
                     seq: *seq,
                     game: snapshot.games_started,
+                    clocks: clock.clone(),
                     forfeit: snapshot.forfeit.as_ref().map(|(_, reason)| reason.clone()),
                 };
                 Ok(())
             }
-            ToClient::Happened { seq, happening } => {
+            ToClient::Happened {
+                seq,
+                happening,
+                clock,
+            } => {
                 let expected = self.seq + 1;
                 if self.code.is_none() || *seq != expected {
                     return Err(OutOfStep {
@@ -129,6 +140,7 @@ impl Mirror {
                     });
                 }
                 self.seq = *seq;
+                self.clocks.clone_from(clock);
                 self.happen(happening);
                 Ok(())
             }
@@ -329,6 +341,11 @@ impl Mirror {
         table.undo_asked = self.undo_asked;
         table.score = self.score;
         table.watchers = self.watchers();
+        table.clocks = self.clocks.as_ref().map(|clocks| ttt_play::app::Clocks {
+            control: clocks.control.clone(),
+            left: [clocks.x, clocks.o].map(Duration::from_millis),
+            running: clocks.running.as_deref().and_then(|mark| mark.parse().ok()),
+        });
         for mark in Mark::ALL {
             let seat = mark.to_string();
             let member = self

@@ -30,7 +30,7 @@ use ttt_play::matches::{Event, Snapshot};
 
 /// The protocol's version, said in [`ToClient::Welcome`]: a client that knows another
 /// says so rather than guess.
-pub const VERSION: u32 = 2;
+pub const VERSION: u32 = 3;
 
 /// The server a client plays on when none is named, `HOST:PORT`: `ttt serve`'s own
 /// address.
@@ -207,6 +207,12 @@ pub enum ToServer {
         /// `search`, `perfect`); none for a friend to join.
         #[serde(default, skip_serializing_if = "Option::is_none")]
         computer: Option<String>,
+        /// A time control for every game of the room ([`TimeControl`]: `"5+3"`, minutes
+        /// and seconds added a move); none for games without clocks.
+        ///
+        /// [`TimeControl`]: crate::clock::TimeControl
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        clock: Option<String>,
     },
     /// Takes the free seat of the room `code`, or watches when both are taken; or takes
     /// back the seat one of `tokens` was given, if nobody is connected to it (a client
@@ -276,7 +282,7 @@ impl ToServer {
     /// use ttt_play::app::Ask;
     ///
     /// assert_eq!(ToServer::asked(Ask::Play(Square::new(4)), "Ann"), Some(ToServer::Play { square: 4 }));
-    /// let host = ToServer::Host { rules: "3x3, k=3".into(), name: "Ann".into(), computer: None };
+    /// let host = ToServer::Host { rules: "3x3, k=3".into(), name: "Ann".into(), computer: None, clock: None };
     /// assert_eq!(ToServer::asked(Ask::Host(Rules::default()), "Ann"), Some(host));
     /// assert_eq!(ToServer::asked(Ask::Leave, "Ann"), None);
     /// ```
@@ -287,6 +293,7 @@ impl ToServer {
                 rules: rules.to_string(),
                 name: name.to_owned(),
                 computer: None,
+                clock: None,
             },
             Ask::Join(code) => ToServer::Join {
                 code,
@@ -328,6 +335,9 @@ pub enum ToClient {
         snapshot: Box<Snapshot>,
         /// The number of the last happening in the room.
         seq: u64,
+        /// The clocks, in a room with a time control.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        clock: Option<Clocks>,
     },
     /// Something happened in the room, numbered from 1.
     Happened {
@@ -335,6 +345,9 @@ pub enum ToClient {
         seq: u64,
         /// What happened.
         happening: Happening,
+        /// The clocks once it happened, in a room with a time control.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        clock: Option<Clocks>,
     },
     /// What the sender asked was refused, and why, in the game's words; nothing changed.
     Refused {
@@ -367,6 +380,21 @@ pub enum ToClient {
         /// Whether to come back.
         again: bool,
     },
+}
+
+/// The clocks of a room with a time control, as they stood when the message was sent: a
+/// client counts the running one down from there.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Clocks {
+    /// The time control, as [`TimeControl`](crate::clock::TimeControl) writes it.
+    pub control: String,
+    /// Milliseconds left to X.
+    pub x: u64,
+    /// Milliseconds left to O.
+    pub o: u64,
+    /// `"X"` or `"O"`, whose clock runs; none between games.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub running: Option<String>,
 }
 
 /// Someone in a room, as the welcome lists them.
@@ -443,7 +471,8 @@ pub enum Happening {
         /// Who.
         by: String,
     },
-    /// The game ended early: a resignation, or a player who could not move.
+    /// The game ended early: a resignation, a player who could not move, a claim, or a
+    /// clock that ran out.
     Forfeited {
         /// Who lost it.
         loser: String,

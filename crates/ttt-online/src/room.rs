@@ -12,6 +12,7 @@ use ttt_play::settings::{FirstPolicy, Seat};
 use ttt_play::words;
 use ttt_players::Strength;
 
+use crate::clock::{Clocks, TimeControl};
 use crate::protocol::{
     self, Happening, MAX_TOKENS, Request, RoomCode, ToClient, ToServer, VERSION,
 };
@@ -39,8 +40,8 @@ pub struct Fresh {
     pub token: String,
     /// Who moves first in a new room's first game (they alternate after it).
     pub coin: Mark,
-    /// The server's clock, in seconds since 1970 (so that times kept across a restart
-    /// still count).
+    /// The server's clock, in milliseconds since 1970 (so that times kept across a
+    /// restart still count).
     pub now: u64,
 }
 
@@ -78,7 +79,7 @@ pub(crate) struct Member {
     pub(crate) name: String,
     pub(crate) token: String,
     pub(crate) seat: Option<Mark>,
-    /// Since when the connection has been lost, in the server's seconds.
+    /// Since when the connection has been lost, in the server's milliseconds.
     pub(crate) gone_since: Option<u64>,
 }
 
@@ -105,14 +106,20 @@ pub struct Room {
     pub(crate) rematch: [bool; 2],
     /// Who moves first in the first game.
     pub(crate) coin: Mark,
-    /// Since when nobody has been connected, in the server's seconds.
+    /// Since when nobody has been connected, in the server's milliseconds.
     pub(crate) empty_since: Option<u64>,
+    /// The players' clocks, in a room with a time control.
+    pub(crate) clocks: Option<Clocks>,
+    /// The server's time when the room was last handed something (not kept: the next
+    /// thing handed to it says it again).
+    pub(crate) now: u64,
 }
 
 impl Room {
     /// A room of code `code` for games on `rules` between two people, or a person (X)
     /// and the server's `computer` (O), who take turns to move first; `coin` says who
     /// moves first in the first game, which starts once the people's seats are taken.
+    /// With a `clock`, each player has that time for each game.
     ///
     /// # Errors
     /// [`Refusal::CannotPlay`] when the computer cannot play the board (the perfect
@@ -122,6 +129,7 @@ impl Room {
         rules: Rules,
         coin: Mark,
         computer: Option<Strength>,
+        clock: Option<TimeControl>,
     ) -> Result<Room, Refusal> {
         let table = Table {
             rules,
@@ -137,6 +145,8 @@ impl Room {
             rematch: [false; 2],
             coin,
             empty_since: None,
+            clocks: clock.map(|control| Clocks::new(control, 0)),
+            now: 0,
         })
     }
 
@@ -153,6 +163,39 @@ impl Room {
     /// The match.
     pub fn game(&self) -> &Match {
         &self.game
+    }
+
+    /// The players' clocks, in a room with a time control.
+    pub fn clocks(&self) -> Option<&Clocks> {
+        self.clocks.as_ref()
+    }
+
+    /// Whose clock runs: the side to move in a game under way, in a room with clocks.
+    fn running(&self) -> Option<Mark> {
+        let under_way = self.game.started() && !self.game.is_over();
+        (self.clocks.is_some() && under_way).then(|| self.game.position().to_move())
+    }
+
+    /// The server's time is `now`: the side to move whose clock ran out at it loses
+    /// the game; what to tell whom (perhaps nobody) when a clock fell, none when none did.
+    fn at(&mut self, now: u64) -> Option<Vec<Delivery>> {
+        self.now = self.now.max(now);
+        let (clocks, mark) = self.clocks.as_ref().zip(self.running())?;
+        if !clocks.fallen(self.now, mark) {
+            return None;
+        }
+        let name = self.holder(mark).map_or_else(
+            || format!("The computer ({mark})"),
+            |member| member.name.clone(),
+        );
+        let forfeit = Forfeit {
+            loser: mark,
+            reason: format!("{name} ran out of time"),
+        };
+        Some(
+            self.apply(Actor::Host, Command::Forfeit(forfeit))
+                .unwrap_or_default(),
+        )
     }
 
     /// Whether both seats are taken (a computer's always is).
@@ -207,6 +250,7 @@ impl Room {
         watch: bool,
         now: u64,
     ) -> Vec<Delivery> {
+        let mut out = self.at(now).unwrap_or_default();
         let seat = (!watch)
             .then(|| {
                 Mark::ALL
@@ -222,13 +266,13 @@ impl Room {
             gone_since: None,
         });
         self.empty_since = None;
-        let mut out = self.tell_others(
+        out.extend(self.tell_others(
             id,
             Happening::Entered {
                 name,
                 seat: seat.map(|mark| mark.to_string()),
             },
-        );
+        ));
         if self.full() && !self.game.started() {
             // The newcomer sees the game begun in the welcome, which comes last.
             let started = self.next_game(now);
@@ -263,23 +307,23 @@ impl Room {
 
     /// Someone comes back after a dropped connection, as the holder of `token`. A
     /// connection still open for them (another window) is told it was replaced, and goes.
-    fn rejoin(&mut self, id: MemberId, token: &str) -> Option<Vec<Delivery>> {
+    fn rejoin(&mut self, id: MemberId, token: &str, now: u64) -> Option<Vec<Delivery>> {
         let index = self.holder_of(token)?;
+        let mut out = self.at(now).unwrap_or_default();
         let member = &mut self.members[index];
         let earlier = member.id.replace(id);
         member.gone_since = None;
         let (name, seat) = (member.name.clone(), member.seat);
         self.empty_since = None;
-        let mut out = Vec::new();
         match earlier {
             None => {
-                out = self.tell_others(
+                out.extend(self.tell_others(
                     id,
                     Happening::Returned {
                         name,
                         seat: seat.map(|mark| mark.to_string()),
                     },
-                );
+                ));
             }
             Some(earlier) => out.push(Delivery {
                 to: earlier,
@@ -299,8 +343,9 @@ impl Room {
     /// (in a game under way, for `wait` seconds before the other may claim it), a
     /// watcher goes.
     fn leave(&mut self, id: MemberId, now: u64, wait: u64) -> Vec<Delivery> {
+        let mut out = self.at(now).unwrap_or_default();
         let Some(index) = self.members.iter().position(|member| member.id == Some(id)) else {
-            return Vec::new();
+            return out;
         };
         let member = &mut self.members[index];
         member.id = None;
@@ -313,11 +358,12 @@ impl Room {
             self.empty_since = Some(now);
         }
         let under_way = self.game.started() && !self.game.is_over();
-        self.tell_all(Happening::Left {
+        out.extend(self.tell_all(Happening::Left {
             name,
             seat: seat.map(|mark| mark.to_string()),
             wait: (seat.is_some() && under_way).then_some(wait),
-        })
+        }));
+        out
     }
 
     /// The player of `mark` claims the game at `now`: the other lost the connection and
@@ -332,14 +378,14 @@ impl Room {
         let Some(since) = other.gone_since.filter(|_| other.id.is_none()) else {
             return refused(id, &format!("{} is still here: play on.", other.name));
         };
-        let waited = now.saturating_sub(since);
+        let (waited, wait) = (now.saturating_sub(since), wait.saturating_mul(1000));
         if waited < wait {
             return refused(
                 id,
                 &format!(
                     "{} may still come back: you can claim the game in {} s.",
                     other.name,
-                    wait - waited
+                    (wait - waited).div_ceil(1000)
                 ),
             );
         }
@@ -352,17 +398,45 @@ impl Room {
     }
 
     /// Has the match apply `command` from `actor` and tells everyone what it did; a
-    /// game that ended waits for both players' rematch again.
+    /// game that ended waits for both players' rematch again. The clocks see the turn
+    /// change: the one that ran stops (with the increment after a move), the next runs;
+    /// a new game has them full again.
     fn apply(&mut self, actor: Actor, command: Command) -> Result<Vec<Delivery>, Refusal> {
+        let (ran, ply) = (self.running(), self.game.position().ply());
         let events = self.game.apply(actor, command)?;
         if self.game.is_over() {
             self.rematch = [false; 2];
+        }
+        let now = self.now;
+        if let Some(clocks) = &mut self.clocks {
+            if events
+                .iter()
+                .any(|event| matches!(event, Event::GameStarted { .. }))
+            {
+                *clocks = Clocks::new(clocks.control, now);
+            } else {
+                clocks.turn(now, ran, self.game.position().ply() > ply);
+            }
         }
         Ok(self.tell_events(&events))
     }
 
     /// A message from a member of the room, meant for the game at `ply` if it says so.
     fn handle(
+        &mut self,
+        id: MemberId,
+        message: ToServer,
+        ply: Option<usize>,
+        limits: Limits,
+        now: u64,
+    ) -> Vec<Delivery> {
+        let mut out = self.at(now).unwrap_or_default();
+        out.extend(self.decide(id, message, ply, limits, now));
+        out
+    }
+
+    /// What [`Room::handle`] does once the clocks have been looked at.
+    fn decide(
         &mut self,
         id: MemberId,
         message: ToServer,
@@ -513,14 +587,22 @@ impl Room {
                     .collect(),
                 snapshot: Box::new(self.game.snapshot()),
                 seq: self.seq,
+                clock: self.shown_clocks(),
             },
         }
+    }
+
+    /// The clocks as they stand, for a client.
+    fn shown_clocks(&self) -> Option<protocol::Clocks> {
+        let clocks = self.clocks.as_ref()?;
+        Some(clocks.shown(self.now, self.running()))
     }
 
     /// Numbers `happening` and tells every connected member.
     fn tell_all(&mut self, happening: Happening) -> Vec<Delivery> {
         self.seq += 1;
         let seq = self.seq;
+        let clock = self.shown_clocks();
         self.members
             .iter()
             .filter_map(|member| member.id)
@@ -529,6 +611,7 @@ impl Room {
                 message: ToClient::Happened {
                     seq,
                     happening: happening.clone(),
+                    clock: clock.clone(),
                 },
             })
             .collect()
@@ -691,6 +774,7 @@ impl Lobby {
                 rules,
                 name,
                 computer,
+                clock,
             } => {
                 let rules = match rules.parse::<Rules>() {
                     Ok(rules) => rules,
@@ -701,6 +785,11 @@ impl Lobby {
                     Some(Ok(strength)) => Some(strength),
                     Some(Err(error)) => return refused(id, &format!("{error}.")),
                 };
+                let clock = match clock.map(|clock| clock.parse::<TimeControl>()) {
+                    None => None,
+                    Some(Ok(control)) => Some(control),
+                    Some(Err(error)) => return refused(id, &format!("{error}.")),
+                };
                 if self.rooms.len() >= limits.rooms {
                     return refused(id, "The server has no room for another game: try later.");
                 }
@@ -708,7 +797,7 @@ impl Lobby {
                     return refused(id, "That room code is taken: try again.");
                 }
                 // A board a seat cannot play: no square to name.
-                let mut room = match Room::new(fresh.code, rules, fresh.coin, computer) {
+                let mut room = match Room::new(fresh.code, rules, fresh.coin, computer, clock) {
                     Ok(room) => room,
                     Err(refusal) => return refused(id, &words::refusal_sentence(&refusal)),
                 };
@@ -725,7 +814,7 @@ impl Lobby {
                         .iter()
                         .take(MAX_TOKENS)
                         .find(|token| room.is_away(token))?;
-                    Some((code, room.rejoin(id, token)?))
+                    Some((code, room.rejoin(id, token, fresh.now)?))
                 });
                 match back {
                     Some(back) => back,
@@ -743,7 +832,7 @@ impl Lobby {
                 let Some(room) = self.rooms.get_mut(&code) else {
                     return refused(id, &no_room(code));
                 };
-                match room.rejoin(id, &token) {
+                match room.rejoin(id, &token, fresh.now) {
                     Some(out) => (code, out),
                     None => return refused(id, "That token is not for this room."),
                 }
@@ -781,24 +870,44 @@ impl Lobby {
         out
     }
 
-    /// The computer of `mark` in room `code` played `square`, thinking on the game at
-    /// `ply`: what to tell whom (nobody, if nobody is connected). `None` when nothing
-    /// changed: the game moved on meanwhile (an undo, a resignation, a room closed), or
-    /// the square was not free; the server then asks [`Room::computer_to_move`] again.
+    /// The computer of `mark` in room `code` played `square` at `now`, thinking on the
+    /// game at `ply`: what to tell whom (nobody, if nobody is connected). `None` when
+    /// nothing changed: the game moved on meanwhile (an undo, a resignation, a room
+    /// closed), or the square was not free; the server then asks
+    /// [`Room::computer_to_move`] again. A computer whose clock ran out loses instead.
     pub fn computer_played(
         &mut self,
         code: RoomCode,
         mark: Mark,
         ply: usize,
         square: Square,
+        now: u64,
     ) -> Option<Vec<Delivery>> {
         let room = self.rooms.get_mut(&code)?;
+        let fell = room.at(now);
         if room.computer_to_move().map(|(to_move, _)| to_move) != Some(mark)
             || room.game.position().ply() != ply
         {
-            return None;
+            return fell;
         }
-        room.apply(Actor::Seat(mark), Command::Play(square)).ok()
+        let played = room.apply(Actor::Seat(mark), Command::Play(square)).ok()?;
+        Some(fell.into_iter().flatten().chain(played).collect())
+    }
+
+    /// The server's time is `now`: every player whose clock ran out loses the game; what
+    /// to tell whom (perhaps nobody) when a clock fell, none when none did. A server ticks
+    /// the lobby often (a tenth of a second), so that a clock falls when it runs out,
+    /// whether or not anything else happens in its room.
+    pub fn tick(&mut self, now: u64) -> Option<Vec<Delivery>> {
+        let mut fell = None;
+        for room in self.rooms.values_mut() {
+            if room.running().is_some()
+                && let Some(out) = room.at(now)
+            {
+                fell.get_or_insert_with(Vec::new).extend(out);
+            }
+        }
+        fell
     }
 
     /// Every room where a computer is to move, with its mark and strength.
@@ -812,7 +921,7 @@ impl Lobby {
             .collect()
     }
 
-    /// The connection `id` dropped at `now` (the server's seconds).
+    /// The connection `id` dropped at `now` (the server's milliseconds).
     pub fn disconnect(&mut self, id: MemberId, now: u64) -> Vec<Delivery> {
         let Some(code) = self.rooms_of.remove(&id) else {
             return Vec::new();
@@ -824,10 +933,11 @@ impl Lobby {
             .unwrap_or_default()
     }
 
-    /// Closes the rooms nobody has been connected to for `idle` seconds or more at `now`;
-    /// how many.
+    /// Closes the rooms nobody has been connected to for `idle` seconds or more at `now`
+    /// (in milliseconds); how many.
     pub fn sweep(&mut self, now: u64, idle: u64) -> usize {
         let before = self.rooms.len();
+        let idle = idle.saturating_mul(1000);
         self.rooms.retain(|_, room| {
             room.empty_since
                 .is_none_or(|since| now.saturating_sub(since) < idle)
@@ -891,6 +1001,7 @@ mod tests {
             rules: "3x3, k=3".to_owned(),
             name: "Ann".to_owned(),
             computer: None,
+            clock: None,
         };
         send(&mut lobby, ANN, host);
         let join = |name: &str| ToServer::Join {
@@ -1141,6 +1252,7 @@ mod tests {
             rules: rules.to_owned(),
             name: "Ann".to_owned(),
             computer: Some(computer.to_owned()),
+            clock: None,
         };
         assert!(
             refusal(&send(&mut lobby, ANN, host("grandmaster", "3x3, k=3")))
@@ -1177,15 +1289,15 @@ mod tests {
         );
         // A square found for another ply, or for the other mark, changes nothing.
         assert_eq!(
-            lobby.computer_played(code(), Mark::O, 1, Square::new(0)),
+            lobby.computer_played(code(), Mark::O, 1, Square::new(0), 0),
             None
         );
         assert_eq!(
-            lobby.computer_played(code(), Mark::X, 0, Square::new(0)),
+            lobby.computer_played(code(), Mark::X, 0, Square::new(0), 0),
             None
         );
         let out = lobby
-            .computer_played(code(), Mark::O, 0, Square::new(0))
+            .computer_played(code(), Mark::O, 0, Square::new(0), 0)
             .unwrap();
         assert_eq!(
             happenings(&out, ANN),
@@ -1222,16 +1334,21 @@ mod tests {
             refusal(&claim(&mut lobby, 0)),
             "Bob is still here: play on."
         );
-        lobby.disconnect(BOB, 100);
+        // Times in milliseconds; the wait in seconds.
+        lobby.disconnect(BOB, 100_000);
         assert_eq!(
-            refusal(&claim(&mut lobby, 159)),
+            refusal(&claim(&mut lobby, 158_500)),
+            "Bob may still come back: you can claim the game in 2 s."
+        );
+        assert_eq!(
+            refusal(&claim(&mut lobby, 159_999)),
             "Bob may still come back: you can claim the game in 1 s."
         );
         assert_eq!(
-            refusal(&lobby.handle(EVE, ToServer::Claim.into(), at(200))),
+            refusal(&lobby.handle(EVE, ToServer::Claim.into(), at(200_000))),
             "You are watching: only the players move."
         );
-        let out = claim(&mut lobby, 160);
+        let out = claim(&mut lobby, 160_000);
         assert_eq!(
             happenings(&out, EVE),
             [
@@ -1245,7 +1362,7 @@ mod tests {
             ]
         );
         assert_eq!(
-            refusal(&claim(&mut lobby, 300)),
+            refusal(&claim(&mut lobby, 300_000)),
             "There is no game under way to claim."
         );
         // Bob asks for another game and drops; Ann's ask starts it ten minutes later: the
@@ -1256,11 +1373,11 @@ mod tests {
             token: "bob".to_owned(),
         };
         send(&mut lobby, bob, rejoin);
-        lobby.handle(bob, ToServer::Rematch.into(), at(400));
-        lobby.disconnect(bob, 400);
-        lobby.handle(ANN, ToServer::Rematch.into(), at(1000));
+        lobby.handle(bob, ToServer::Rematch.into(), at(400_000));
+        lobby.disconnect(bob, 400_000);
+        lobby.handle(ANN, ToServer::Rematch.into(), at(1_000_000));
         assert_eq!(
-            refusal(&claim(&mut lobby, 1001)),
+            refusal(&claim(&mut lobby, 1_001_000)),
             "Bob may still come back: you can claim the game in 59 s."
         );
     }
@@ -1313,6 +1430,7 @@ mod tests {
             rules: rules.to_owned(),
             name: "\u{1b}[2JAnn\u{7}".to_owned(),
             computer: None,
+            clock: None,
         };
         assert!(refusal(&send(&mut lobby, ANN, host("9x9"))).contains("9x9"));
         assert_eq!(
@@ -1369,14 +1487,141 @@ mod tests {
         assert!(lobby.room(code()).unwrap().members[0].name == "[2JAnn");
     }
 
+    /// The clocks told with the last message to `to` in `out`.
+    fn clocks_told(out: &[Delivery], to: MemberId) -> protocol::Clocks {
+        let told = out.iter().rev().find(|delivery| delivery.to == to);
+        match told.map(|delivery| &delivery.message) {
+            Some(
+                ToClient::Happened {
+                    clock: Some(clock), ..
+                }
+                | ToClient::Welcome {
+                    clock: Some(clock), ..
+                },
+            ) => clock.clone(),
+            _ => panic!("no clocks told: {out:?}"),
+        }
+    }
+
+    fn clocks(x: u64, o: u64, running: Option<&str>) -> protocol::Clocks {
+        protocol::Clocks {
+            control: "0.1+1".to_owned(),
+            x,
+            o,
+            running: running.map(str::to_owned),
+        }
+    }
+
+    #[test]
+    fn with_a_clock_the_side_to_move_loses_when_its_time_runs_out() {
+        // Times in milliseconds: the game has 6 s a player, and 1 s more a move.
+        let mut lobby = Lobby::new(Limits::default());
+        let at = |now| Fresh { now, ..fresh("") };
+        let host = ToServer::Host {
+            rules: "3x3, k=3".to_owned(),
+            name: "Ann".to_owned(),
+            computer: None,
+            clock: Some("0.1+1".to_owned()),
+        };
+        lobby.handle(
+            ANN,
+            host.into(),
+            Fresh {
+                now: 0,
+                ..fresh("ann")
+            },
+        );
+        let join = ToServer::Join {
+            code: CODE.to_owned(),
+            name: "Bob".to_owned(),
+            tokens: Vec::new(),
+        };
+        // The game begins as Bob comes in: Ann's clock (X) runs.
+        let out = lobby.handle(
+            BOB,
+            join.into(),
+            Fresh {
+                now: 1_000,
+                ..fresh("bob")
+            },
+        );
+        assert_eq!(clocks_told(&out, BOB), clocks(6_000, 6_000, Some("X")));
+        // Ann thinks 2 s: 4 s left, and 1 s more for her move; Bob's runs.
+        let out = lobby.handle(ANN, ToServer::Play { square: 4 }.into(), at(3_000));
+        assert_eq!(clocks_told(&out, BOB), clocks(5_000, 6_000, Some("O")));
+        // Said a second later: Bob's clock as it stands then.
+        let said = ToServer::Say {
+            text: "hm".to_owned(),
+        };
+        let out = lobby.handle(ANN, said.into(), at(4_000));
+        assert_eq!(clocks_told(&out, BOB), clocks(5_000, 5_000, Some("O")));
+        // Bob's 6 s run out at 9 s: not a moment before.
+        assert_eq!(lobby.tick(8_999), None);
+        let out = lobby.tick(9_000).unwrap();
+        assert_eq!(
+            happenings(&out, ANN),
+            [
+                Happening::Forfeited {
+                    loser: "O".to_owned(),
+                    reason: "Bob ran out of time".to_owned()
+                },
+                Happening::Ended {
+                    outcome: "X wins".to_owned()
+                }
+            ]
+        );
+        assert_eq!(clocks_told(&out, ANN), clocks(5_000, 0, None));
+        let late = lobby.handle(BOB, ToServer::Play { square: 0 }.into(), at(9_050));
+        assert_eq!(refusal(&late), "The game is over.");
+        // Another game: both clocks full again, Bob's running (he moves first now).
+        lobby.handle(ANN, ToServer::Rematch.into(), at(10_000));
+        let out = lobby.handle(BOB, ToServer::Rematch.into(), at(11_000));
+        assert_eq!(clocks_told(&out, BOB), clocks(6_000, 6_000, Some("O")));
+        // A move that comes after its player's time ran out, before any tick, loses the
+        // game rather than being played.
+        let out = lobby.handle(BOB, ToServer::Play { square: 0 }.into(), at(17_000));
+        assert_eq!(
+            happenings(&out, ANN),
+            [
+                Happening::Forfeited {
+                    loser: "O".to_owned(),
+                    reason: "Bob ran out of time".to_owned()
+                },
+                Happening::Ended {
+                    outcome: "X wins".to_owned()
+                }
+            ]
+        );
+        assert!(out.iter().any(|delivery| delivery.to == BOB
+            && matches!(&delivery.message, ToClient::Refused { reason, .. } if reason == "The game is over.")));
+        assert_eq!(lobby.room(code()).unwrap().game().score().x_wins, 2);
+        // A clock the server cannot read is refused, the room unopened.
+        let host = ToServer::Host {
+            rules: "3x3, k=3".to_owned(),
+            name: "Eve".to_owned(),
+            computer: None,
+            clock: Some("5+3+1".to_owned()),
+        };
+        let refused = lobby.handle(
+            EVE,
+            host.into(),
+            Fresh {
+                code: "ZZZZ-ZZ".parse().unwrap(),
+                ..fresh("eve")
+            },
+        );
+        assert!(refusal(&refused).contains("like 5+3"), "{refused:?}");
+    }
+
     #[test]
     fn a_room_nobody_is_connected_to_closes_after_the_idle_time() {
         let mut lobby = room_of_three();
-        for (id, now) in [(ANN, 10), (BOB, 20), (EVE, 30)] {
+        // Times in milliseconds; the idle time in seconds.
+        for (id, now) in [(ANN, 10_000), (BOB, 20_000), (EVE, 30_000)] {
             lobby.disconnect(id, now);
         }
-        assert_eq!(lobby.sweep(100, 100), 0, "not yet");
-        assert_eq!(lobby.sweep(130, 100), 1);
+        assert_eq!(lobby.sweep(129_999, 100), 0, "not yet");
+        assert_eq!(lobby.sweep(130_000, 100), 1);
         assert!(lobby.is_empty());
     }
 
@@ -1401,7 +1646,7 @@ mod tests {
             1 => (code(), proptest::collection::vec(token(), 0..2))
                 .prop_map(|(code, tokens)| ToServer::Join { code, name: "P".to_owned(), tokens }),
             1 => code().prop_map(|code| ToServer::Watch { code, name: "W".to_owned() }),
-            1 => Just(ToServer::Host { rules: "3x3, k=3".to_owned(), name: "H".to_owned(), computer: None }),
+            1 => Just(ToServer::Host { rules: "3x3, k=3".to_owned(), name: "H".to_owned(), computer: None, clock: None }),
             1 => (code(), token()).prop_map(|(code, token)| ToServer::Rejoin { code, token }),
         ]
     }

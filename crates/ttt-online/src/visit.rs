@@ -19,6 +19,7 @@ use ttt_core::Rules;
 use ttt_play::app::{App, Ask};
 use ttt_play::records::GameRecord;
 
+use crate::clock::TimeControl;
 use crate::keeping::OnlineGames;
 use crate::mirror::Mirror;
 use crate::protocol::{Request, RoomCode, ToClient, ToServer};
@@ -33,9 +34,13 @@ pub const MAX_TRIES: usize = 12;
 /// How the visit comes into its room.
 #[derive(Debug, Clone, PartialEq, Eq)]
 enum Way {
-    /// Opens one on these rules, against the server's computer of this strength if one
-    /// is named.
-    Host(Rules, Option<String>),
+    /// Opens one on `rules`, against the server's computer of the strength `computer`
+    /// names if it names one, with a `clock` if one is given.
+    Host {
+        rules: Rules,
+        computer: Option<String>,
+        clock: Option<TimeControl>,
+    },
     /// Watches the room of this code.
     Watch(RoomCode),
     /// Takes a seat in the room of this code (back to one of `tokens` if nobody holds
@@ -82,13 +87,32 @@ pub struct Reply {
 impl Visit {
     /// A room to open on `rules`, as `name`.
     pub fn host(rules: Rules, name: &str) -> Visit {
-        Visit::new(Way::Host(rules, None), name)
+        let way = Way::Host {
+            rules,
+            computer: None,
+            clock: None,
+        };
+        Visit::new(way, name)
     }
 
     /// A room to open on `rules`, as `name`, against a computer of the server's of the
     /// strength `computer` names (`hard`, `search`…: the server reads it).
     pub fn host_against(rules: Rules, name: &str, computer: &str) -> Visit {
-        Visit::new(Way::Host(rules, Some(computer.to_owned())), name)
+        let way = Way::Host {
+            rules,
+            computer: Some(computer.to_owned()),
+            clock: None,
+        };
+        Visit::new(way, name)
+    }
+
+    /// The same visit, the room it opens (if it opens one) timed by `clock`.
+    #[must_use]
+    pub fn with_clock(mut self, clock: Option<TimeControl>) -> Visit {
+        if let Way::Host { clock: timed, .. } = &mut self.way {
+            *timed = clock;
+        }
+        self
     }
 
     /// The room `code`, to watch as `name`.
@@ -117,7 +141,7 @@ impl Visit {
     /// The board expected before the server says which.
     pub fn rules(&self) -> Rules {
         match &self.way {
-            Way::Host(rules, _) => *rules,
+            Way::Host { rules, .. } => *rules,
             Way::Join { .. } | Way::Watch(_) => self.mirror.rules.unwrap_or_default(),
         }
     }
@@ -132,10 +156,18 @@ impl Visit {
         let ask = match (&self.way, &self.mirror.code) {
             // Welcomed before: back as whoever the token says.
             (_, Some(_)) => self.mirror.rejoin(),
-            (Way::Host(rules, computer), None) => ToServer::Host {
+            (
+                Way::Host {
+                    rules,
+                    computer,
+                    clock,
+                },
+                None,
+            ) => ToServer::Host {
                 rules: rules.to_string(),
                 name: self.name.clone(),
                 computer: computer.clone(),
+                clock: clock.map(|clock| clock.to_string()),
             },
             (Way::Watch(code), None) => ToServer::Watch {
                 code: code.to_string(),
@@ -432,6 +464,7 @@ mod tests {
                 .snapshot(),
             ),
             seq: 0,
+            clock: None,
         };
         lost.heard(&serde_json::to_string(&welcome).unwrap(), &mut app);
         let waits: Vec<u64> = std::iter::from_fn(|| lost.dropped(&mut app))

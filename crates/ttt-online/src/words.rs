@@ -14,7 +14,10 @@
 //! );
 //! ```
 
-use ttt_core::{Shown, ShownLine, Square, SquareNaming};
+use std::time::Duration;
+
+use ttt_core::{Mark, Rules, Shown, ShownLine, Square, SquareNaming};
+use ttt_play::app::Clocks;
 
 use crate::mirror::Mirror;
 use crate::protocol::{DEFAULT_SERVER, Happening};
@@ -62,6 +65,42 @@ pub fn welcome(mirror: &Mirror, server: &str, link: Option<&str>) -> String {
         (Some(mark), None) => format!("Room {code}: you play {mark}."),
         (None, _) => format!("Room {code}: you watch."),
     }
+}
+
+/// The clocks of a room with a time control, `since` after the server told them: each
+/// player's time left, whose runs; none in a room without clocks.
+///
+/// ```
+/// use std::time::Duration;
+/// use ttt_online::mirror::Mirror;
+/// use ttt_online::protocol::Clocks;
+/// use ttt_online::words;
+///
+/// let mut mirror = Mirror::default();
+/// assert_eq!(words::clocks(&mirror, Duration::ZERO), None);
+/// mirror.clocks = Some(Clocks { control: "5+3".into(), x: 293_000, o: 300_000, running: Some("O".into()) });
+/// assert_eq!(
+///     words::clocks(&mirror, Duration::from_secs(5)).as_deref(),
+///     Some("Clocks (5+3): X 4:53, O 4:55, running."),
+/// );
+/// ```
+pub fn clocks(mirror: &Mirror, since: Duration) -> Option<String> {
+    let clocks = mirror.table(Rules::default()).clocks?;
+    let shown = |mark: Mark| {
+        let left = Clocks::written(clocks.left(mark, since));
+        let running = if clocks.running == Some(mark) {
+            ", running"
+        } else {
+            ""
+        };
+        format!("{mark} {left}{running}")
+    };
+    Some(format!(
+        "Clocks ({}): {}, {}.",
+        Shown(&clocks.control),
+        shown(Mark::X),
+        shown(Mark::O)
+    ))
 }
 
 /// The sentence for `happening`, said once `mirror` has taken it; none for what changes

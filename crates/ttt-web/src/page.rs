@@ -862,6 +862,26 @@ fn listen(page: &Rc<RefCell<Page>>) -> Result<(), JsValue> {
         storage::HOLD_RENEWED,
     )?;
     renew.forget();
+    // A room's running clock counts down on the screen.
+    let count_down = Closure::<dyn FnMut()>::new({
+        let page = page.clone();
+        move || {
+            let running = page
+                .borrow()
+                .app
+                .table()
+                .and_then(|table| table.clocks.as_ref())
+                .is_some_and(|clocks| clocks.running.is_some());
+            if running {
+                wake();
+            }
+        }
+    });
+    window.set_interval_with_callback_and_timeout_and_arguments_0(
+        count_down.as_ref().unchecked_ref(),
+        CLOCK_SHOWN_EVERY,
+    )?;
+    count_down.forget();
     let closing = Closure::<dyn FnMut()>::new({
         let page = page.clone();
         move || page.borrow_mut().let_go()
@@ -957,6 +977,10 @@ thread_local! {
     /// What wakes the page when the app's next due time comes, and its timer.
     static ALARM: RefCell<(Option<Frame>, Option<i32>)> = const { RefCell::new((None, None)) };
 }
+
+/// How often a running clock is drawn again, in milliseconds (its tenths show under ten
+/// seconds).
+const CLOCK_SHOWN_EVERY: i32 = 100;
 
 /// Asks for a frame, unless one is asked for already: the page draws only when something
 /// may have changed (an input, a worker's reply, the window's size, a due time), and is

@@ -77,6 +77,7 @@ async fn main() {
                 rules: "3x3, k=3".to_owned(),
                 name: "H".to_owned(),
                 computer: None,
+                clock: None,
             },
         )
         .await;

@@ -10,6 +10,7 @@ use std::time::{Duration, Instant};
 use anyhow::{Context, bail};
 use rand::RngExt;
 use ttt_core::{Mark, Rules, Shown, ShownLine, SquareNaming};
+use ttt_online::clock::TimeControl;
 use ttt_online::mirror::Mirror;
 use ttt_online::protocol::{Happening, Request, RoomCode, ToClient, ToServer};
 use ttt_play::matches::Refusal;
@@ -42,9 +43,16 @@ const LOOK: Duration = Duration::from_millis(50);
 /// How to come into a room.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum Entry {
-    /// Open a room for a game on these rules, against a computer of the server's if one
-    /// is named.
-    Host(Rules, Option<Strength>),
+    /// Open a room for a game on `rules`, against a computer of the server's if one is
+    /// named, with a clock if one is given.
+    Host {
+        /// The board.
+        rules: Rules,
+        /// The server's computer in the other seat, if one plays there.
+        computer: Option<Strength>,
+        /// The time control of each game, if the games are timed.
+        clock: Option<TimeControl>,
+    },
     /// Take the free seat of the room of this code (or watch when both are taken).
     Join(RoomCode),
     /// Watch the room of this code.
@@ -71,6 +79,8 @@ struct Client {
     /// When the other player, who lost the connection, may be claimed from, and their
     /// name: said once, when the time comes.
     claimable: Option<(Instant, String)>,
+    /// When the server last told the clocks.
+    clocks_told: Instant,
 }
 
 impl Client {
@@ -110,10 +120,15 @@ pub fn run(
     let mut socket = connect(server)?;
     let mut input = Input::spawn(input, interrupts);
     let hello = match &entry {
-        Entry::Host(rules, computer) => ToServer::Host {
+        Entry::Host {
+            rules,
+            computer,
+            clock,
+        } => ToServer::Host {
             rules: rules.to_string(),
             name: name.to_owned(),
             computer: computer.map(|strength| strength.to_string()),
+            clock: clock.map(|clock| clock.to_string()),
         },
         Entry::Join(code) => ToServer::Join {
             code: code.to_string(),
@@ -131,6 +146,7 @@ pub fn run(
         entering: true,
         last_id: 0,
         claimable: None,
+        clocks_told: Instant::now(),
     };
     send(&mut socket, hello.into())?;
     loop {
@@ -177,6 +193,11 @@ pub fn run(
                     )?;
                     send(&mut socket, resync.into())?;
                     continue;
+                }
+                if let ToClient::Welcome { clock: Some(_), .. }
+                | ToClient::Happened { clock: Some(_), .. } = &told
+                {
+                    client.clocks_told = Instant::now();
                 }
                 if let ToClient::Welcome { code, token, .. } = &told {
                     client.entering = false;
@@ -248,7 +269,7 @@ pub fn run(
             }
             Some(Err(Interruption::Io(error))) => return Err(error.into()),
         };
-        match understood(&line, &client.mirror) {
+        match understood(&line, &client.mirror, client.clocks_told.elapsed()) {
             Ok(Some(ask)) => {
                 let request = client.request(ask);
                 send(&mut socket, request)?;
@@ -354,10 +375,15 @@ fn send(socket: &mut WebSocket<TcpStream>, request: Request) -> anyhow::Result<(
 
 /// What a person can type in a room, after the square: for help and for a word not known.
 const COMMANDS: &str = "undo, yes or no (to an undo asked), resign, rematch, claim (when the \
-                        other player has gone), say and a line to the room, help or quit";
+                        other player has gone), clock, say and a line to the room, help or \
+                        quit";
 
-/// What a typed line asks the server; `None` to leave; the help when it asks nothing.
-fn understood(line: &str, mirror: &Mirror) -> Result<Option<ToServer>, String> {
+/// What `clock` says in a room without clocks.
+const NO_CLOCKS: &str = "This room has no clocks: take your time.";
+
+/// What a typed line asks the server; `None` to leave; what to say instead when it asks
+/// nothing (the help, the clocks as they stand `since` they were told).
+fn understood(line: &str, mirror: &Mirror, since: Duration) -> Result<Option<ToServer>, String> {
     let words = line.trim();
     let (command, rest) = words.split_once(' ').unwrap_or((words, ""));
     let answer = |yes| match mirror.undo_asked {
@@ -378,6 +404,10 @@ fn understood(line: &str, mirror: &Mirror) -> Result<Option<ToServer>, String> {
         "rematch" | "again" => return Ok(Some(ToServer::Rematch)),
         "resign" => return Ok(Some(ToServer::Resign)),
         "claim" => return Ok(Some(ToServer::Claim)),
+        // The clocks as they stand now: the client counts from what it was told.
+        "clock" | "clocks" | "time" => {
+            return Err(ttt_online::words::clocks(mirror, since).unwrap_or(NO_CLOCKS.to_owned()));
+        }
         "yes" | "y" => return answer(true),
         "no" | "n" => return answer(false),
         _ => {}
@@ -502,6 +532,7 @@ fn ended(mirror: &Mirror, out: &mut impl Write) -> io::Result<()> {
     Ok(())
 }
 
+/// The board, and the clocks under it in a room with clocks.
 fn board(mirror: &Mirror, palette: Palette, out: &mut impl Write) -> io::Result<()> {
     let Some(position) = &mirror.position else {
         return Ok(());
@@ -510,6 +541,9 @@ fn board(mirror: &Mirror, palette: Palette, out: &mut impl Write) -> io::Result<
     let naming = SquareNaming::Numbers.on_board(rules);
     for line in board_style::draw(position, BoardStyle::for_board(rules), naming, palette) {
         writeln!(out, "{line}")?;
+    }
+    if let Some(clocks) = ttt_online::words::clocks(mirror, Duration::ZERO) {
+        writeln!(out, "{clocks}")?;
     }
     Ok(())
 }
@@ -550,29 +584,32 @@ mod tests {
     fn each_line_typed_in_a_room_is_a_message_or_says_why_not() {
         let playing = mirror(true, None);
         assert_eq!(
-            understood("5", &playing),
+            understood("5", &playing, Duration::ZERO),
             Ok(Some(ToServer::Play { square: 4 }))
         );
         assert_eq!(
-            understood("Say Good game ", &playing),
+            understood("Say Good game ", &playing, Duration::ZERO),
             Ok(Some(ToServer::Say {
                 text: "Good game".to_owned()
             }))
         );
         assert_eq!(
-            understood("say", &playing),
+            understood("say", &playing, Duration::ZERO),
             Err("Say what? Type say and a line.".to_owned())
         );
         assert_eq!(
-            understood("yes", &playing),
+            understood("yes", &playing, Duration::ZERO),
             Err("Nobody asked you to undo.".to_owned())
         );
         assert_eq!(
-            understood("y", &mirror(true, Some(Mark::O))),
+            understood("y", &mirror(true, Some(Mark::O)), Duration::ZERO),
             Ok(Some(ToServer::AnswerUndo { yes: true }))
         );
-        assert_eq!(understood("REMATCH", &playing), Ok(Some(ToServer::Rematch)));
-        let unknown = understood("fly", &playing).unwrap_err();
+        assert_eq!(
+            understood("REMATCH", &playing, Duration::ZERO),
+            Ok(Some(ToServer::Rematch))
+        );
+        let unknown = understood("fly", &playing, Duration::ZERO).unwrap_err();
         assert!(
             unknown.starts_with("Unknown command 'fly': type a square, or undo"),
             "{unknown}"
@@ -581,23 +618,43 @@ mod tests {
             unknown.contains("rematch") && !unknown.contains("hint"),
             "{unknown}"
         );
-        assert!(understood("0", &playing).unwrap_err().contains("1 to 9"));
         assert!(
-            understood("hint", &playing)
+            understood("0", &playing, Duration::ZERO)
+                .unwrap_err()
+                .contains("1 to 9")
+        );
+        assert!(
+            understood("hint", &playing, Duration::ZERO)
                 .unwrap_err()
                 .contains("a number from 1 to 9")
         );
         // Waiting for the other player, quitting and help still work; a square waits.
         let waiting = mirror(false, None);
-        assert_eq!(understood("quit", &waiting), Ok(None));
+        assert_eq!(understood("quit", &waiting, Duration::ZERO), Ok(None));
         assert!(
-            understood("?", &waiting)
+            understood("?", &waiting, Duration::ZERO)
                 .unwrap_err()
                 .starts_with("Type a square")
         );
         assert_eq!(
-            understood("5", &waiting),
+            understood("5", &waiting, Duration::ZERO),
             Err("The game has not begun: wait for the other player.".to_owned())
+        );
+        // The clocks, counted on from when they were told; none in a room without.
+        assert_eq!(
+            understood("clock", &waiting, Duration::ZERO),
+            Err(NO_CLOCKS.to_owned())
+        );
+        let mut timed = playing.clone();
+        timed.clocks = Some(ttt_online::protocol::Clocks {
+            control: "1+0".to_owned(),
+            x: 60_000,
+            o: 42_000,
+            running: Some("X".to_owned()),
+        });
+        assert_eq!(
+            understood("time", &timed, Duration::from_millis(51_500)),
+            Err("Clocks (1+0): X 8.5, running, O 0:42.".to_owned())
         );
     }
 }

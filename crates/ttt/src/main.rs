@@ -67,7 +67,11 @@ fn run(cli: Cli) -> anyhow::Result<ExitCode> {
         Some(Command::Verify(args)) => commands::verify::run(&args, &mut out),
         Some(Command::Serve(args)) => commands::serve::run(&args, &mut out),
         Some(Command::Host(args)) => {
-            let entry = ttt::client::Entry::Host(args.board.rules()?, args.computer);
+            let entry = ttt::client::Entry::Host {
+                rules: args.board.rules()?,
+                computer: args.computer,
+                clock: args.clock,
+            };
             play_online(&args.client, entry, Some(args.listen), &mut out)
         }
         Some(Command::Join(args)) => play_online(
@@ -275,10 +279,15 @@ fn online_full_screen(
     let games = store.clone();
     let mut online = Online::new(client.server.clone(), name.clone(), seats, own, games);
     let visit = match entry {
-        ttt::client::Entry::Host(rules, None) => Visit::host(rules, &name),
-        ttt::client::Entry::Host(rules, Some(computer)) => {
-            Visit::host_against(rules, &name, &computer.to_string())
+        ttt::client::Entry::Host {
+            rules,
+            computer,
+            clock,
+        } => match computer {
+            None => Visit::host(rules, &name),
+            Some(computer) => Visit::host_against(rules, &name, &computer.to_string()),
         }
+        .with_clock(clock),
         ttt::client::Entry::Join(code) => online.join(code, &server),
         ttt::client::Entry::Watch(code) => Visit::watch(code, &name),
     };

@@ -234,6 +234,7 @@ async fn play_room(port: u16, games: u32, finished: Arc<AtomicUsize>) {
         rules: "3x3, k=3".to_owned(),
         name: "Ann".to_owned(),
         computer: None,
+        clock: None,
     };
     enter(&mut host, port, hosting).await;
     let code = host.mirror.code.clone().unwrap();

@@ -45,6 +45,7 @@ async fn ann_hosts(address: std::net::SocketAddr) -> (Client, ToClient) {
         rules: "3x3, k=3".to_owned(),
         name: "Ann".to_owned(),
         computer: None,
+        clock: None,
     };
     send(&mut ann, &host).await;
     let welcomed = next(&mut ann).await;
@@ -426,6 +427,7 @@ async fn a_host_plays_the_servers_perfect_computer_and_never_wins() {
         rules: "3x3, k=3".to_owned(),
         name: "Ann".to_owned(),
         computer: Some("impossible".to_owned()),
+        clock: None,
     };
     send(&mut ann, &host).await;
     let ToClient::Welcome {
@@ -481,4 +483,72 @@ async fn a_host_plays_the_servers_perfect_computer_and_never_wins() {
         outcomes.iter().all(|outcome| outcome != "X wins"),
         "{outcomes:?}"
     );
+}
+
+/// A clock runs out on the server's own time, while nobody moves: a clock of 1.2 s, the
+/// first mover's falls, both are told, and the clocks say so.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_clock_runs_out_on_the_servers_time_while_nobody_moves() {
+    let address = start(config()).await;
+    let mut ann = connect(address).await;
+    let host = ToServer::Host {
+        rules: "3x3, k=3".to_owned(),
+        name: "Ann".to_owned(),
+        computer: None,
+        clock: Some("0.02+0".to_owned()),
+    };
+    send(&mut ann, &host).await;
+    let (code, _, _) = welcome(&next(&mut ann).await);
+    let mut bob = connect(address).await;
+    let join = ToServer::Join {
+        code,
+        name: "Bob".to_owned(),
+        tokens: Vec::new(),
+    };
+    send(&mut bob, &join).await;
+    let ToClient::Welcome {
+        clock: Some(clocks),
+        seat,
+        ..
+    } = until(&mut bob, |message| {
+        matches!(message, ToClient::Welcome { .. })
+    })
+    .await
+    else {
+        panic!("Bob's welcome has no clocks");
+    };
+    let begun = std::time::Instant::now();
+    assert_eq!((clocks.x, clocks.o), (1_200, 1_200));
+    let first = clocks
+        .running
+        .clone()
+        .expect("the first mover's clock runs");
+    // Nobody moves: the first mover's time runs out, and both are told.
+    for player in [&mut bob, &mut ann] {
+        let fell = until(player, |message| {
+            happened(message, |happening| {
+                matches!(happening, Happening::Forfeited { .. })
+            })
+        })
+        .await;
+        let ToClient::Happened {
+            happening: Happening::Forfeited { loser, reason },
+            clock: Some(clock),
+            ..
+        } = fell
+        else {
+            panic!("{fell:?}");
+        };
+        assert_eq!(loser, first);
+        let name = if seat.as_deref() == Some(first.as_str()) {
+            "Bob"
+        } else {
+            "Ann"
+        };
+        assert_eq!(reason, format!("{name} ran out of time"));
+        assert_eq!(clock.running, None, "no clock runs once the game is over");
+        let [x, o] = [clock.x, clock.o];
+        assert_eq!(if first == "X" { (x, o) } else { (o, x) }, (0, 1_200));
+    }
+    assert!(begun.elapsed() >= std::time::Duration::from_millis(1_000));
 }

@@ -35,7 +35,7 @@ mod theme;
 mod ui;
 
 pub use kept::KeptGames;
-pub use online::{Ask, OnlineScreen, Player, Table};
+pub use online::{Ask, Clocks, OnlineScreen, Player, Table};
 pub use replay::{REPLAY_KEYS, ReplayScreen};
 
 use std::time::Duration;
@@ -1194,6 +1194,9 @@ impl App {
     /// Lets time pass: starts the next game between two computers when its pause is over,
     /// and hands out a computer's turn once its pause is over.
     fn tick(&mut self, now: Duration) {
+        if let Screen::Online(online) = &mut self.screen {
+            online.tick(now);
+        }
         if self.too_small(self.area) {
             // Nothing happens unseen: the game waits for a window it can be shown in.
             return;

@@ -29,6 +29,8 @@
 //! # Ok::<(), Box<dyn std::error::Error>>(())
 //! ```
 
+use std::time::Duration;
+
 use ttt_core::{Mark, Outcome, Position, Rules, Square};
 
 use super::{App, GameScreen, Key, Leave, Overlay, Screen, Status, Steered, steer};
@@ -51,6 +53,54 @@ impl Player {
             name: name.to_owned(),
             connected: true,
             computer: false,
+        }
+    }
+}
+
+/// The players' clocks in a room with a time control, as the server last told them.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Clocks {
+    /// The time control, as the server writes it (`5+3`: minutes, and seconds added a
+    /// move).
+    pub control: String,
+    /// The time X and O had left when told.
+    pub left: [Duration; 2],
+    /// Whose clock runs, counting down since it was told; none between games.
+    pub running: Option<Mark>,
+}
+
+impl Clocks {
+    /// The time `mark` has left, `since` after the clocks were told.
+    pub fn left(&self, mark: Mark, since: Duration) -> Duration {
+        let left = self.left[seat_index(mark)];
+        if self.running == Some(mark) {
+            left.saturating_sub(since)
+        } else {
+            left
+        }
+    }
+
+    /// A clock's time as players read it: `4:05`, `1:02:03` past an hour, and tenths of
+    /// a second under ten seconds (`9.4`).
+    ///
+    /// ```
+    /// use std::time::Duration;
+    /// use ttt_play::app::Clocks;
+    ///
+    /// assert_eq!(Clocks::written(Duration::from_millis(245_900)), "4:05");
+    /// assert_eq!(Clocks::written(Duration::from_millis(9_450)), "9.4");
+    /// assert_eq!(Clocks::written(Duration::from_secs(3723)), "1:02:03");
+    /// ```
+    pub fn written(time: Duration) -> String {
+        let seconds = time.as_secs();
+        if seconds < 10 {
+            return format!("{seconds}.{}", time.subsec_millis() / 100);
+        }
+        let (hours, minutes, seconds) = (seconds / 3600, seconds / 60 % 60, seconds % 60);
+        if hours > 0 {
+            format!("{hours}:{minutes:02}:{seconds:02}")
+        } else {
+            format!("{minutes}:{seconds:02}")
         }
     }
 }
@@ -78,6 +128,8 @@ pub struct Table {
     pub players: [Option<Player>; 2],
     /// How many watch.
     pub watchers: usize,
+    /// The clocks, in a room with a time control.
+    pub clocks: Option<Clocks>,
 }
 
 impl Table {
@@ -94,6 +146,7 @@ impl Table {
             score: [0; 3],
             players: [None, None],
             watchers: 0,
+            clocks: None,
         }
     }
 
@@ -157,6 +210,10 @@ pub struct OnlineScreen {
     pub table: Table,
     /// The cursor and a square name being typed.
     pub game: GameScreen,
+    /// The app's time at its last tick.
+    now: Duration,
+    /// The app's time when the clocks were last told.
+    clocks_told: Duration,
 }
 
 impl OnlineScreen {
@@ -165,7 +222,20 @@ impl OnlineScreen {
         OnlineScreen {
             table: Table::waiting(rules),
             game: GameScreen::new(rules),
+            now: Duration::ZERO,
+            clocks_told: Duration::ZERO,
         }
+    }
+
+    /// The time `mark` has left on the clock now, in a room with clocks.
+    pub fn clock(&self, mark: Mark) -> Option<Duration> {
+        let clocks = self.table.clocks.as_ref()?;
+        Some(clocks.left(mark, self.now.saturating_sub(self.clocks_told)))
+    }
+
+    /// Time passes: the running clock counts down.
+    pub(super) fn tick(&mut self, now: Duration) {
+        self.now = now;
     }
 
     /// Whose turn, in words: the verdict once over, who is awaited before the first game.
@@ -240,6 +310,9 @@ impl App {
         };
         if online.table.position.rules() != table.position.rules() {
             online.game = GameScreen::new(table.position.rules());
+        }
+        if online.table.clocks != table.clocks {
+            online.clocks_told = online.now;
         }
         online.table = table;
     }
@@ -365,6 +438,43 @@ mod tests {
         table.players = [Some(Player::named("Ann")), Some(Player::named("Bob"))];
         app.show_online(table);
         app
+    }
+
+    #[test]
+    fn the_running_clock_counts_down_from_when_it_was_told() {
+        let mut app = in_room(Some(Mark::X));
+        app.handle(Input::Tick, Duration::from_secs(10));
+        let mut table = app.table().unwrap().clone();
+        table.clocks = Some(Clocks {
+            control: "1+0".to_owned(),
+            left: [Duration::from_secs(60), Duration::from_secs(42)],
+            running: Some(Mark::X),
+        });
+        app.show_online(table);
+        app.handle(Input::Tick, Duration::from_millis(15_500));
+        let Screen::Online(online) = app.screen() else {
+            panic!("not online");
+        };
+        assert_eq!(online.clock(Mark::X), Some(Duration::from_millis(54_500)));
+        assert_eq!(online.clock(Mark::O), Some(Duration::from_secs(42)));
+        let mut buffer = ratatui::buffer::Buffer::empty(AREA);
+        ratatui::widgets::Widget::render(&app, AREA, &mut buffer);
+        let shown: String = buffer.content().iter().map(|cell| cell.symbol()).collect();
+        assert!(shown.contains("0:54 Ann (you)"), "{shown}");
+        assert!(shown.contains("0:42 Bob"), "{shown}");
+        // Told again (a move): counted from then.
+        let mut table = app.table().unwrap().clone();
+        if let Some(clocks) = &mut table.clocks {
+            clocks.left = [Duration::from_secs(54), Duration::from_secs(42)];
+            clocks.running = Some(Mark::O);
+        }
+        app.show_online(table);
+        app.handle(Input::Tick, Duration::from_millis(47_000));
+        let Screen::Online(online) = app.screen() else {
+            panic!("not online");
+        };
+        assert_eq!(online.clock(Mark::X), Some(Duration::from_secs(54)));
+        assert_eq!(online.clock(Mark::O), Some(Duration::from_millis(10_500)));
     }
 
     #[test]

@@ -10,7 +10,7 @@ use ttt_solver::MoveValue;
 
 use super::layout::{self, BoardGeometry, SMALL_MIN_HEIGHT, SMALL_MIN_WIDTH, Shape};
 use super::{
-    App, Front, GameScreen, Key, Leave, Overlay, Screen, ShownControl, StartLine, StartMenu,
+    App, Clocks, Front, GameScreen, Key, Leave, Overlay, Screen, ShownControl, StartLine, StartMenu,
 };
 
 impl Widget for &App {
@@ -838,13 +838,32 @@ fn panel_frame(app: &App, borders: Borders, area: Rect, buf: &mut Buffer) -> Rec
 /// A line for each player: its mark in its colour, and its name.
 fn player_lines(app: &App) -> Vec<Line<'static>> {
     let theme = app.theme();
+    let online = match app.screen() {
+        Screen::Online(online) => Some(online),
+        _ => None,
+    };
     Mark::ALL
         .into_iter()
         .map(|mark| {
-            Line::from(vec![
-                Span::styled(format!(" {mark} "), theme.mark(mark)),
-                Span::raw(format!(" {}", app.player_name(mark))),
-            ])
+            let mut spans = vec![Span::styled(format!(" {mark} "), theme.mark(mark))];
+            // In a room with clocks, each player's time before the name; the running
+            // one stands out.
+            if let Some(left) = online.and_then(|online| online.clock(mark)) {
+                let running = online
+                    .and_then(|online| online.table.clocks.as_ref())
+                    .is_some_and(|clocks| clocks.running == Some(mark));
+                let style = if running {
+                    theme.accent()
+                } else {
+                    theme.quiet()
+                };
+                spans.push(Span::styled(
+                    format!(" {:>5}", Clocks::written(left)),
+                    style,
+                ));
+            }
+            spans.push(Span::raw(format!(" {}", app.player_name(mark))));
+            Line::from(spans)
         })
         .collect()
 }

@@ -73,7 +73,7 @@ pub fn run(args: &ServeArgs, out: &mut impl Write) -> anyhow::Result<ExitCode> {
                     .join("server"),
             };
             let (lobby, store, notes) =
-                ServerStore::open(&folder, limits.lobby, ttt::store::now())?;
+                ServerStore::open(&folder, limits.lobby, ttt::server::wall_clock())?;
             for note in notes {
                 writeln!(out, "{note}")?;
             }
@@ -185,6 +185,11 @@ pub struct HostArgs {
     /// tricky, hard or impossible (or random, rules, mcts, search, perfect).
     #[arg(long, value_name = "STRENGTH")]
     pub computer: Option<ttt_players::Strength>,
+
+    /// A clock for each game: minutes for the game and seconds added after each move
+    /// (5+3); a player whose time runs out loses.
+    #[arg(long, value_name = "MIN+SEC")]
+    pub clock: Option<ttt_online::clock::TimeControl>,
 
     /// Without --server, the address of the host's own server, for the friend to join
     /// at; 0.0.0.0:7878 lets other machines in.

@@ -42,10 +42,6 @@ use ttt_online::journal::Entry;
 use ttt_online::protocol::{self, Request, RoomCode, ToClient, ToServer};
 use ttt_online::room::{self, Delivery, Fresh, Lobby, MemberId};
 
-// The lobby's clock: seconds since 1970, so that the times a room keeps (since when a
-// player is gone) still count after a restart.
-use crate::store::now;
-
 /// What the server holds to, whatever its clients do.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct Limits {
@@ -129,6 +125,7 @@ struct Shared {
     next_id: u64,
     rng: StdRng,
     limits: Limits,
+    clock: Clock,
 }
 
 impl Shared {
@@ -147,9 +144,51 @@ impl Shared {
             next_id: 0,
             rng,
             limits,
+            clock: Clock::start(),
         }
     }
+
+    /// The server's time, as the lobby counts it.
+    fn now(&self) -> u64 {
+        self.clock.now()
+    }
 }
+
+/// The lobby's clock: milliseconds since 1970 (so that the times a room keeps, since when
+/// a player is gone, still count after a restart), as the system said when the server
+/// started, counted on from there by the runtime's steady clock (which a test may pause
+/// and move on at will).
+#[derive(Debug, Clone, Copy)]
+struct Clock {
+    started: Instant,
+    wall: u64,
+}
+
+impl Clock {
+    fn start() -> Clock {
+        Clock {
+            started: Instant::now(),
+            wall: wall_clock(),
+        }
+    }
+
+    fn now(self) -> u64 {
+        let elapsed = u64::try_from(self.started.elapsed().as_millis()).unwrap_or(u64::MAX);
+        self.wall.saturating_add(elapsed)
+    }
+}
+
+/// The system's time, in milliseconds since 1970.
+pub fn wall_clock() -> u64 {
+    std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map_or(0, |since| {
+            u64::try_from(since.as_millis()).unwrap_or(u64::MAX)
+        })
+}
+
+/// How often the players' clocks are looked at, so that one falls when it runs out.
+const CLOCK_TICK: Duration = Duration::from_millis(100);
 
 type Hub = Arc<Mutex<Shared>>;
 
@@ -269,7 +308,7 @@ pub async fn serve(
             loop {
                 every.tick().await;
                 let mut shared = lock(&hub);
-                let (now, idle) = (now(), limits.room_idle.as_secs());
+                let (now, idle) = (shared.now(), limits.room_idle.as_secs());
                 if let Some(swept) = shared.lobby.sweep_kept(now, idle) {
                     deliver(&mut shared, Some(swept), Vec::new());
                 }
@@ -285,6 +324,22 @@ pub async fn serve(
                     !codes.is_empty()
                 });
                 wrong.retain(|_, budget| !budget.renewed());
+            }
+        }
+    });
+    // Clocks that ran out fall, whatever else happens.
+    let ticker = tokio::spawn({
+        let hub = hub.clone();
+        async move {
+            let mut every = tokio::time::interval(CLOCK_TICK);
+            every.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Skip);
+            loop {
+                every.tick().await;
+                let mut shared = lock(&hub);
+                let now = shared.now();
+                if let Some((out, entry)) = shared.lobby.tick_kept(now) {
+                    deliver(&mut shared, Some(entry), out);
+                }
             }
         }
     });
@@ -335,6 +390,7 @@ pub async fn serve(
     })
     .await;
     sweeper.abort();
+    ticker.abort();
     // The writer ends once the way to it is gone; connections still open are told nothing
     // more (what they would be told could no longer be kept).
     {
@@ -586,7 +642,8 @@ async fn connection(socket: WebSocket, counted: Counted) {
     {
         let mut shared = lock(&hub);
         shared.outboxes.remove(&id);
-        let (out, left) = shared.lobby.disconnect_kept(id, now());
+        let now = shared.now();
+        let (out, left) = shared.lobby.disconnect_kept(id, now);
         deliver(&mut shared, left, out);
     }
     if was_cut {
@@ -637,7 +694,8 @@ fn handle(hub: &Hub, id: MemberId, address: IpAddr, request: Request) {
             return route(shared, vec![refused]);
         }
     }
-    let fresh = fresh(&mut shared.rng, now());
+    let now = shared.now();
+    let fresh = fresh(&mut shared.rng, now);
     let (out, entry) = match shared.journal {
         Journal::Open(_) => shared.lobby.handle_kept(id, request, fresh),
         Journal::None | Journal::Closed => (shared.lobby.handle(id, request, fresh), None),
@@ -710,7 +768,11 @@ fn think(hub: &Hub, shared: &mut Shared, code: RoomCode) {
         let Some(square) = chosen else {
             return;
         };
-        if let Some((out, entry)) = shared.lobby.computer_played_kept(code, mark, ply, square) {
+        let now = shared.now();
+        if let Some((out, entry)) = shared
+            .lobby
+            .computer_played_kept(code, mark, ply, square, now)
+        {
             deliver(&mut shared, Some(entry), out);
         }
     });
@@ -751,7 +813,7 @@ fn tell(hub: &Hub, id: MemberId, reason: &str) {
 }
 
 /// A new room's code, a token of 128 random bits, a coin, and the server's clock (`now`,
-/// in seconds).
+/// in milliseconds).
 fn fresh(rng: &mut StdRng, now: u64) -> Fresh {
     Fresh {
         code: RoomCode::numbered(rng.random()),

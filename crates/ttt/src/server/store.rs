@@ -21,6 +21,10 @@ use crate::store::{private_file, remove_stale_temporaries, write_atomically};
 /// The lobby kept whole, as `lobby.json` holds it.
 #[derive(Debug, Serialize, Deserialize)]
 struct KeptFile {
+    /// How its times and its journal's are written: 0 (none said) in seconds since 1970,
+    /// [`KEPT_VERSION`] in milliseconds.
+    #[serde(default)]
+    version: u32,
     /// Which journal follows it.
     generation: u64,
     /// The limits the lobby held to, and its journal was written under.
@@ -40,6 +44,9 @@ pub struct ServerStore {
     /// Bytes written to the journal of this generation.
     written: u64,
 }
+
+/// The way `lobby.json` and its journal are written now: times in milliseconds.
+const KEPT_VERSION: u32 = 1;
 
 /// The most `lobby.json` may take (10,000 rooms of a few KB).
 const MAX_KEPT_BYTES: u64 = 256 << 20;
@@ -94,6 +101,7 @@ impl ServerStore {
                 )
             })?,
             Err(error) if error.kind() == io::ErrorKind::NotFound => KeptFile {
+                version: KEPT_VERSION,
                 generation: 0,
                 limits,
                 lobby: Kept::default(),
@@ -102,9 +110,16 @@ impl ServerStore {
                 return Err(error).with_context(|| format!("cannot read {}", kept_path.display()));
             }
         };
+        // Kept before rooms had clocks, when times counted seconds.
+        let seconds = kept.version < KEPT_VERSION;
+        let kept_lobby = if seconds {
+            kept.lobby.from_seconds()
+        } else {
+            kept.lobby
+        };
         // Replayed under the limits it was written under (a claim's wait, say), then held
         // to this run's.
-        let mut lobby = Lobby::restore(kept.lobby, kept.limits).with_context(|| {
+        let mut lobby = Lobby::restore(kept_lobby, kept.limits).with_context(|| {
             format!(
                 "{} holds a room that does not read back: move it away to start with no rooms",
                 kept_path.display()
@@ -114,7 +129,7 @@ impl ServerStore {
         let journal_path = journal_path(folder, kept.generation);
         match File::open(&journal_path) {
             Ok(file) => {
-                if let Some(line) = replay(&mut lobby, BufReader::new(file)) {
+                if let Some(line) = replay(&mut lobby, BufReader::new(file), seconds) {
                     let aside = journal_path.with_extension("damaged");
                     fs::rename(&journal_path, &aside)?;
                     notes.push(format!(
@@ -194,6 +209,7 @@ fn next_generation(
 ) -> io::Result<File> {
     let next = generation + 1;
     let kept = KeptFile {
+        version: KEPT_VERSION,
         generation: next,
         limits,
         lobby,
@@ -216,9 +232,11 @@ fn journal_path(folder: &Path, generation: u64) -> PathBuf {
     folder.join(format!("journal.{generation}.jsonl"))
 }
 
-/// Replays every entry of `journal` over `lobby`; the number of a line that could not be
-/// read, if one before the last could not (the last may be cut short, and is left out).
-fn replay(lobby: &mut Lobby, journal: impl BufRead) -> Option<usize> {
+/// Replays every entry of `journal` over `lobby` (a journal whose times are in `seconds`,
+/// as they were before rooms had clocks, read in milliseconds); the number of a line that
+/// could not be read, if one before the last could not (the last may be cut short, and is
+/// left out).
+fn replay(lobby: &mut Lobby, journal: impl BufRead, seconds: bool) -> Option<usize> {
     let mut lines = journal.split(b'\n').enumerate().peekable();
     while let Some((index, line)) = lines.next() {
         let last = lines.peek().is_none();
@@ -226,6 +244,7 @@ fn replay(lobby: &mut Lobby, journal: impl BufRead) -> Option<usize> {
             .ok()
             .and_then(|line| serde_json::from_slice::<Entry>(&line).ok());
         match entry {
+            Some(entry) if seconds => lobby.replay(entry.from_seconds()),
             Some(entry) => lobby.replay(entry),
             None if last => return None,
             None => return Some(index + 1),
@@ -274,7 +293,7 @@ mod tests {
 
     /// As [`ask_at`] at 5 s.
     fn ask(lobby: &mut Lobby, store: &mut ServerStore, id: u64, ask: ToServer, token: &str) {
-        ask_at(lobby, store, id, ask, token, 5);
+        ask_at(lobby, store, id, ask, token, 5_000);
     }
 
     /// Ann (1) hosts a 3x3 room.
@@ -283,6 +302,7 @@ mod tests {
             rules: "3x3, k=3".to_owned(),
             name: "Ann".to_owned(),
             computer: None,
+            clock: None,
         };
         ask(lobby, store, 1, host, "ann");
     }
@@ -353,18 +373,76 @@ mod tests {
         };
         let (mut lobby, mut store, _) = ServerStore::open(&folder, quick, 0).unwrap();
         ann_and_bob(&mut lobby, &mut store);
-        lobby.disconnect(MemberId(2), 5);
-        store.append([&Entry::Left { id: 2, now: 5 }]).unwrap();
+        lobby.disconnect(MemberId(2), 5_000);
+        store.append([&Entry::Left { id: 2, now: 5_000 }]).unwrap();
         // Ten seconds on: the claim is granted under the 5 s wait.
-        assert!(ask_at(&mut lobby, &mut store, 1, ToServer::Claim, "", 15));
+        assert!(ask_at(
+            &mut lobby,
+            &mut store,
+            1,
+            ToServer::Claim,
+            "",
+            15_000
+        ));
         drop(store);
         // Started again with the default 60 s: the claim still stands.
         let limits = room::Limits::default();
-        let (again, _store, _) = ServerStore::open(&folder, limits, 100).unwrap();
+        let (again, _store, _) = ServerStore::open(&folder, limits, 100_000).unwrap();
         let room = again.room("K7QX-2M".parse().unwrap()).unwrap();
         assert!(room.game().forfeit().is_some(), "the claim is replayed");
         assert_eq!(again.limits(), limits, "and this run's limits hold");
         drop(_store);
+        fs::remove_dir_all(folder).unwrap();
+    }
+
+    #[test]
+    fn a_store_kept_when_times_were_in_seconds_reads_them_as_seconds() {
+        let folder = folder("seconds");
+        let limits = room::Limits::default();
+        let (mut lobby, mut store, _) = ServerStore::open(&folder, limits, 0).unwrap();
+        ann_and_bob(&mut lobby, &mut store);
+        // Bob drops at 1,000,000 s, as a journal written in seconds says.
+        store
+            .append([&Entry::Left {
+                id: 2,
+                now: 1_000_000,
+            }])
+            .unwrap();
+        drop(store);
+        // As lobby.json was written before it said its version.
+        let path = folder.join("lobby.json");
+        let kept = fs::read_to_string(&path).unwrap();
+        let old = kept.replace(&format!("\"version\":{KEPT_VERSION},"), "");
+        assert_ne!(old, kept);
+        fs::write(&path, old).unwrap();
+        // Opened 30 s after Bob dropped: Ann, back, waits 30 s more to claim the game.
+        let now = 1_000_030_000;
+        let (mut again, mut store, _) = ServerStore::open(&folder, limits, now).unwrap();
+        let rejoin = ToServer::Rejoin {
+            code: "K7QX-2M".to_owned(),
+            token: "ann".to_owned(),
+        };
+        assert!(ask_at(&mut again, &mut store, 3, rejoin, "", now));
+        let fresh = Fresh {
+            code: "K7QX-2M".parse().unwrap(),
+            token: String::new(),
+            coin: Mark::X,
+            now,
+        };
+        let claim = again.handle(MemberId(3), ToServer::Claim.into(), fresh);
+        assert!(
+            matches!(&claim[..], [delivery] if matches!(&delivery.message,
+                ttt_online::protocol::ToClient::Refused { reason, .. }
+                    if reason.ends_with("you can claim the game in 30 s."))),
+            "{claim:?}"
+        );
+        // Kept again in milliseconds.
+        let kept = fs::read_to_string(&path).unwrap();
+        assert!(
+            kept.contains(&format!("\"version\":{KEPT_VERSION},")),
+            "{kept}"
+        );
+        drop(store);
         fs::remove_dir_all(folder).unwrap();
     }
 
