@@ -361,6 +361,12 @@ impl Mirror {
         table
     }
 
+    /// Why the game on the board ended early (`Bob ran out of time`), if it did.
+    #[must_use]
+    pub fn forfeit(&self) -> Option<&str> {
+        self.forfeit.as_deref()
+    }
+
     /// The name of the player of `mark`, if the seat is taken.
     #[must_use]
     pub fn name_of(&self, mark: Mark) -> Option<&str> {

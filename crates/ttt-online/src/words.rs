@@ -34,6 +34,9 @@ use crate::protocol::{DEFAULT_SERVER, Happening};
 /// let mut mirror = Mirror::default();
 /// mirror.code = Some("K7QX-2M".into());
 /// assert_eq!(words::welcome(&mirror, "127.0.0.1:7878", None), "Room K7QX-2M: you watch.");
+/// mirror.clocks = Some(ttt_online::protocol::Clocks { control: "5+3".into(), x: 300_000, o: 300_000, running: None });
+/// assert_eq!(words::welcome(&mirror, "127.0.0.1:7878", None), "Room K7QX-2M, clock 5+3: you watch.");
+/// mirror.clocks = None;
 /// mirror.seat = Some(ttt_core::Mark::X);
 /// assert_eq!(
 ///     words::welcome(&mirror, "10.0.0.2:7878", None),
@@ -42,6 +45,11 @@ use crate::protocol::{DEFAULT_SERVER, Happening};
 /// ```
 pub fn welcome(mirror: &Mirror, server: &str, link: Option<&str>) -> String {
     let code = mirror.code.as_deref().unwrap_or("?");
+    // The room's clock, said with its code: "Room K7QX-2M, clock 5+3: you play X."
+    let room = match &mirror.clocks {
+        Some(clocks) => format!("Room {code}, clock {}", Shown(&clocks.control)),
+        None => format!("Room {code}"),
+    };
     let on = if server == DEFAULT_SERVER {
         String::new()
     } else {
@@ -50,20 +58,20 @@ pub fn welcome(mirror: &Mirror, server: &str, link: Option<&str>) -> String {
     match (mirror.seat, mirror.computer()) {
         (Some(mark), None) if mirror.position.is_none() => match link {
             Some(link) => format!(
-                "Room {code}: you play {mark}. Invite a friend: send them this page's address \
+                "{room}: you play {mark}. Invite a friend: send them this page's address \
                  ({link}), or the code for ttt join {code}{on}."
             ),
             // No full stop: the command is copied as it stands.
             None => {
-                format!("Room {code}: you play {mark}. A friend joins with: ttt join {code}{on}")
+                format!("{room}: you play {mark}. A friend joins with: ttt join {code}{on}")
             }
         },
         (Some(mark), Some(computer)) => format!(
-            "Room {code}: you play {mark} against {}. Others watch with: ttt watch {code}{on}",
+            "{room}: you play {mark} against {}. Others watch with: ttt watch {code}{on}",
             Shown(computer)
         ),
-        (Some(mark), None) => format!("Room {code}: you play {mark}."),
-        (None, _) => format!("Room {code}: you watch."),
+        (Some(mark), None) => format!("{room}: you play {mark}."),
+        (None, _) => format!("{room}: you watch."),
     }
 }
 
@@ -143,12 +151,17 @@ pub fn told(happening: &Happening, mirror: &Mirror) -> Option<String> {
             ttt_play::words::count(squares.len(), "move")
         ),
         Happening::RematchAsked { by } => format!("{} asks for another game.", Shown(by)),
-        Happening::Forfeited { reason, .. } => format!("{}.", ShownLine(reason)),
+        // Said with the end, which always follows at once.
+        Happening::Forfeited { .. } => return None,
         Happening::Ended { outcome } => {
             let [x, o, draws] = mirror.score;
             let name = |mark| Shown(mirror.name_of(mark).unwrap_or("?")).to_string();
+            let why = mirror
+                .forfeit()
+                .map(|reason| format!("{}: ", ShownLine(reason)))
+                .unwrap_or_default();
             format!(
-                "{}. Score: {} (X) {x}, {} (O) {o}, draws {draws}.",
+                "{why}{}. Score: {} (X) {x}, {} (O) {o}, draws {draws}.",
                 Shown(outcome),
                 name(ttt_core::Mark::X),
                 name(ttt_core::Mark::O)
@@ -157,4 +170,65 @@ pub fn told(happening: &Happening, mirror: &Mirror) -> Option<String> {
         Happening::TableChanged => return None,
         Happening::Said { name, text } => format!("{}: {}", Shown(name), ShownLine(text)),
     })
+}
+
+#[cfg(test)]
+mod tests {
+    #![allow(clippy::unwrap_used, reason = "a test fails by panicking")]
+
+    use super::*;
+    use crate::protocol::{ToClient, ToServer};
+    use crate::room::{Fresh, Limits, Lobby, MemberId};
+
+    #[test]
+    fn a_game_that_ended_early_says_why_with_its_end_once() {
+        let mut lobby = Lobby::new(Limits::default());
+        let mut mirror = Mirror::default();
+        let mut said = Vec::new();
+        let asks = [
+            (
+                1,
+                ToServer::Host {
+                    rules: "3x3, k=3".into(),
+                    name: "Ann".into(),
+                    computer: None,
+                    clock: None,
+                },
+            ),
+            (
+                2,
+                ToServer::Join {
+                    code: "K7QX-2M".into(),
+                    name: "Bob".into(),
+                    tokens: vec![],
+                },
+            ),
+            (1, ToServer::Resign),
+        ];
+        for (id, ask) in asks {
+            let fresh = Fresh {
+                code: "K7QX-2M".parse().unwrap(),
+                token: format!("t{id}"),
+                coin: Mark::X,
+                now: 0,
+            };
+            for delivery in lobby.handle(MemberId(id), ask.into(), fresh) {
+                if delivery.to != MemberId(2) {
+                    continue;
+                }
+                mirror.take(&delivery.message).unwrap();
+                if let ToClient::Happened { happening, .. } = &delivery.message {
+                    said.extend(told(happening, &mirror));
+                }
+            }
+        }
+        assert_eq!(
+            said.last().map(String::as_str),
+            Some("X resigned: O wins. Score: Ann (X) 0, Bob (O) 1, draws 0.")
+        );
+        assert_eq!(
+            said.iter().filter(|line| line.contains("resigned")).count(),
+            1
+        );
+    }
 }
