@@ -15,7 +15,7 @@
 //! let mut lobby = Lobby::new(Limits::default());
 //! let mut journal: Vec<Entry> = Vec::new();
 //! let fresh = Fresh { code: "K7QX-2M".parse()?, token: "a".into(), coin: Mark::X, now: 0 };
-//! let host = ToServer::Host { rules: "3x3, k=3".into(), name: "Ann".into(), computer: None, clock: None };
+//! let host = ToServer::Host { rules: "3x3, k=3".into(), name: "Ann".into(), computer: None, clock: None, public: false };
 //! let (welcome, entry) = lobby.handle_kept(MemberId(1), host.into(), fresh.clone());
 //! // The server keeps what changed the lobby, before it sends Ann her welcome.
 //! assert_eq!(welcome.len(), 1);
@@ -151,6 +151,8 @@ pub struct KeptRoom {
     empty_since: Option<u64>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     clocks: Option<Clocks>,
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    public: bool,
 }
 
 /// Someone in a room, as kept.
@@ -205,7 +207,10 @@ impl Lobby {
         let changed = out.iter().any(|delivery| match delivery.message {
             ToClient::Happened { .. } | ToClient::Bye { .. } => true,
             ToClient::Welcome { .. } => !resync,
-            ToClient::Refused { .. } | ToClient::Done { .. } | ToClient::Pong { .. } => false,
+            ToClient::Refused { .. }
+            | ToClient::Done { .. }
+            | ToClient::Pong { .. }
+            | ToClient::Rooms { .. } => false,
         });
         (out, changed.then_some(entry))
     }
@@ -278,6 +283,7 @@ impl Lobby {
                 coin: room.coin.to_string(),
                 empty_since: room.empty_since,
                 clocks: room.clocks.clone(),
+                public: room.public,
             })
             .collect();
         Kept { rooms }
@@ -324,6 +330,7 @@ impl Lobby {
                 coin: mark(&room.coin)?,
                 empty_since: room.empty_since,
                 clocks: room.clocks,
+                public: room.public,
                 now: 0,
             };
             rooms.insert(code, restored);
@@ -410,7 +417,7 @@ mod tests {
                 .prop_map(|(code, tokens)| ToServer::Join { code, name: "P".to_owned(), tokens }),
             1 => code().prop_map(|code| ToServer::Watch { code, name: "W".to_owned() }),
             2 => (proptest::option::of(Just("random".to_owned())), proptest::option::of(Just("0.05+1".to_owned())))
-                .prop_map(|(computer, clock)| ToServer::Host { rules: "3x3, k=3".to_owned(), name: "H".to_owned(), computer, clock }),
+                .prop_map(|(computer, clock)| ToServer::Host { rules: "3x3, k=3".to_owned(), name: "H".to_owned(), computer, clock, public: false }),
             1 => (code(), token()).prop_map(|(code, token)| ToServer::Rejoin { code, token }),
         ]
     }

@@ -129,6 +129,7 @@ mod tests {
             name: "Ann".into(),
             computer: None,
             clock: None,
+            public: false,
         };
         say(&mut lobby, ANN, host, &mut mirrors);
         let join = ToServer::Join {

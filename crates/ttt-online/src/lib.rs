@@ -12,7 +12,7 @@
 //! let mut lobby = Lobby::new(Limits::default());
 //! let fresh = |token: &str| Fresh { code: "K7QX-2M".parse().unwrap(), token: token.into(), coin: Mark::X, now: 0 };
 //! let (ann, bob) = (MemberId(1), MemberId(2));
-//! let host = ToServer::Host { rules: "3x3, k=3".into(), name: "Ann".into(), computer: None, clock: None };
+//! let host = ToServer::Host { rules: "3x3, k=3".into(), name: "Ann".into(), computer: None, clock: None, public: false };
 //! lobby.handle(ann, host.into(), fresh("a"));
 //! let join = ToServer::Join { code: "k7qx2m".into(), name: "Bob".into(), tokens: vec![] };
 //! lobby.handle(bob, join.into(), fresh("b"));

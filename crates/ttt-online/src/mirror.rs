@@ -147,6 +147,7 @@ impl Mirror {
             ToClient::Refused { .. }
             | ToClient::Done { .. }
             | ToClient::Pong { .. }
+            | ToClient::Rooms { .. }
             | ToClient::Bye { .. } => Ok(()),
         }
     }

@@ -213,7 +213,13 @@ pub enum ToServer {
         /// [`TimeControl`]: crate::clock::TimeControl
         #[serde(default, skip_serializing_if = "Option::is_none")]
         clock: Option<String>,
+        /// Whether the lobby lists the room while it waits for a player
+        /// ([`ToServer::Rooms`]); a room is private otherwise, found by its code alone.
+        #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+        public: bool,
     },
+    /// Asks for the list of public rooms waiting for a player ([`ToClient::Rooms`]).
+    Rooms,
     /// Takes the free seat of the room `code`, or watches when both are taken; or takes
     /// back the seat one of `tokens` was given, if nobody is connected to it (a client
     /// that ended comes back this way, without pushing out a friend on the same
@@ -282,7 +288,7 @@ impl ToServer {
     /// use ttt_play::app::Ask;
     ///
     /// assert_eq!(ToServer::asked(Ask::Play(Square::new(4)), "Ann"), Some(ToServer::Play { square: 4 }));
-    /// let host = ToServer::Host { rules: "3x3, k=3".into(), name: "Ann".into(), computer: None, clock: None };
+    /// let host = ToServer::Host { rules: "3x3, k=3".into(), name: "Ann".into(), computer: None, clock: None, public: false };
     /// assert_eq!(ToServer::asked(Ask::Host(Rules::default()), "Ann"), Some(host));
     /// assert_eq!(ToServer::asked(Ask::Leave, "Ann"), None);
     /// ```
@@ -294,6 +300,7 @@ impl ToServer {
                 name: name.to_owned(),
                 computer: None,
                 clock: None,
+                public: false,
             },
             Ask::Join(code) => ToServer::Join {
                 code,
@@ -365,6 +372,11 @@ pub enum ToClient {
         /// The room's last happening after it (0 outside a room).
         seq: u64,
     },
+    /// The answer to [`ToServer::Rooms`]: public rooms waiting for a player.
+    Rooms {
+        /// At most [`MAX_LISTED`] of them.
+        rooms: Vec<Listed>,
+    },
     /// The answer to [`ToServer::Ping`].
     Pong {
         /// The ping's `id`, if it had one.
@@ -395,6 +407,23 @@ pub struct Clocks {
     /// `"X"` or `"O"`, whose clock runs; none between games.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub running: Option<String>,
+}
+
+/// The most rooms a [`ToClient::Rooms`] lists.
+pub const MAX_LISTED: usize = 50;
+
+/// A public room waiting for a player, as the lobby lists it.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Listed {
+    /// Its code, to join it by.
+    pub code: String,
+    /// The board, as [`Rules`](ttt_core::Rules) writes it.
+    pub rules: String,
+    /// The name of the player waiting there.
+    pub host: String,
+    /// Its time control, if its games have clocks.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub clock: Option<String>,
 }
 
 /// Someone in a room, as the welcome lists them.

@@ -110,6 +110,8 @@ pub struct Room {
     pub(crate) empty_since: Option<u64>,
     /// The players' clocks, in a room with a time control.
     pub(crate) clocks: Option<Clocks>,
+    /// Whether the lobby lists the room while it waits for a player.
+    pub(crate) public: bool,
     /// The server's time when the room was last handed something (not kept: the next
     /// thing handed to it says it again).
     pub(crate) now: u64,
@@ -146,6 +148,7 @@ impl Room {
             coin,
             empty_since: None,
             clocks: clock.map(|control| Clocks::new(control, 0)),
+            public: false,
             now: 0,
         })
     }
@@ -490,8 +493,8 @@ impl Room {
             | ToServer::Rejoin { .. } => {
                 return refused(id, "You are in a room already.");
             }
-            // The lobby answers pings.
-            ToServer::Ping => return Vec::new(),
+            // The lobby answers pings and lists rooms.
+            ToServer::Ping | ToServer::Rooms => return Vec::new(),
         };
         if !self.full() && !self.game.started() {
             return refused(id, "Wait for the other player to join.");
@@ -589,6 +592,24 @@ impl Room {
                 seq: self.seq,
                 clock: self.shown_clocks(),
             },
+        }
+    }
+
+    /// The room as the lobby lists it.
+    fn listing(&self) -> protocol::Listed {
+        let host = self
+            .members
+            .iter()
+            .find(|member| member.seat.is_some())
+            .map_or_else(String::new, |member| member.name.clone());
+        protocol::Listed {
+            code: self.code.to_string(),
+            rules: self.game.table().rules.to_string(),
+            host,
+            clock: self
+                .clocks
+                .as_ref()
+                .map(|clocks| clocks.control.to_string()),
         }
     }
 
@@ -729,6 +750,15 @@ impl Lobby {
                 message: pong,
             }];
         }
+        if request.ask == ToServer::Rooms {
+            let rooms = ToClient::Rooms {
+                rooms: self.listed(),
+            };
+            return vec![Delivery {
+                to: id,
+                message: rooms,
+            }];
+        }
         let mut out = self.decide(id, request.ask, request.ply, fresh);
         let mut done = true;
         for delivery in &mut out {
@@ -775,6 +805,7 @@ impl Lobby {
                 name,
                 computer,
                 clock,
+                public,
             } => {
                 let rules = match rules.parse::<Rules>() {
                     Ok(rules) => rules,
@@ -801,6 +832,7 @@ impl Lobby {
                     Ok(room) => room,
                     Err(refusal) => return refused(id, &words::refusal_sentence(&refusal)),
                 };
+                room.public = public;
                 let out = room.enter(id, name_of(&name, limits), fresh.token, false, fresh.now);
                 self.rooms.insert(fresh.code, room);
                 (fresh.code, out)
@@ -868,6 +900,17 @@ impl Lobby {
         let out = room.enter(id, name_of(&name, limits), token, watch, now);
         self.rooms_of.insert(id, code);
         out
+    }
+
+    /// The rooms the lobby lists: public ones with a seat free, the oldest first (by
+    /// code: the order does not matter), at most [`protocol::MAX_LISTED`].
+    pub fn listed(&self) -> Vec<protocol::Listed> {
+        self.rooms
+            .values()
+            .filter(|room| room.public && !room.full())
+            .take(protocol::MAX_LISTED)
+            .map(Room::listing)
+            .collect()
     }
 
     /// The computer of `mark` in room `code` played `square` at `now`, thinking on the
@@ -1002,6 +1045,7 @@ mod tests {
             name: "Ann".to_owned(),
             computer: None,
             clock: None,
+            public: false,
         };
         send(&mut lobby, ANN, host);
         let join = |name: &str| ToServer::Join {
@@ -1253,6 +1297,7 @@ mod tests {
             name: "Ann".to_owned(),
             computer: Some(computer.to_owned()),
             clock: None,
+            public: false,
         };
         assert!(
             refusal(&send(&mut lobby, ANN, host("grandmaster", "3x3, k=3")))
@@ -1431,6 +1476,7 @@ mod tests {
             name: "\u{1b}[2JAnn\u{7}".to_owned(),
             computer: None,
             clock: None,
+            public: false,
         };
         assert!(refusal(&send(&mut lobby, ANN, host("9x9"))).contains("9x9"));
         assert_eq!(
@@ -1522,6 +1568,7 @@ mod tests {
             name: "Ann".to_owned(),
             computer: None,
             clock: Some("0.1+1".to_owned()),
+            public: false,
         };
         lobby.handle(
             ANN,
@@ -1601,6 +1648,7 @@ mod tests {
             name: "Eve".to_owned(),
             computer: None,
             clock: Some("5+3+1".to_owned()),
+            public: false,
         };
         let refused = lobby.handle(
             EVE,
@@ -1611,6 +1659,63 @@ mod tests {
             },
         );
         assert!(refusal(&refused).contains("like 5+3"), "{refused:?}");
+    }
+
+    #[test]
+    fn the_lobby_lists_public_rooms_waiting_for_a_player_and_no_others() {
+        let mut lobby = Lobby::new(Limits::default());
+        let list = |lobby: &mut Lobby| match &send(lobby, EVE, ToServer::Rooms)[..] {
+            [
+                Delivery {
+                    message: ToClient::Rooms { rooms },
+                    ..
+                },
+            ] => rooms.clone(),
+            other => panic!("{other:?}"),
+        };
+        let host = |name: &str, public: bool, clock: Option<&str>| ToServer::Host {
+            rules: "7x6, k=4".to_owned(),
+            name: name.to_owned(),
+            computer: None,
+            clock: clock.map(str::to_owned),
+            public,
+        };
+        let open = |lobby: &mut Lobby, id: u64, code: &str, ask: ToServer| {
+            let fresh = Fresh {
+                code: code.parse().unwrap(),
+                ..fresh("t")
+            };
+            lobby.handle(MemberId(id), ask.into(), fresh);
+        };
+        open(&mut lobby, 10, "AAAA-AA", host("Ann", true, Some("5+3")));
+        open(&mut lobby, 11, "BBBB-BB", host("Bob", false, None));
+        assert_eq!(
+            list(&mut lobby),
+            [protocol::Listed {
+                code: "AAAA-AA".to_owned(),
+                rules: "7x6, k=4".to_owned(),
+                host: "Ann".to_owned(),
+                clock: Some("5+3".to_owned()),
+            }]
+        );
+        // Once its seats are taken, a public room is no longer listed; asking from
+        // inside a room lists the lobby all the same, and changes nothing.
+        let join = ToServer::Join {
+            code: "AAAA-AA".to_owned(),
+            name: "Cy".to_owned(),
+            tokens: Vec::new(),
+        };
+        send(&mut lobby, MemberId(12), join);
+        assert_eq!(list(&mut lobby), []);
+        let (out, entry) = lobby.handle_kept(MemberId(12), ToServer::Rooms.into(), fresh(""));
+        assert!(matches!(
+            &out[..],
+            [Delivery {
+                message: ToClient::Rooms { .. },
+                ..
+            }]
+        ));
+        assert_eq!(entry, None);
     }
 
     #[test]
@@ -1646,7 +1751,7 @@ mod tests {
             1 => (code(), proptest::collection::vec(token(), 0..2))
                 .prop_map(|(code, tokens)| ToServer::Join { code, name: "P".to_owned(), tokens }),
             1 => code().prop_map(|code| ToServer::Watch { code, name: "W".to_owned() }),
-            1 => Just(ToServer::Host { rules: "3x3, k=3".to_owned(), name: "H".to_owned(), computer: None, clock: None }),
+            1 => Just(ToServer::Host { rules: "3x3, k=3".to_owned(), name: "H".to_owned(), computer: None, clock: None, public: false }),
             1 => (code(), token()).prop_map(|(code, token)| ToServer::Rejoin { code, token }),
         ]
     }

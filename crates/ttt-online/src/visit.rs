@@ -40,6 +40,7 @@ enum Way {
         rules: Rules,
         computer: Option<String>,
         clock: Option<TimeControl>,
+        public: bool,
     },
     /// Watches the room of this code.
     Watch(RoomCode),
@@ -91,6 +92,7 @@ impl Visit {
             rules,
             computer: None,
             clock: None,
+            public: false,
         };
         Visit::new(way, name)
     }
@@ -102,6 +104,7 @@ impl Visit {
             rules,
             computer: Some(computer.to_owned()),
             clock: None,
+            public: false,
         };
         Visit::new(way, name)
     }
@@ -111,6 +114,16 @@ impl Visit {
     pub fn with_clock(mut self, clock: Option<TimeControl>) -> Visit {
         if let Way::Host { clock: timed, .. } = &mut self.way {
             *timed = clock;
+        }
+        self
+    }
+
+    /// The same visit, the room it opens (if it opens one) listed in the server's lobby
+    /// if `public`.
+    #[must_use]
+    pub fn listed(mut self, public: bool) -> Visit {
+        if let Way::Host { public: listed, .. } = &mut self.way {
+            *listed = public;
         }
         self
     }
@@ -161,6 +174,7 @@ impl Visit {
                     rules,
                     computer,
                     clock,
+                    public,
                 },
                 None,
             ) => ToServer::Host {
@@ -168,6 +182,7 @@ impl Visit {
                 name: self.name.clone(),
                 computer: computer.clone(),
                 clock: clock.map(|clock| clock.to_string()),
+                public: *public,
             },
             (Way::Watch(code), None) => ToServer::Watch {
                 code: code.to_string(),
@@ -257,7 +272,10 @@ impl Visit {
                 }
             }
             ToClient::Refused { reason, .. } => app.online_note(reason.clone(), true),
-            ToClient::Done { .. } | ToClient::Pong { .. } | ToClient::Bye { .. } => {}
+            ToClient::Done { .. }
+            | ToClient::Pong { .. }
+            | ToClient::Rooms { .. }
+            | ToClient::Bye { .. } => {}
         }
         app.show_online(self.mirror.table(self.rules()));
         reply

@@ -193,6 +193,7 @@ mod tests {
                     name: "Ann".into(),
                     computer: None,
                     clock: None,
+                    public: false,
                 },
             ),
             (

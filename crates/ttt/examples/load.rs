@@ -78,6 +78,7 @@ async fn main() {
                 name: "H".to_owned(),
                 computer: None,
                 clock: None,
+                public: false,
             },
         )
         .await;
@@ -181,7 +182,7 @@ async fn play_games(mut host: Client, mut guest: Client, games: u32) -> (u64, u6
             ToClient::Refused { reason, .. } | ToClient::Bye { reason, .. } => {
                 panic!("refused: {reason}")
             }
-            ToClient::Done { .. } | ToClient::Pong { .. } => {}
+            ToClient::Done { .. } | ToClient::Pong { .. } | ToClient::Rooms { .. } => {}
         }
         if let Some(player) = mover {
             let square = board.iter().position(|taken| !taken).unwrap();

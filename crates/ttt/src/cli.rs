@@ -11,7 +11,7 @@ use crate::commands::analyze::AnalyzeArgs;
 use crate::commands::choose::MoveArgs;
 use crate::commands::count::CountArgs;
 use crate::commands::records::{ExportArgs, GamesArgs, ImportArgs, ReplayArgs, StatsArgs};
-use crate::commands::serve::{HostArgs, RoomArgs, ServeArgs};
+use crate::commands::serve::{BotArgs, HostArgs, RoomArgs, RoomsArgs, ServeArgs};
 use crate::commands::solve::SolveArgs;
 use crate::commands::verify::VerifyArgs;
 use crate::failure::BadInput;
@@ -76,6 +76,10 @@ pub enum Command {
     Join(RoomArgs),
     /// Watch a room on a server by its code.
     Watch(RoomArgs),
+    /// List the public rooms on a server that wait for a player.
+    Rooms(RoomsArgs),
+    /// Play people online as a computer: host rooms on a server and take on whoever joins.
+    Bot(BotArgs),
 }
 
 /// `ttt brain`: the manager sets the board, the time and the memory.

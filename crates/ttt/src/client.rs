@@ -52,6 +52,8 @@ pub enum Entry {
         computer: Option<Strength>,
         /// The time control of each game, if the games are timed.
         clock: Option<TimeControl>,
+        /// Whether the server's lobby lists the room for anyone to join.
+        public: bool,
     },
     /// Take the free seat of the room of this code (or watch when both are taken).
     Join(RoomCode),
@@ -124,11 +126,13 @@ pub fn run(
             rules,
             computer,
             clock,
+            public,
         } => ToServer::Host {
             rules: rules.to_string(),
             name: name.to_owned(),
             computer: computer.map(|strength| strength.to_string()),
             clock: clock.map(|clock| clock.to_string()),
+            public: *public,
         },
         Entry::Join(code) => ToServer::Join {
             code: code.to_string(),
@@ -306,7 +310,7 @@ pub fn waiting(error: &io::Error) -> bool {
 /// Comes back to the room after a dropped connection: a new connection, and the room's
 /// code with this seat's token. `None` when there is no room to come back to, or no try
 /// worked, or a signal came meanwhile.
-fn come_back(
+pub(crate) fn come_back(
     server: &str,
     mirror: &Mirror,
     interrupts: &Interrupts,
@@ -367,7 +371,61 @@ pub fn connect(server: &str) -> anyhow::Result<WebSocket<TcpStream>> {
     Ok(socket)
 }
 
-fn send(socket: &mut WebSocket<TcpStream>, request: Request) -> anyhow::Result<()> {
+/// Lists the public rooms waiting for a player on `server`, for `ttt rooms`.
+///
+/// # Errors
+/// When the server cannot be reached or does not answer in time.
+pub fn rooms(server: &str, out: &mut impl Write) -> anyhow::Result<ExitCode> {
+    let mut socket = connect(server)?;
+    send(&mut socket, ToServer::Rooms.into())?;
+    let until = Instant::now() + CONNECT;
+    let rooms = loop {
+        match socket.read() {
+            Ok(Message::Text(text)) => {
+                if let Ok(ToClient::Rooms { rooms }) = serde_json::from_str(text.as_str()) {
+                    break rooms;
+                }
+            }
+            Ok(_) => {}
+            Err(tungstenite::Error::Io(error)) if waiting(&error) && Instant::now() < until => {}
+            Err(error) => {
+                return Err(error).with_context(|| format!("{server} did not list its rooms"));
+            }
+        }
+    };
+    let _ = socket.close(None);
+    let on = if server == DEFAULT_SERVER {
+        String::new()
+    } else {
+        format!(" --server {server}")
+    };
+    if rooms.is_empty() {
+        writeln!(
+            out,
+            "No public room waits for a player on {server}: open one with ttt host --public{on}"
+        )?;
+        return Ok(ExitCode::SUCCESS);
+    }
+    writeln!(out, "Rooms waiting for a player on {server}:")?;
+    for room in &rooms {
+        let clock = room
+            .clock
+            .as_ref()
+            .map(|clock| format!(", clock {}", Shown(clock)))
+            .unwrap_or_default();
+        writeln!(
+            out,
+            "  {}  {}, {}{clock}",
+            Shown(&room.code),
+            Shown(&room.host),
+            Shown(&room.rules)
+        )?;
+    }
+    writeln!(out, "Join one with: ttt join CODE{on}")?;
+    Ok(ExitCode::SUCCESS)
+}
+
+pub(crate) fn send(socket: &mut WebSocket<TcpStream>, request: Request) -> anyhow::Result<()> {
     socket
         .send(Message::text(serde_json::to_string(&request)?))
         .context("cannot write to the server")
@@ -466,7 +524,10 @@ fn show(
         }
         ToClient::Refused { reason, .. } => writeln!(out, "{}", ShownLine(reason))?,
         ToClient::Happened { happening, .. } => happened(happening, client, palette, out)?,
-        ToClient::Done { .. } | ToClient::Pong { .. } | ToClient::Bye { .. } => {}
+        ToClient::Done { .. }
+        | ToClient::Pong { .. }
+        | ToClient::Rooms { .. }
+        | ToClient::Bye { .. } => {}
     }
     Ok(())
 }

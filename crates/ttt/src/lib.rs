@@ -6,6 +6,7 @@
 //! commands and the terminal front end of the full-screen app. This library holds what the
 //! fuzz targets drive.
 
+pub mod bot;
 pub mod brain;
 pub mod client;
 pub mod engine;

@@ -71,9 +71,12 @@ fn run(cli: Cli) -> anyhow::Result<ExitCode> {
                 rules: args.board.rules()?,
                 computer: args.computer,
                 clock: args.clock,
+                public: args.public,
             };
             play_online(&args.client, entry, Some(args.listen), &mut out)
         }
+        Some(Command::Rooms(args)) => commands::serve::rooms(&args, &mut out),
+        Some(Command::Bot(args)) => commands::serve::bot(&args, &mut out),
         Some(Command::Join(args)) => play_online(
             &args.client,
             ttt::client::Entry::Join(args.code),
@@ -283,11 +286,13 @@ fn online_full_screen(
             rules,
             computer,
             clock,
+            public,
         } => match computer {
             None => Visit::host(rules, &name),
             Some(computer) => Visit::host_against(rules, &name, &computer.to_string()),
         }
-        .with_clock(clock),
+        .with_clock(clock)
+        .listed(public),
         ttt::client::Entry::Join(code) => online.join(code, &server),
         ttt::client::Entry::Watch(code) => Visit::watch(code, &name),
     };

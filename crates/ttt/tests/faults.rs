@@ -235,6 +235,7 @@ async fn play_room(port: u16, games: u32, finished: Arc<AtomicUsize>) {
         name: "Ann".to_owned(),
         computer: None,
         clock: None,
+        public: false,
     };
     enter(&mut host, port, hosting).await;
     let code = host.mirror.code.clone().unwrap();

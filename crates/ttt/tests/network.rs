@@ -455,3 +455,38 @@ fn a_host_against_the_servers_computer_is_told_so_and_a_watcher_sees_its_moves()
     ann.type_line("quit");
     assert_eq!(ann.exit_code(), Some(0));
 }
+
+#[test]
+fn a_bot_listed_on_the_server_takes_on_whoever_joins_on_the_rooms_clock() {
+    let server = Running::start(&["serve", "--listen", "127.0.0.1:0", "--no-store"]);
+    let address = served_at(&server);
+    let mut bot = Running::start(&[
+        "bot", "--server", &address, "--public", "--player", "rules", "--clock", "1+1", "--games",
+        "1",
+    ]);
+    let code = code_in(&bot.wait_for("rules bot waits in room "));
+    // The lobby lists it, with its board and clock.
+    let rooms = Running::start(&["rooms", "--server", &address]);
+    rooms.wait_for(&format!("  {code}  rules bot, 3x3, k=3, clock 1+1"));
+    rooms.wait_for(&format!("Join one with: ttt join CODE --server {address}"));
+    let mut ann = Running::start(&["join", &code, "--server", &address, "--name", "Ann"]);
+    ann.wait_for(&format!("Room {code}, clock 1+1: you play "));
+    ann.wait_for("Clocks (1+1): X 1:00");
+    bot.wait_for("Ann came to play.");
+    // Ann plays the first free square on each of her turns; the bot answers each.
+    for square in 1..=9 {
+        if ann.printed().contains("Score:") {
+            break;
+        }
+        ann.type_line(&square.to_string());
+        std::thread::sleep(Duration::from_millis(300));
+    }
+    ann.wait_for("Score: ");
+    bot.wait_for("Score: ");
+    assert_eq!(bot.exit_code(), Some(0), "{}", bot.printed());
+    // Its room no longer waits for anyone.
+    let rooms = Running::start(&["rooms", "--server", &address]);
+    rooms.wait_for("No public room waits for a player");
+    ann.type_line("quit");
+    assert_eq!(ann.exit_code(), Some(0));
+}

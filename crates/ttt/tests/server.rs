@@ -46,6 +46,7 @@ async fn ann_hosts(address: std::net::SocketAddr) -> (Client, ToClient) {
         name: "Ann".to_owned(),
         computer: None,
         clock: None,
+        public: false,
     };
     send(&mut ann, &host).await;
     let welcomed = next(&mut ann).await;
@@ -428,6 +429,7 @@ async fn a_host_plays_the_servers_perfect_computer_and_never_wins() {
         name: "Ann".to_owned(),
         computer: Some("impossible".to_owned()),
         clock: None,
+        public: false,
     };
     send(&mut ann, &host).await;
     let ToClient::Welcome {
@@ -496,6 +498,7 @@ async fn a_clock_runs_out_on_the_servers_time_while_nobody_moves() {
         name: "Ann".to_owned(),
         computer: None,
         clock: Some("0.02+0".to_owned()),
+        public: false,
     };
     send(&mut ann, &host).await;
     let (code, _, _) = welcome(&next(&mut ann).await);

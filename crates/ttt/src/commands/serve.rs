@@ -191,10 +191,88 @@ pub struct HostArgs {
     #[arg(long, value_name = "MIN+SEC")]
     pub clock: Option<ttt_online::clock::TimeControl>,
 
+    /// List the room in the server's lobby (ttt rooms) for anyone to join; without it,
+    /// only those given its code find it.
+    #[arg(long)]
+    pub public: bool,
+
     /// Without --server, the address of the host's own server, for the friend to join
     /// at; 0.0.0.0:7878 lets other machines in.
     #[arg(long, value_name = "ADDR", default_value = client::DEFAULT_SERVER, conflicts_with = "server")]
     pub listen: SocketAddr,
+}
+
+/// Arguments of `ttt rooms`.
+#[derive(Debug, Clone, Args)]
+pub struct RoomsArgs {
+    /// The server, HOST:PORT, that `ttt serve` runs [default: 127.0.0.1:7878].
+    #[arg(long, value_name = "HOST:PORT", default_value = client::DEFAULT_SERVER)]
+    pub server: String,
+}
+
+/// Lists the public rooms waiting for a player.
+///
+/// # Errors
+/// When the server cannot be reached or does not answer.
+pub fn rooms(args: &RoomsArgs, out: &mut impl Write) -> anyhow::Result<ExitCode> {
+    client::rooms(&args.server, out)
+}
+
+/// Arguments of `ttt bot`.
+#[derive(Debug, Clone, Args)]
+pub struct BotArgs {
+    /// The server, HOST:PORT, that `ttt serve` runs [default: 127.0.0.1:7878].
+    #[arg(long, value_name = "HOST:PORT", default_value = client::DEFAULT_SERVER)]
+    pub server: String,
+
+    /// Who thinks for the bot: random (easy), rules (medium), search (hard), mcts
+    /// (tricky), perfect (impossible), or brain:COMMAND (a Gomocup engine).
+    #[arg(long, value_name = "PLAYER", default_value = "search")]
+    pub player: ttt_play::Seat,
+
+    #[command(flatten)]
+    pub board: BoardArgs,
+
+    #[command(flatten)]
+    pub limits: crate::cli::LimitArgs,
+
+    /// A clock for each game: minutes for the game and seconds added after each move.
+    #[arg(long, value_name = "MIN+SEC")]
+    pub clock: Option<ttt_online::clock::TimeControl>,
+
+    /// List the bot's rooms in the server's lobby (ttt rooms) for anyone to take on.
+    #[arg(long)]
+    pub public: bool,
+
+    /// The bot's name, as people see it [default: its player's, "search bot"].
+    #[arg(long)]
+    pub name: Option<String>,
+
+    /// Stop after this many games [default: play until stopped].
+    #[arg(long, value_name = "N")]
+    pub games: Option<u32>,
+}
+
+/// Plays people online until the games are played or a signal stops it.
+///
+/// # Errors
+/// When the flags do not make a bot, or the server cannot be reached or refuses it.
+pub fn bot(args: &BotArgs, out: &mut impl Write) -> anyhow::Result<ExitCode> {
+    let interrupts = Interrupts::watch()?;
+    let bot = ttt::bot::Bot {
+        server: args.server.clone(),
+        name: args.name.clone().unwrap_or_else(|| match &args.player {
+            ttt_play::Seat::Engine(engine) => format!("{} bot", engine.name()),
+            player => format!("{player} bot"),
+        }),
+        player: args.player.clone(),
+        limits: args.limits.limits()?,
+        rules: args.board.rules()?,
+        clock: args.clock,
+        public: args.public,
+        games: args.games,
+    };
+    ttt::bot::run(&bot, &interrupts, out)
 }
 
 /// Arguments of `ttt join` and `ttt watch`.

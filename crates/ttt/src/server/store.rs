@@ -303,6 +303,7 @@ mod tests {
             name: "Ann".to_owned(),
             computer: None,
             clock: None,
+            public: false,
         };
         ask(lobby, store, 1, host, "ann");
     }
