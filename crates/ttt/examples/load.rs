@@ -1,18 +1,30 @@
-//! A load test of the server of network play, over loopback, in one process: the server,
-//! then ROOMS rooms of two players (WebSocket clients) who each play GAMES games of
-//! tic-tac-toe as fast as the server answers. It prints the moves and messages a second
-//! and the memory the process holds with every room open.
+//! A load test of the server of network play, over loopback: the server alone in a child
+//! process (this program started again as `load serve`), holding to the limits `ttt
+//! serve` holds to; then ROOMS rooms of two players (WebSocket clients, in this process),
+//! every room opened and joined before any game begins, each pair playing GAMES games of
+//! tic-tac-toe at once, a player moving about PAUSE milliseconds after the other's move
+//! came (from half of it to one and a half, at random: people do not all move in the same
+//! millisecond). The round trip of each move is timed: sent, until the mover is told it
+//! was played.
+//! It prints the connections held, the moves a second, the round trips' median, 99th
+//! percentile and worst, and the server process's memory (resident with every room open,
+//! and its peak) and CPU time.
 //!
 //! ```text
-//! cargo run --release -p ttt --example load -- 200 5
-//! cargo run --release -p ttt --example load -- 200 5 /tmp/ttt-load-store
+//! cargo run --release -p ttt --example load -- 5000 3 1000
+//! cargo run --release -p ttt --example load -- 500 3 1000 /tmp/ttt-load-store
 //! ```
 //!
-//! With a third argument, the rooms are kept in that folder (emptied first) as `ttt
-//! serve` keeps them: every change flushed to the disk before anyone is told it.
+//! ROOMS defaults to 200, GAMES to 3, PAUSE to 1000; with a fourth argument, the rooms
+//! are kept in that folder (emptied first) as `ttt serve` keeps them: every change flushed
+//! to the disk before anyone is told it. Each address may hold 16 connections and host 8
+//! rooms, as on a real server: the players of 8 rooms share one loopback address
+//! (127.1.x.y), so 5,000 rooms come from 625 addresses. The clients need a file
+//! descriptor each (`ulimit -n` above 2 × ROOMS), and so does the server.
 //!
-//! Linux only for the memory (read from /proc/self/status). Every wait is bounded: a
-//! step that takes more than 30 s ends the run with a message.
+//! Linux only (the server's memory and CPU are read from /proc). Every wait is bounded: a
+//! step that takes more than 30 s ends the run with a message, and the server is stopped
+//! whatever happens.
 
 #![allow(
     clippy::unwrap_used,
@@ -21,140 +33,312 @@
     reason = "an example ends on any failure, saying where"
 )]
 
-use std::time::Instant;
+use std::io::{BufRead, BufReader};
+use std::net::{IpAddr, Ipv4Addr, SocketAddr};
+use std::process::{Child, Command, Stdio};
+use std::time::{Duration, Instant};
 
+use futures_util::{SinkExt, StreamExt};
+use tokio_tungstenite::tungstenite::Message;
+use tokio_tungstenite::{WebSocketStream, client_async};
 use ttt::server::{Config, Limits, ServerStore};
-use ttt_online::protocol::{Happening, ToClient, ToServer};
+use ttt_online::protocol::{Happening, Request, ToClient, ToServer};
 
-#[path = "../tests/support/websocket.rs"]
-mod websocket;
+/// The longest any one step may take.
+const PATIENCE: Duration = Duration::from_secs(30);
 
-use websocket::{Client, PATIENCE, connect, next, send, start, start_keeping};
+/// Rooms hosted from one address, as the server allows.
+const ROOMS_AN_ADDRESS: usize = 8;
 
-#[tokio::main(flavor = "multi_thread", worker_threads = 2)]
-async fn main() {
+/// Connections opened at once while the rooms are set up.
+const OPENING: usize = 64;
+
+type Client = WebSocketStream<tokio::net::TcpStream>;
+
+fn main() {
     let mut arguments = std::env::args().skip(1);
-    let rooms: usize = arguments
-        .next()
-        .map_or(200, |text| text.parse().expect("ROOMS"));
+    let first = arguments.next();
+    if first.as_deref() == Some("serve") {
+        return serve(arguments.next().map(std::path::PathBuf::from));
+    }
+    let rooms: usize = first.map_or(200, |text| text.parse().expect("ROOMS"));
     let games: u32 = arguments
         .next()
-        .map_or(5, |text| text.parse().expect("GAMES"));
-    // A folder to keep the rooms in, as `ttt serve` does by default: every change
-    // written and flushed to the disk before it is told.
-    let store = arguments.next().map(std::path::PathBuf::from);
-    // Every client comes from 127.0.0.1: the per-address bound is lifted for the test.
-    let limits = Limits {
-        per_address: rooms * 2 + 10,
-        rooms_per_address: rooms,
-        messages_per_second: 1000,
-        ..Limits::default()
-    };
-    let config = Config {
-        web: None,
-        limits,
-        seed: Some(1),
-    };
-    let kept = store.map(|folder| {
-        let _ = std::fs::remove_dir_all(&folder);
-        let (lobby, store, _) =
-            ServerStore::open(&folder, limits.lobby, ttt::store::now()).expect("a store");
-        (lobby, store)
-    });
-    let address = match kept {
-        Some(kept) => start_keeping(config, Some(kept)).await,
-        None => start(config).await,
-    };
-    let before = resident_kb();
+        .map_or(3, |text| text.parse().expect("GAMES"));
+    let pause = Duration::from_millis(
+        arguments
+            .next()
+            .map_or(1000, |text| text.parse().expect("PAUSE (ms)")),
+    );
+    let store = arguments.next();
+    let mut server = Server::start(store.as_deref());
+    let runtime = tokio::runtime::Builder::new_multi_thread()
+        .worker_threads(2)
+        .enable_all()
+        .build()
+        .unwrap();
+    runtime.block_on(run(&mut server, rooms, games, pause));
+}
 
-    // Every room opened and joined before any game begins.
-    let mut pairs = Vec::new();
-    for _ in 0..rooms {
-        let mut host = connect(address).await;
-        send(
-            &mut host,
-            &ToServer::Host {
-                rules: "3x3, k=3".to_owned(),
-                name: "H".to_owned(),
-                computer: None,
-                clock: None,
-                public: false,
-            },
-        )
-        .await;
-        let ToClient::Welcome { code, .. } = next(&mut host).await else {
-            panic!("no welcome")
-        };
-        let mut guest = connect(address).await;
-        send(
-            &mut guest,
-            &ToServer::Join {
-                code,
-                name: "G".to_owned(),
-                tokens: Vec::new(),
-            },
-        )
-        .await;
-        pairs.push((host, guest));
+/// The server in a child process, stopped when dropped.
+struct Server {
+    child: Child,
+    address: SocketAddr,
+}
+
+impl Server {
+    /// This program started again as `load serve`, once it says where it listens.
+    fn start(store: Option<&str>) -> Server {
+        let mut child = Command::new(std::env::current_exe().unwrap())
+            .arg("serve")
+            .args(store)
+            .stdout(Stdio::piped())
+            .spawn()
+            .unwrap();
+        let mut line = String::new();
+        BufReader::new(child.stdout.take().unwrap())
+            .read_line(&mut line)
+            .unwrap();
+        let address = line
+            .trim()
+            .strip_prefix("listening on ")
+            .expect("the server says where it listens")
+            .parse()
+            .unwrap();
+        Server { child, address }
     }
-    let opened = resident_kb();
-    let start = Instant::now();
+
+    /// A figure of `/proc/PID/status` (`VmRSS`, `VmHWM`), in KB.
+    fn status_kb(&self, field: &str) -> u64 {
+        let status = std::fs::read_to_string(format!("/proc/{}/status", self.child.id())).unwrap();
+        let line = status.lines().find(|line| line.starts_with(field)).unwrap();
+        line.split_whitespace().nth(1).unwrap().parse().unwrap()
+    }
+
+    /// The CPU time the server has used, user and system.
+    fn cpu(&self) -> Duration {
+        let stat = std::fs::read_to_string(format!("/proc/{}/stat", self.child.id())).unwrap();
+        // After the command's name in parentheses: utime and stime are fields 14 and 15,
+        // in the kernel's clock ticks (USER_HZ, 100 a second).
+        let after = &stat[stat.rfind(')').unwrap() + 2..];
+        let fields: Vec<u64> = after
+            .split(' ')
+            .skip(11)
+            .take(2)
+            .map(|field| field.parse().unwrap())
+            .collect();
+        Duration::from_millis((fields[0] + fields[1]) * 10)
+    }
+}
+
+impl Drop for Server {
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
+
+/// The child: `ttt serve`'s server on a free loopback port, with its limits, until killed.
+fn serve(store: Option<std::path::PathBuf>) {
+    let runtime = tokio::runtime::Builder::new_multi_thread()
+        .worker_threads(2)
+        .enable_all()
+        .build()
+        .unwrap();
+    runtime.block_on(async {
+        let limits = Limits::default();
+        let kept = store.map(|folder| {
+            let _ = std::fs::remove_dir_all(&folder);
+            let (lobby, store, _) =
+                ServerStore::open(&folder, limits.lobby, ttt::server::wall_clock()).unwrap();
+            (lobby, store)
+        });
+        let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+        println!("listening on {}", listener.local_addr().unwrap());
+        let config = Config {
+            web: None,
+            limits,
+            seed: None,
+        };
+        ttt::server::serve(listener, config, kept, std::future::pending())
+            .await
+            .unwrap();
+    });
+}
+
+async fn run(server: &mut Server, rooms: usize, games: u32, pause: Duration) {
+    let before = server.status_kb("VmRSS:");
+    let opening = Instant::now();
+    let address = server.address;
+    // Every room opened and joined before any game begins, a few at a time.
+    let pairs: Vec<(Client, Client)> = futures_util::stream::iter(0..rooms)
+        .map(|room| open_room(address, room))
+        .buffer_unordered(OPENING)
+        .collect()
+        .await;
+    let opened_in = opening.elapsed();
+    let open = server.status_kb("VmRSS:");
+    let (cpu_before, start) = (server.cpu(), Instant::now());
     let plays: Vec<_> = pairs
         .into_iter()
-        .map(|(host, guest)| tokio::spawn(play_games(host, guest, games)))
+        .map(|(host, guest)| tokio::spawn(play_games(host, guest, games, pause)))
         .collect();
     let mut moves = 0;
-    let mut messages = 0;
+    let mut trips = Vec::new();
     for play in plays {
-        let (played, told) = tokio::time::timeout(PATIENCE * 4, play)
-            .await
-            .expect("the games end in time")
-            .unwrap();
+        let (played, timed) = play.await.unwrap();
         moves += played;
-        messages += told;
+        trips.extend(timed);
     }
     let seconds = start.elapsed().as_secs_f64();
+    let cpu = (server.cpu() - cpu_before).as_secs_f64();
+    let peak = server.status_kb("VmHWM:");
+    trips.sort_unstable();
+    let at = |share: f64| {
+        let index = ((trips.len() as f64 * share).ceil() as usize).clamp(1, trips.len()) - 1;
+        trips[index].as_secs_f64() * 1000.0
+    };
     println!(
-        "{rooms} rooms ({} players), {games} games each: {moves} moves in {seconds:.2} s, \
-         {:.0} moves a second, {:.0} messages a second to the players",
+        "{} connections held ({rooms} rooms, opened in {:.1} s); {rooms} games at once, {games} \
+         each, a move about {} ms after the other's",
         rooms * 2,
-        moves as f64 / seconds,
-        messages as f64 / seconds,
+        opened_in.as_secs_f64(),
+        pause.as_millis()
     );
-    if let (Some(before), Some(opened)) = (before, opened) {
-        println!(
-            "memory: {:.1} MB before, {:.1} MB with every room open (server and clients in \
-             one process): {:.0} KB a player",
-            before as f64 / 1024.0,
-            opened as f64 / 1024.0,
-            opened.saturating_sub(before) as f64 / (rooms * 2) as f64,
-        );
+    println!(
+        "{moves} moves in {seconds:.1} s: {:.0} moves a second; round trip p50 {:.2} ms, p99 \
+         {:.2} ms, worst {:.1} ms",
+        moves as f64 / seconds,
+        at(0.5),
+        at(0.99),
+        at(1.0),
+    );
+    println!(
+        "server: {:.1} MB resident before, {:.1} MB with every room open ({:.1} KB a \
+         connection), {:.1} MB at its peak; CPU {cpu:.1} s in {seconds:.1} s ({:.0}% of one \
+         core)",
+        before as f64 / 1024.0,
+        open as f64 / 1024.0,
+        open.saturating_sub(before) as f64 / (rooms * 2) as f64,
+        peak as f64 / 1024.0,
+        cpu / seconds * 100.0,
+    );
+}
+
+/// Room number `room`: a host opens it and a guest joins, both from the room's address.
+async fn open_room(server: SocketAddr, room: usize) -> (Client, Client) {
+    let group = room / ROOMS_AN_ADDRESS;
+    let from = IpAddr::V4(Ipv4Addr::new(
+        127,
+        1,
+        (group / 250) as u8,
+        (group % 250 + 1) as u8,
+    ));
+    let mut host = connect(server, from).await;
+    let hosting = ToServer::Host {
+        rules: "3x3, k=3".to_owned(),
+        name: "H".to_owned(),
+        computer: None,
+        clock: None,
+        public: false,
+    };
+    send(&mut host, hosting).await;
+    let ToClient::Welcome { code, .. } = next(&mut host).await else {
+        panic!("no welcome")
+    };
+    let mut guest = connect(server, from).await;
+    let join = ToServer::Join {
+        code,
+        name: "G".to_owned(),
+        tokens: Vec::new(),
+    };
+    send(&mut guest, join).await;
+    (host, guest)
+}
+
+/// A connection to the server from the loopback address `from`.
+async fn connect(server: SocketAddr, from: IpAddr) -> Client {
+    let socket = tokio::net::TcpSocket::new_v4().unwrap();
+    socket.bind(SocketAddr::new(from, 0)).unwrap();
+    let stream = tokio::time::timeout(PATIENCE, socket.connect(server))
+        .await
+        .expect("connects in time")
+        .expect("connects");
+    let (client, _) =
+        tokio::time::timeout(PATIENCE, client_async(format!("ws://{server}/ws"), stream))
+            .await
+            .expect("opens in time")
+            .expect("opens");
+    client
+}
+
+async fn send(client: &mut Client, ask: ToServer) {
+    let text = serde_json::to_string(&Request::from(ask)).unwrap();
+    client.send(Message::text(text)).await.unwrap();
+}
+
+/// The next message the server sends `client` (its pings answered by the library).
+async fn next(client: &mut Client) -> ToClient {
+    loop {
+        let message = tokio::time::timeout(PATIENCE, client.next())
+            .await
+            .expect("a message in time")
+            .expect("the connection is open")
+            .expect("a message");
+        if let Message::Text(text) = message {
+            return serde_json::from_str(text.as_str()).unwrap();
+        }
     }
 }
 
 /// The two players of a room play `games` games: each plays the lowest free square on
-/// its turn, so whoever moves first wins on the diagonal 3-5-7 with the game's seventh
-/// move; then both ask for another game. Returns
-/// the moves played and the messages the two were told.
-async fn play_games(mut host: Client, mut guest: Client, games: u32) -> (u64, u64) {
-    let (mut moves, mut told) = (0, 0);
+/// its turn, about `pause` after the other's move came (from half of it to one and a
+/// half, at random), so that whoever moves first wins on
+/// the diagonal 3-5-7 with the game's seventh move; then both ask for another game.
+/// Returns the moves played, and the round trip of each move timed: from its sending
+/// until its player was told it (the last of the last game may go untimed, the room
+/// ending as the host is told the end).
+async fn play_games(
+    mut host: Client,
+    mut guest: Client,
+    games: u32,
+    pause: Duration,
+) -> (usize, Vec<Duration>) {
+    let (mut moves, mut trips) = (0, Vec::new());
     let mut board = [false; 9];
     // The host took the first seat, X; the guest the other.
     let seats = ["X", "O"];
     let mut finished = 0;
+    // When each player's move in flight was sent.
+    let mut sent: [Option<Instant>; 2] = [None; 2];
+    // The player to move next, and when.
+    let mut due: Option<(usize, tokio::time::Instant)> = None;
     loop {
-        // Whoever is told something next: the host, then the guest.
-        let message = tokio::select! {
+        // Whoever is told something next, or a move that is due.
+        let at = due.map_or_else(tokio::time::Instant::now, |(_, at)| at);
+        let (who, message) = tokio::select! {
             message = next(&mut host) => (0, message),
             message = next(&mut guest) => (1, message),
+            () = tokio::time::sleep_until(at), if due.is_some() => {
+                let (player, _) = due.take().unwrap();
+                let square = board.iter().position(|taken| !taken).unwrap();
+                let client = if player == 0 { &mut host } else { &mut guest };
+                sent[player] = Some(Instant::now());
+                send(client, ToServer::Play { square }).await;
+                continue;
+            }
         };
-        told += 1;
-        let (who, message) = message;
         let mut mover: Option<usize> = None;
+        if let ToClient::Happened {
+            happening: Happening::Played { .. },
+            ..
+        } = message
+        {
+            trips.extend(sent[who].take().map(|at| at.elapsed()));
+        }
         match message {
-            ToClient::Welcome { .. } => {}
             ToClient::Happened { happening, .. } => match happening {
-                // Both are told each happening: act on the host's copy only.
+                // Both are told each happening: the game goes on from the host's copy.
                 _ if who == 1 => {}
                 Happening::GameStarted { first, .. } => {
                     board = [false; 9];
@@ -172,29 +356,25 @@ async fn play_games(mut host: Client, mut guest: Client, games: u32) -> (u64, u6
                 Happening::Ended { .. } => {
                     finished += 1;
                     if finished == games {
-                        return (moves, told);
+                        return (moves, trips);
                     }
-                    send(&mut host, &ToServer::Rematch).await;
-                    send(&mut guest, &ToServer::Rematch).await;
+                    send(&mut host, ToServer::Rematch).await;
+                    send(&mut guest, ToServer::Rematch).await;
                 }
                 _ => {}
             },
             ToClient::Refused { reason, .. } | ToClient::Bye { reason, .. } => {
                 panic!("refused: {reason}")
             }
-            ToClient::Done { .. } | ToClient::Pong { .. } | ToClient::Rooms { .. } => {}
+            ToClient::Welcome { .. }
+            | ToClient::Done { .. }
+            | ToClient::Pong { .. }
+            | ToClient::Rooms { .. } => {}
         }
         if let Some(player) = mover {
-            let square = board.iter().position(|taken| !taken).unwrap();
-            let client = if player == 0 { &mut host } else { &mut guest };
-            send(client, &ToServer::Play { square }).await;
+            // People do not all move in the same millisecond: half the pause either way.
+            let think = pause.mul_f64(rand::random_range(0.5..1.5));
+            due = Some((player, tokio::time::Instant::now() + think));
         }
     }
-}
-
-/// The process's resident memory, in KB, where /proc says it.
-fn resident_kb() -> Option<u64> {
-    let status = std::fs::read_to_string("/proc/self/status").ok()?;
-    let line = status.lines().find(|line| line.starts_with("VmRSS:"))?;
-    line.split_whitespace().nth(1)?.parse().ok()
 }
