@@ -4,7 +4,8 @@
 // page (another browser profile) opens that address and takes the other seat; they play a
 // game by keys and clicks to its end; a terminal client (`ttt watch`) watches; the second
 // page reloads mid-game and comes back to its seat; a rematch; then a page hosts and a
-// terminal (`ttt join`, lines on its standard input) plays it; a closed tab is seen gone.
+// terminal (`ttt join`, lines on its standard input) plays it; a closed tab is seen gone;
+// a page joins a terminal's timed room and sees the clocks count down until one runs out.
 // Screenshots in target/web-online-*.png.
 //
 //   node web/tests/online.mjs   (after web/build.sh and cargo build; .ci/run runs both;
@@ -260,6 +261,26 @@ try {
   check(true, "a page and a terminal play a game to its end");
   await cid.screenshot({ path: join(root, "target", "web-online-terminal.png") });
   terminal.stdin.end();
+
+  // A terminal hosts a timed room (3 s a player) and a page joins it by its link: the
+  // page shows both clocks, the running one counting down, until the first mover's
+  // time runs out, which both are told.
+  const timed = ttt(["host", "--server", `127.0.0.1:${port}`, "--name", "Tim", "--clock", "0.05+0", "--plain"]);
+  await heard(timed, "A friend joins with: ttt join ");
+  const code4 = timed.output.match(/ttt join ([A-Z2-9]{4}-[A-Z2-9]{2})/)[1];
+  check(timed.output.includes(`Room ${code4}, clock 0.05+0: you play X.`), "the terminal's room says its clock");
+  const ivy = await person(`${url}#${code4}`);
+  await waitFor(ivy, "(you)");
+  const clocks = async () => (await screen(ivy)).filter((line) => line.includes("Tim") || line.includes("(you)")).join(" | ");
+  const before = await clocks();
+  await ivy.waitForTimeout(600);
+  const after = await clocks();
+  check(/\d\.\d/.test(before) && before !== after, `the page's clocks count down (${before} -> ${after})`);
+  await waitFor(ivy, "ran out of time", 10000);
+  await heard(timed, "ran out of time: ");
+  check(true, "a clock runs out: the page and the terminal are told who lost and why");
+  await ivy.screenshot({ path: join(root, "target", "web-online-clock.png") });
+  timed.stdin.end();
 
   // A server that keeps its rooms is killed mid-game and started again: both pages come
   // back to their seats and the game goes on.

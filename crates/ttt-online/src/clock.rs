@@ -39,6 +39,8 @@ pub struct TimeControl {
 impl TimeControl {
     /// The longest game time a clock takes: three hours.
     pub const MAX_BASE: u64 = 3 * 60 * 60 * 1000;
+    /// The shortest: a second.
+    pub const MIN_BASE: u64 = 1000;
     /// The largest increment: a minute.
     pub const MAX_INCREMENT: u64 = 60 * 1000;
 }
@@ -55,7 +57,7 @@ impl fmt::Display for TimeControlError {
         write!(
             f,
             "'{}' is not a clock: minutes for the game and seconds added a move, like 5+3 \
-             (at most 180 minutes and 60 seconds)",
+             (a second to 180 minutes, and at most 60 seconds)",
             self.given
         )
     }
@@ -77,7 +79,9 @@ impl FromStr for TimeControl {
         let (minutes, seconds) = text.trim().split_once('+').unwrap_or((text.trim(), "0"));
         let base = thousandths(minutes.trim(), 60).ok_or_else(error)?;
         let increment = thousandths(seconds.trim(), 1).ok_or_else(error)?;
-        if base == 0 || base > TimeControl::MAX_BASE || increment > TimeControl::MAX_INCREMENT {
+        if !(TimeControl::MIN_BASE..=TimeControl::MAX_BASE).contains(&base)
+            || increment > TimeControl::MAX_INCREMENT
+        {
             return Err(error());
         }
         Ok(TimeControl { base, increment })
@@ -196,6 +200,12 @@ impl Clocks {
         self.since = self.since.max(now);
     }
 
+    /// A move of `mark`'s was taken back: the increment it earned goes too.
+    pub fn take_back(&mut self, mark: Mark) {
+        let left = &mut self.left[slot(mark)];
+        *left = left.saturating_sub(self.control.increment);
+    }
+
     /// The clocks at `now`, as a client is told them, `running` naming the side whose
     /// clock runs.
     #[must_use]
@@ -254,6 +264,7 @@ mod tests {
             "+",
             "0",
             "0+5",
+            "0.01",
             "-5+3",
             "5+-3",
             "181",

@@ -412,6 +412,8 @@ mod tests {
             1 => Just(ToServer::Resign),
             2 => Just(ToServer::Rematch),
             1 => Just(ToServer::Claim),
+            1 => Just(ToServer::Leave),
+            1 => Just(ToServer::Rooms),
             1 => "[a-z]{0,4}".prop_map(|text| ToServer::Say { text }),
             2 => (code(), proptest::collection::vec(token(), 0..2))
                 .prop_map(|(code, tokens)| ToServer::Join { code, name: "P".to_owned(), tokens }),

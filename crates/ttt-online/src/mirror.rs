@@ -171,6 +171,15 @@ impl Mirror {
                     }
                 }
             },
+            Happening::Gone { name, seat } => {
+                let gone = self
+                    .members
+                    .iter()
+                    .position(|member| &member.seat == seat && &member.name == name);
+                if let Some(index) = gone {
+                    self.members.remove(index);
+                }
+            }
             Happening::Returned { seat, .. } => self.connect(seat, true),
             Happening::GameStarted { first, number } => {
                 let first = first.parse().unwrap_or(Mark::X);

@@ -220,6 +220,10 @@ pub enum ToServer {
     },
     /// Asks for the list of public rooms waiting for a player ([`ToClient::Rooms`]).
     Rooms,
+    /// Leaves the room for good, giving up one's seat for someone else to take: only
+    /// between games (a game under way is played or resigned first). The server says
+    /// goodbye; a room nobody is left in closes.
+    Leave,
     /// Takes the free seat of the room `code`, or watches when both are taken; or takes
     /// back the seat one of `tokens` was given, if nobody is connected to it (a client
     /// that ended comes back this way, without pushing out a friend on the same
@@ -376,6 +380,9 @@ pub enum ToClient {
     Rooms {
         /// At most [`MAX_LISTED`] of them.
         rooms: Vec<Listed>,
+        /// The request's `id`, if it had one.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        re: Option<u64>,
     },
     /// The answer to [`ToServer::Ping`].
     Pong {
@@ -461,6 +468,14 @@ pub enum Happening {
         /// [claim](ToServer::Claim) it.
         #[serde(default, skip_serializing_if = "Option::is_none")]
         wait: Option<u64>,
+    },
+    /// Someone left the room for good ([`ToServer::Leave`]): a player's seat is free for
+    /// another to take.
+    Gone {
+        /// Their name.
+        name: String,
+        /// The seat they gave up, if they played.
+        seat: Option<String>,
     },
     /// Someone came back after a dropped connection.
     Returned {

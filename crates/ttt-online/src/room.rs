@@ -276,7 +276,10 @@ impl Room {
                 seat: seat.map(|mark| mark.to_string()),
             },
         ));
-        if self.full() && !self.game.started() {
+        // The first game begins once both seats are taken; so does the next, when a
+        // newcomer takes a seat someone gave up after a game.
+        let next = !self.game.started() || (seat.is_some() && self.game.is_over());
+        if self.full() && next {
             // The newcomer sees the game begun in the welcome, which comes last.
             let started = self.next_game(now);
             out.extend(started.into_iter().filter(|delivery| delivery.to != id));
@@ -412,13 +415,22 @@ impl Room {
         }
         let now = self.now;
         if let Some(clocks) = &mut self.clocks {
+            let after = self.game.position().ply();
             if events
                 .iter()
                 .any(|event| matches!(event, Event::GameStarted { .. }))
             {
                 *clocks = Clocks::new(clocks.control, now);
             } else {
-                clocks.turn(now, ran, self.game.position().ply() > ply);
+                clocks.turn(now, ran, after > ply);
+                // Moves taken back take their increments with them, the last move's by
+                // the side that was not to move, and so on back.
+                if let Some(to_move) = ran.filter(|_| after < ply) {
+                    for back in 1..=ply - after {
+                        let mover = if back % 2 == 1 { !to_move } else { to_move };
+                        clocks.take_back(mover);
+                    }
+                }
             }
         }
         Ok(self.tell_events(&events))
@@ -461,6 +473,10 @@ impl Room {
         }
         let command = match message {
             ToServer::Play { square } => Command::Play(Square::new(square)),
+            // Time that ran out, or a game lost on time, is not taken back.
+            ToServer::Undo if self.clocks.is_some() && self.game.is_over() => {
+                return refused(id, "A timed game that is over stays over: ask for another.");
+            }
             ToServer::Undo => Command::Undo,
             ToServer::AnswerUndo { yes } => Command::AnswerUndo(yes),
             ToServer::Resign => Command::Resign,
@@ -493,8 +509,8 @@ impl Room {
             | ToServer::Rejoin { .. } => {
                 return refused(id, "You are in a room already.");
             }
-            // The lobby answers pings and lists rooms.
-            ToServer::Ping | ToServer::Rooms => return Vec::new(),
+            // The lobby answers pings, lists rooms and lets members go.
+            ToServer::Ping | ToServer::Rooms | ToServer::Leave => return Vec::new(),
         };
         if !self.full() && !self.game.started() {
             return refused(id, "Wait for the other player to join.");
@@ -539,6 +555,7 @@ impl Room {
                 member.gone_since = Some(now);
             }
         }
+        self.rematch = [false; 2];
         self.apply(Actor::Host, Command::NewGame { coin: self.coin })
             .unwrap_or_default()
     }
@@ -753,6 +770,7 @@ impl Lobby {
         if request.ask == ToServer::Rooms {
             let rooms = ToClient::Rooms {
                 rooms: self.listed(),
+                re: request.id,
             };
             return vec![Delivery {
                 to: id,
@@ -792,6 +810,9 @@ impl Lobby {
         fresh: Fresh,
     ) -> Vec<Delivery> {
         let limits = self.limits;
+        if message == ToServer::Leave {
+            return self.leave_room(id, fresh.now);
+        }
         if let Some(code) = self.rooms_of.get(&id) {
             return match self.rooms.get_mut(code) {
                 Some(room) => room.handle(id, message, ply, limits, fresh.now),
@@ -811,15 +832,13 @@ impl Lobby {
                     Ok(rules) => rules,
                     Err(error) => return refused(id, &format!("{error}.")),
                 };
-                let computer = match computer.map(|computer| computer.parse::<Strength>()) {
-                    None => None,
-                    Some(Ok(strength)) => Some(strength),
-                    Some(Err(error)) => return refused(id, &format!("{error}.")),
+                let computer = match computer.map(|text| text.parse::<Strength>()).transpose() {
+                    Ok(computer) => computer,
+                    Err(error) => return refused(id, &format!("{error}.")),
                 };
-                let clock = match clock.map(|clock| clock.parse::<TimeControl>()) {
-                    None => None,
-                    Some(Ok(control)) => Some(control),
-                    Some(Err(error)) => return refused(id, &format!("{error}.")),
+                let clock = match clock.map(|text| text.parse::<TimeControl>()).transpose() {
+                    Ok(clock) => clock,
+                    Err(error) => return refused(id, &format!("{error}.")),
                 };
                 if self.rooms.len() >= limits.rooms {
                     return refused(id, "The server has no room for another game: try later.");
@@ -875,6 +894,49 @@ impl Lobby {
         out
     }
 
+    /// The connection `id` leaves its room for good at `now` ([`ToServer::Leave`]),
+    /// between games: the others are told, the room closes if nobody is left, and the
+    /// connection is told goodbye.
+    fn leave_room(&mut self, id: MemberId, now: u64) -> Vec<Delivery> {
+        let Some(&code) = self.rooms_of.get(&id) else {
+            return refused(id, "You are in no room to leave.");
+        };
+        let Some(room) = self.rooms.get_mut(&code) else {
+            return refused(id, "That room is closed.");
+        };
+        let mut out = room.at(now).unwrap_or_default();
+        let Some(index) = room.members.iter().position(|member| member.id == Some(id)) else {
+            return refused(id, "You are not in this room.");
+        };
+        let under_way = room.game.started() && !room.game.is_over();
+        if under_way && room.members[index].seat.is_some() {
+            out.extend(refused(
+                id,
+                "A game is under way: finish it, or resign, before you leave the room.",
+            ));
+            return out;
+        }
+        let member = room.members.remove(index);
+        self.rooms_of.remove(&id);
+        out.extend(room.tell_all(Happening::Gone {
+            name: member.name,
+            seat: member.seat.map(|mark| mark.to_string()),
+        }));
+        // Nobody left here to play on with (those gone may come back, but the one who
+        // stayed left too): the room closes.
+        if room.members.iter().all(|member| member.id.is_none()) {
+            self.rooms.remove(&code);
+        }
+        out.push(Delivery {
+            to: id,
+            message: ToClient::Bye {
+                reason: "You left the room.".to_owned(),
+                again: false,
+            },
+        });
+        out
+    }
+
     /// Someone comes into the room `code`, to play if `watch` is false and a seat is free.
     fn enter(
         &mut self,
@@ -907,7 +969,15 @@ impl Lobby {
     pub fn listed(&self) -> Vec<protocol::Listed> {
         self.rooms
             .values()
-            .filter(|room| room.public && !room.full())
+            // A room whose host has gone is not offered: nobody would play there.
+            .filter(|room| {
+                room.public
+                    && !room.full()
+                    && room
+                        .members
+                        .iter()
+                        .all(|member| member.seat.is_none() || member.id.is_some())
+            })
             .take(protocol::MAX_LISTED)
             .map(Room::listing)
             .collect()
@@ -1667,7 +1737,7 @@ mod tests {
         let list = |lobby: &mut Lobby| match &send(lobby, EVE, ToServer::Rooms)[..] {
             [
                 Delivery {
-                    message: ToClient::Rooms { rooms },
+                    message: ToClient::Rooms { rooms, .. },
                     ..
                 },
             ] => rooms.clone(),
@@ -1719,6 +1789,114 @@ mod tests {
     }
 
     #[test]
+    fn moves_taken_back_take_their_increments_and_a_timed_game_over_stays_over() {
+        let mut lobby = Lobby::new(Limits::default());
+        let at = |now| Fresh { now, ..fresh("") };
+        let host = ToServer::Host {
+            rules: "3x3, k=3".to_owned(),
+            name: "Ann".to_owned(),
+            computer: None,
+            clock: Some("0.1+1".to_owned()),
+            public: false,
+        };
+        lobby.handle(
+            ANN,
+            host.into(),
+            Fresh {
+                now: 0,
+                ..fresh("ann")
+            },
+        );
+        let join = ToServer::Join {
+            code: CODE.to_owned(),
+            name: "Bob".to_owned(),
+            tokens: Vec::new(),
+        };
+        lobby.handle(
+            BOB,
+            join.into(),
+            Fresh {
+                now: 0,
+                ..fresh("bob")
+            },
+        );
+        // Ann thinks 1 s, Bob 2 s: 6 s less each, and a second more for each move.
+        lobby.handle(ANN, ToServer::Play { square: 4 }.into(), at(1_000));
+        lobby.handle(BOB, ToServer::Play { square: 0 }.into(), at(3_000));
+        assert_eq!(
+            clocks_told(
+                &send(&mut lobby, ANN, ToServer::Say { text: "u".into() }),
+                ANN
+            ),
+            clocks(6_000, 5_000, Some("X"))
+        );
+        // Ann asks at 4 s (her clock running) to take back her move; Bob answers at 5 s:
+        // both moves go, with their increments, and Ann is to move again.
+        lobby.handle(ANN, ToServer::Undo.into(), at(4_000));
+        let out = lobby.handle(BOB, ToServer::AnswerUndo { yes: true }.into(), at(5_000));
+        assert_eq!(clocks_told(&out, ANN), clocks(3_000, 4_000, Some("X")));
+        // Lost on time: no undo brings it back.
+        assert!(lobby.tick(8_000).is_some());
+        let undo = lobby.handle(BOB, ToServer::Undo.into(), at(8_100));
+        assert_eq!(
+            refusal(&undo),
+            "A timed game that is over stays over: ask for another."
+        );
+    }
+
+    #[test]
+    fn a_player_leaves_between_games_and_a_newcomer_takes_the_seat_for_the_next() {
+        let mut lobby = room_of_three();
+        // Not in the middle of a game.
+        let refused = send(&mut lobby, BOB, ToServer::Leave);
+        assert!(
+            refusal(&refused).starts_with("A game is under way"),
+            "{refused:?}"
+        );
+        for (who, square) in [(ANN, 0), (BOB, 3), (ANN, 1), (BOB, 4), (ANN, 2)] {
+            play(&mut lobby, who, square);
+        }
+        let out = send(&mut lobby, BOB, ToServer::Leave);
+        assert_eq!(
+            happenings(&out, ANN),
+            [Happening::Gone {
+                name: "Bob".to_owned(),
+                seat: Some("O".to_owned())
+            }]
+        );
+        assert!(out.iter().any(|delivery| delivery.to == BOB
+            && matches!(delivery.message, ToClient::Bye { again: false, .. })));
+        assert!(lobby.room_of(BOB).is_none());
+        // Dan takes the free seat (Eve still watches), and the next game begins.
+        let dan = MemberId(4);
+        let join = ToServer::Join {
+            code: CODE.to_owned(),
+            name: "Dan".to_owned(),
+            tokens: Vec::new(),
+        };
+        let out = send(&mut lobby, dan, join);
+        assert!(happenings(&out, ANN).contains(&Happening::GameStarted {
+            first: "O".to_owned(),
+            number: 2
+        }));
+        assert_eq!(lobby.room(code()).unwrap().watchers(), 1);
+        // The last connected to leave closes the room, even with a player away (who may
+        // not come back to nobody); leaving no room is refused.
+        for (who, square) in [(dan, 0), (ANN, 3), (dan, 1), (ANN, 4), (dan, 2)] {
+            play(&mut lobby, who, square);
+        }
+        lobby.disconnect(dan, 0);
+        send(&mut lobby, EVE, ToServer::Leave);
+        assert_eq!(lobby.len(), 1, "Ann is still here");
+        send(&mut lobby, ANN, ToServer::Leave);
+        assert!(lobby.is_empty());
+        assert_eq!(
+            refusal(&send(&mut lobby, ANN, ToServer::Leave)),
+            "You are in no room to leave."
+        );
+    }
+
+    #[test]
     fn a_room_nobody_is_connected_to_closes_after_the_idle_time() {
         let mut lobby = room_of_three();
         // Times in milliseconds; the idle time in seconds.
@@ -1746,6 +1924,8 @@ mod tests {
             1 => Just(ToServer::Resign),
             2 => Just(ToServer::Rematch),
             1 => Just(ToServer::Claim),
+            1 => Just(ToServer::Leave),
+            1 => Just(ToServer::Rooms),
             1 => Just(ToServer::Ping),
             1 => ".{0,8}".prop_map(|text| ToServer::Say { text }),
             1 => (code(), proptest::collection::vec(token(), 0..2))
@@ -1805,7 +1985,9 @@ mod tests {
                 let mut answers = 0;
                 for delivery in &out {
                     let answer = match &delivery.message {
-                        ToClient::Refused { re, .. } | ToClient::Pong { re } => Some(*re),
+                        ToClient::Refused { re, .. }
+                        | ToClient::Pong { re }
+                        | ToClient::Rooms { re, .. } => Some(*re),
                         ToClient::Done { re, .. } => Some(Some(*re)),
                         _ => None,
                     };

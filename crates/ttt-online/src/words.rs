@@ -50,11 +50,7 @@ pub fn welcome(mirror: &Mirror, server: &str, link: Option<&str>) -> String {
         Some(clocks) => format!("Room {code}, clock {}", Shown(&clocks.control)),
         None => format!("Room {code}"),
     };
-    let on = if server == DEFAULT_SERVER {
-        String::new()
-    } else {
-        format!(" --server {server}")
-    };
+    let on = server_flag(server);
     match (mirror.seat, mirror.computer()) {
         (Some(mark), None) if mirror.position.is_none() => match link {
             Some(link) => format!(
@@ -72,6 +68,23 @@ pub fn welcome(mirror: &Mirror, server: &str, link: Option<&str>) -> String {
         ),
         (Some(mark), None) => format!("{room}: you play {mark}."),
         (None, _) => format!("{room}: you watch."),
+    }
+}
+
+/// The flag that names `server` (`HOST:PORT`) after a command a person is told to type,
+/// with its space before it: none for the default server.
+///
+/// ```
+/// use ttt_online::words::server_flag;
+///
+/// assert_eq!(server_flag("127.0.0.1:7878"), "");
+/// assert_eq!(server_flag("10.0.0.2:7878"), " --server 10.0.0.2:7878");
+/// ```
+pub fn server_flag(server: &str) -> String {
+    if server == DEFAULT_SERVER {
+        String::new()
+    } else {
+        format!(" --server {server}")
     }
 }
 
@@ -134,6 +147,15 @@ pub fn told(happening: &Happening, mirror: &Mirror) -> Option<String> {
         ),
         Happening::Left { name, .. } => format!("{} lost the connection.", Shown(name)),
         Happening::Returned { name, .. } => format!("{} is back.", Shown(name)),
+        Happening::Gone {
+            name,
+            seat: Some(mark),
+        } => format!(
+            "{} left the room: the seat of {} is free for another player.",
+            Shown(name),
+            Shown(mark)
+        ),
+        Happening::Gone { name, seat: None } => format!("{} stopped watching.", Shown(name)),
         Happening::GameStarted { first, number } => {
             format!("Game {number}: {} moves first.", Shown(first))
         }

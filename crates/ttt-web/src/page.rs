@@ -192,6 +192,9 @@ impl Page {
 
     /// What the room's connection heard.
     fn heard(&mut self, heard: Heard) {
+        // The app's time brought up to now first: clocks told count down from it (an
+        // idle page draws no frames, and its time stands still until one).
+        self.app.handle(Input::Tick, now());
         let Some(online) = &mut self.online else {
             return;
         };

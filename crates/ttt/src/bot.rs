@@ -22,7 +22,7 @@ use ttt_play::session::Launcher;
 use ttt_players::{Limits, Player};
 use tungstenite::{Message, WebSocket};
 
-use crate::client::{DEFAULT_SERVER, come_back, connect, send, waiting};
+use crate::client::{come_back, connect, send, waiting};
 use crate::engine::EngineLauncher;
 use crate::signals::Interrupts;
 
@@ -107,10 +107,12 @@ fn stay(
     let mut mirror = Mirror::default();
     let mut rng = StdRng::from_rng(&mut rand::rng());
     let mut last_id = 0;
-    // The ply it last moved on, so that it moves once a turn; and when it may claim the
-    // game of an opponent who lost the connection.
-    let mut moved_on: Option<(u32, usize)> = None;
-    let mut claim_at: Option<Instant> = None;
+    // Whether its move this turn is sent, so that it moves once a turn (a move taken
+    // back, a refusal or a welcome give it the turn again); when it last heard something
+    // happen, and last tried to claim the game of an opponent who went.
+    let mut moved = false;
+    let mut heard = Instant::now();
+    let mut claimed = Instant::now();
     loop {
         if let Some(signal) = interrupts.received() {
             let _ = socket.close(None);
@@ -126,10 +128,24 @@ fn stay(
                 })?,
             Ok(_) => continue,
             Err(tungstenite::Error::Io(error)) if waiting(&error) => {
-                if claim_at.is_some_and(|at| Instant::now() >= at) {
-                    claim_at = None;
+                let under_way = mirror.position.is_some() && !mirror.over;
+                if under_way && opponent_away(&mirror) && claimed.elapsed() >= CLAIM_EVERY {
+                    // Refused until the server's wait is over: asked again in a while.
+                    claimed = Instant::now();
                     last_id += 1;
                     send(&mut socket, mirror.request(last_id, ToServer::Claim))?;
+                }
+                if mirror.code.is_some() && heard.elapsed() >= IDLE {
+                    writeln!(
+                        out,
+                        "Nothing happened for {} minutes: a new room.",
+                        IDLE.as_secs() / 60
+                    )?;
+                    if under_way {
+                        last_id += 1;
+                        send(&mut socket, mirror.request(last_id, ToServer::Resign))?;
+                    }
+                    return leave(socket);
                 }
                 continue;
             }
@@ -147,23 +163,25 @@ fn stay(
         }
         let mut asks = Vec::new();
         match &told {
-            ToClient::Welcome { code, .. } if mirror.position.is_none() => {
-                let on = if bot.server == DEFAULT_SERVER {
-                    String::new()
-                } else {
-                    format!(" --server {}", bot.server)
-                };
-                let listed = if bot.public { " (listed)" } else { "" };
-                writeln!(
-                    out,
-                    "{} waits in room {code}{listed}: play it with ttt join {code}{on}",
-                    Shown(&bot.name)
-                )?;
+            ToClient::Welcome { code, .. } => {
+                moved = false;
+                if mirror.position.is_none() {
+                    let listed = if bot.public { " (listed)" } else { "" };
+                    writeln!(
+                        out,
+                        "{} waits in room {code}{listed}: play it with ttt join {code}{}",
+                        Shown(&bot.name),
+                        ttt_online::words::server_flag(&bot.server)
+                    )?;
+                }
             }
             ToClient::Refused { reason, .. } if mirror.code.is_none() => {
                 anyhow::bail!("{}", ShownLine(reason));
             }
-            ToClient::Refused { reason, .. } => writeln!(out, "{}", ShownLine(reason))?,
+            ToClient::Refused { reason, .. } => {
+                moved = false;
+                writeln!(out, "{}", ShownLine(reason))?;
+            }
             ToClient::Bye { reason, again } => {
                 writeln!(out, "{}", ShownLine(reason))?;
                 let _ = socket.close(None);
@@ -177,31 +195,20 @@ fn stay(
                 continue;
             }
             ToClient::Happened { happening, .. } => {
-                let theirs = |seat: &Option<String>| {
-                    seat.as_deref().and_then(|seat| seat.parse::<Mark>().ok()) != mirror.seat
-                        && seat.is_some()
-                };
+                heard = Instant::now();
                 match happening {
-                    Happening::Entered { name, seat } if theirs(seat) => {
+                    Happening::Entered {
+                        name,
+                        seat: Some(seat),
+                    } if seat.parse().ok() != mirror.seat => {
                         writeln!(out, "{} came to play.", Shown(name))?;
                     }
-                    Happening::Left { seat, wait, .. } if theirs(seat) => match wait {
-                        Some(wait) => {
-                            claim_at = Some(Instant::now() + Duration::from_secs(*wait + 1));
-                        }
-                        None => {
-                            writeln!(out, "The opponent left: a new room.")?;
-                            let _ = socket.close(None);
-                            return Ok(Stay::Again);
-                        }
-                    },
-                    Happening::Returned { seat, .. } if theirs(seat) => claim_at = None,
+                    Happening::Undone { .. } => moved = false,
                     // A bot lets a person take a move back.
                     Happening::UndoAsked { by } if by.parse().ok() != mirror.seat => {
                         asks.push(ToServer::AnswerUndo { yes: true });
                     }
                     Happening::Ended { .. } => {
-                        claim_at = None;
                         *played += 1;
                         if let Some(sentence) = ttt_online::words::told(happening, &mirror) {
                             writeln!(out, "{sentence}")?;
@@ -210,30 +217,25 @@ fn stay(
                             let _ = socket.close(None);
                             return Ok(Stay::Stop(ExitCode::SUCCESS));
                         }
-                        // Another game, if the opponent is still here to play it.
-                        let away = mirror.members.iter().any(|member| {
-                            member.seat.is_some()
-                                && member.seat.as_deref().and_then(|seat| seat.parse().ok())
-                                    != mirror.seat
-                                && !member.connected
-                        });
-                        if away {
-                            writeln!(out, "The opponent left: a new room.")?;
-                            let _ = socket.close(None);
-                            return Ok(Stay::Again);
-                        }
                         asks.push(ToServer::Rematch);
                     }
                     _ => {}
+                }
+                // The opponent has gone, or gave the seat up, with no game under way:
+                // another room for the next one.
+                let between = mirror.position.is_none() || mirror.over;
+                let gone = matches!(happening, Happening::Gone { seat: Some(_), .. });
+                if between && (opponent_away(&mirror) || gone) && mirror.game > 0 {
+                    writeln!(out, "The opponent left: a new room.")?;
+                    return leave(socket);
                 }
             }
             _ => {}
         }
         // Its move, once a turn.
-        if let Some(position) = mirror.position.as_ref().filter(|_| mirror.my_turn()) {
-            let turn = (mirror.game, position.ply());
-            if moved_on != Some(turn) {
-                moved_on = Some(turn);
+        match mirror.position.as_ref().filter(|_| mirror.my_turn()) {
+            Some(position) if !moved => {
+                moved = true;
                 match player.choose(position, &mut rng) {
                     Ok(square) => asks.push(ToServer::Play {
                         square: square.index(),
@@ -244,6 +246,9 @@ fn stay(
                     }
                 }
             }
+            Some(_) => {}
+            // Its move was played (or it is not its turn): the next turn is another.
+            None => moved = false,
         }
         for ask in asks {
             last_id += 1;
@@ -251,4 +256,33 @@ fn stay(
         }
         out.flush()?;
     }
+}
+
+/// The longest a bot may think on a move: it reads nothing meanwhile, and a server closes
+/// a connection silent for 75 s.
+pub const MAX_THINK: Duration = Duration::from_secs(60);
+
+/// How often it asks to claim the game of an opponent who lost the connection.
+const CLAIM_EVERY: Duration = Duration::from_secs(10);
+
+/// How long it waits with nothing happening before it gives the room up.
+const IDLE: Duration = Duration::from_secs(10 * 60);
+
+/// Whether the player in the other seat has lost the connection.
+fn opponent_away(mirror: &Mirror) -> bool {
+    mirror.members.iter().any(|member| {
+        let seat = member
+            .seat
+            .as_deref()
+            .and_then(|seat| seat.parse::<Mark>().ok());
+        seat.is_some() && seat != mirror.seat && !member.connected
+    })
+}
+
+/// Gives its seat up (the room closes if nobody else is in it) and closes the
+/// connection, for a new room.
+fn leave(mut socket: WebSocket<TcpStream>) -> anyhow::Result<Stay> {
+    send(&mut socket, ToServer::Leave.into())?;
+    let _ = socket.close(None);
+    Ok(Stay::Again)
 }

@@ -382,7 +382,7 @@ pub fn rooms(server: &str, out: &mut impl Write) -> anyhow::Result<ExitCode> {
     let rooms = loop {
         match socket.read() {
             Ok(Message::Text(text)) => {
-                if let Ok(ToClient::Rooms { rooms }) = serde_json::from_str(text.as_str()) {
+                if let Ok(ToClient::Rooms { rooms, .. }) = serde_json::from_str(text.as_str()) {
                     break rooms;
                 }
             }
@@ -394,11 +394,7 @@ pub fn rooms(server: &str, out: &mut impl Write) -> anyhow::Result<ExitCode> {
         }
     };
     let _ = socket.close(None);
-    let on = if server == DEFAULT_SERVER {
-        String::new()
-    } else {
-        format!(" --server {server}")
-    };
+    let on = ttt_online::words::server_flag(server);
     if rooms.is_empty() {
         writeln!(
             out,

@@ -490,3 +490,61 @@ fn a_bot_listed_on_the_server_takes_on_whoever_joins_on_the_rooms_clock() {
     ann.type_line("quit");
     assert_eq!(ann.exit_code(), Some(0));
 }
+
+/// The number of lines printed so far that contain `needle`.
+fn count(running: &Running, needle: &str) -> usize {
+    running
+        .lines
+        .lock()
+        .unwrap()
+        .iter()
+        .filter(|line| line.contains(needle))
+        .count()
+}
+
+/// Types squares from 1 up until O's `nth` move is played (the others taken or refused).
+fn o_plays(player: &mut Running, nth: usize) {
+    for square in 1..=9 {
+        if count(player, "O played") >= nth {
+            return;
+        }
+        player.type_line(&square.to_string());
+        let start = Instant::now();
+        while start.elapsed() < Duration::from_millis(500) && count(player, "O played") < nth {
+            std::thread::sleep(Duration::from_millis(20));
+        }
+    }
+    player.wait_for_nth("O played", nth);
+}
+
+#[test]
+fn a_bot_lets_a_move_be_taken_back_plays_on_and_opens_a_new_room_when_its_opponent_goes() {
+    let server = Running::start(&["serve", "--listen", "127.0.0.1:0", "--no-store"]);
+    let address = served_at(&server);
+    let bot = Running::start(&["bot", "--server", &address, "--player", "random"]);
+    let code = code_in(&bot.wait_for("random bot waits in room "));
+    let mut ann = Running::start(&["join", &code, "--server", &address, "--name", "Ann"]);
+    ann.wait_for("you play O");
+    // Ann moves, the bot answers; Ann takes her move back (the bot says yes), and plays
+    // again: the bot answers again on the same turn.
+    ann.wait_for("Your move (O):");
+    o_plays(&mut ann, 1);
+    let answered = count(&ann, "X played");
+    while count(&ann, "X played") == answered {
+        ann.wait_for_nth("X played", answered + 1);
+    }
+    ann.type_line("undo");
+    ann.wait_for("Taken back: 2 moves.");
+    let before = count(&ann, "X played");
+    o_plays(&mut ann, 2);
+    ann.wait_for_nth("X played", before + 1);
+    // Ann resigns and goes: the bot gives the room up and opens another.
+    ann.type_line("resign");
+    ann.wait_for("O resigned: X wins.");
+    ann.type_line("quit");
+    assert_eq!(ann.exit_code(), Some(0));
+    bot.wait_for("The opponent left: a new room.");
+    bot.wait_for_nth("random bot waits in room ", 2);
+    let first_room = Running::start(&["join", &code, "--server", &address]);
+    first_room.wait_for("No room has the code");
+}

@@ -258,6 +258,14 @@ pub struct BotArgs {
 /// # Errors
 /// When the flags do not make a bot, or the server cannot be reached or refuses it.
 pub fn bot(args: &BotArgs, out: &mut impl Write) -> anyhow::Result<ExitCode> {
+    // A server closes a connection silent for 75 s; the bot reads nothing while it thinks.
+    if args.limits.think > ttt::bot::MAX_THINK {
+        anyhow::bail!(
+            "a bot thinks at most {} s a move (--think): a server hangs up on a client silent \
+             for longer",
+            ttt::bot::MAX_THINK.as_secs()
+        );
+    }
     let interrupts = Interrupts::watch()?;
     let bot = ttt::bot::Bot {
         server: args.server.clone(),
