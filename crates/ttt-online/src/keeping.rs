@@ -121,6 +121,33 @@ mod tests {
     }
 
     #[test]
+    fn a_game_against_the_servers_computer_is_kept_with_the_computer_in_its_seat() {
+        let mut lobby = Lobby::new(Limits::default());
+        let mut mirrors = [Mirror::default(), Mirror::default()];
+        let host = ToServer::Host {
+            rules: Rules::default().to_string(),
+            name: "Ann".into(),
+            computer: Some("easy".into()),
+            clock: None,
+            public: false,
+        };
+        say(&mut lobby, ANN, host, &mut mirrors);
+        say(&mut lobby, ANN, ToServer::Play { square: 4 }, &mut mirrors);
+        let record = mirrors[0].record().unwrap();
+        assert_eq!(
+            (record.x, record.o),
+            (
+                ttt_play::Seat::Human,
+                ttt_play::Seat::Computer(ttt_players::Strength::Random)
+            )
+        );
+        assert_eq!(
+            record.names,
+            Some(("Ann".to_owned(), "Computer (easy)".to_owned()))
+        );
+    }
+
+    #[test]
     fn each_player_keeps_the_game_as_it_goes_once_a_change_under_one_id() {
         let mut lobby = Lobby::new(Limits::default());
         let mut mirrors = [Mirror::default(), Mirror::default()];

@@ -54,6 +54,8 @@ pub struct Mirror {
     pub seq: u64,
     /// The number of the game on the board, from 1; 0 before the first.
     pub game: u32,
+    /// The protocol's version the server speaks, as its welcome said.
+    pub version: u32,
     /// The clocks as last told, in a room with a time control (a client counts the
     /// running one down from when it was told).
     pub clocks: Option<Clocks>,
@@ -102,7 +104,7 @@ impl Mirror {
                 snapshot,
                 seq,
                 clock,
-                ..
+                version,
             } => {
                 // The match as the server holds it, read as the match reads itself.
                 let game = Match::restore(snapshot).ok();
@@ -122,6 +124,7 @@ impl Mirror {
                     members: members.clone(),
                     seq: *seq,
                     game: snapshot.games_started,
+                    version: *version,
                     clocks: clock.clone(),
                     forfeit: snapshot.forfeit.as_ref().map(|(_, reason)| reason.clone()),
                 };
@@ -159,6 +162,7 @@ impl Mirror {
                 seat: seat.clone(),
                 connected: true,
                 computer: false,
+                strength: None,
             }),
             Happening::Left { name, seat, .. } => match seat {
                 Some(_) => self.connect(seat, false),
@@ -240,8 +244,8 @@ impl Mirror {
         }
     }
 
-    /// The game on the board as the person's own store keeps it: both seats people,
-    /// named, marked online with the room, the game's number and the person's seat; none
+    /// The game on the board as the person's own store keeps it: the people and the
+    /// server's computer (as its strength) in their seats, named, marked online with the room, the game's number and the person's seat; none
     /// for a watcher or before the first move. When it started and ended are the
     /// keeper's to say ([`OnlineGames`](crate::keeping::OnlineGames)).
     #[must_use]
@@ -252,10 +256,19 @@ impl Mirror {
         if position.ply() == 0 || (position.is_over() && self.ended.is_none()) {
             return None;
         }
+        // People, and the server's computer as the strength it plays.
+        let seat_of = |mark: Mark| {
+            let mark = mark.to_string();
+            self.members
+                .iter()
+                .find(|member| member.computer && member.seat.as_deref() == Some(mark.as_str()))
+                .and_then(|member| member.strength.as_deref()?.parse().ok())
+                .map_or(Seat::Human, Seat::Computer)
+        };
         let mut record = GameRecord::new(
             position.rules(),
-            Seat::Human,
-            Seat::Human,
+            seat_of(Mark::X),
+            seat_of(Mark::O),
             position.first(),
             0,
         );

@@ -445,6 +445,9 @@ pub struct Member {
     /// Whether this is a computer of the server's.
     #[serde(default)]
     pub computer: bool,
+    /// A computer's strength (`hard`, `search`…), as the server reads it.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub strength: Option<String>,
 }
 
 /// Something that happened in a room, as every member is told it.

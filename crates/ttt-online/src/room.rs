@@ -90,6 +90,7 @@ impl Member {
             seat: self.seat.map(|mark| mark.to_string()),
             connected: self.id.is_some(),
             computer: false,
+            strength: None,
         }
     }
 }
@@ -602,6 +603,7 @@ impl Room {
                             seat: Some(mark.to_string()),
                             connected: true,
                             computer: true,
+                            strength: Some(strength.to_string()),
                         })
                     }))
                     .collect(),

@@ -26,6 +26,7 @@ use crate::protocol::{DEFAULT_SERVER, Happening};
 /// the welcome: the seat, and while the host waits for a friend, how the friend comes
 /// in: by `ttt join` on `server` (`HOST:PORT`, named unless it is the default one), or by
 /// `link`, the page's address for the room, when the front end has one to give.
+/// A server that speaks another version of the protocol is said to.
 ///
 /// ```
 /// use ttt_online::mirror::Mirror;
@@ -33,6 +34,11 @@ use crate::protocol::{DEFAULT_SERVER, Happening};
 ///
 /// let mut mirror = Mirror::default();
 /// mirror.code = Some("K7QX-2M".into());
+/// mirror.version = 2;
+/// assert!(words::welcome(&mirror, "127.0.0.1:7878", None).ends_with(
+///     "(The server speaks the protocol's version 2, this ttt version 3: some things may not work. Run the same ttt on both.)"
+/// ));
+/// mirror.version = ttt_online::protocol::VERSION;
 /// assert_eq!(words::welcome(&mirror, "127.0.0.1:7878", None), "Room K7QX-2M: you watch.");
 /// mirror.clocks = Some(ttt_online::protocol::Clocks { control: "5+3".into(), x: 300_000, o: 300_000, running: None });
 /// assert_eq!(words::welcome(&mirror, "127.0.0.1:7878", None), "Room K7QX-2M, clock 5+3: you watch.");
@@ -51,7 +57,7 @@ pub fn welcome(mirror: &Mirror, server: &str, link: Option<&str>) -> String {
         None => format!("Room {code}"),
     };
     let on = server_flag(server);
-    match (mirror.seat, mirror.computer()) {
+    let said = match (mirror.seat, mirror.computer()) {
         (Some(mark), None) if mirror.position.is_none() => match link {
             Some(link) => format!(
                 "{room}: you play {mark}. Invite a friend: send them this page's address \
@@ -68,6 +74,16 @@ pub fn welcome(mirror: &Mirror, server: &str, link: Option<&str>) -> String {
         ),
         (Some(mark), None) => format!("{room}: you play {mark}."),
         (None, _) => format!("{room}: you watch."),
+    };
+    if mirror.version == crate::protocol::VERSION {
+        said
+    } else {
+        format!(
+            "{said} (The server speaks the protocol's version {}, this ttt version {}: some \
+             things may not work. Run the same ttt on both.)",
+            mirror.version,
+            crate::protocol::VERSION
+        )
     }
 }
 

@@ -618,6 +618,15 @@ mod tests {
             Duration::ZERO,
         );
         assert!(app.take_asks().is_empty());
+        // Its key list offers only what a watcher can do.
+        let mut buffer = ratatui::buffer::Buffer::empty(AREA);
+        ratatui::widgets::Widget::render(&app, AREA, &mut buffer);
+        let shown: String = buffer.content().iter().map(|cell| cell.symbol()).collect();
+        assert!(shown.contains("m leave · ? help · q quit"), "{shown}");
+        assert!(
+            !shown.contains("u undo") && !shown.contains("g resign"),
+            "{shown}"
+        );
     }
 
     #[test]

@@ -263,6 +263,15 @@ pub fn footer_items(rules: Rules) -> Vec<(&'static str, Option<Key>)> {
 /// nothing to quit to.
 fn game_keys(app: &App) -> Vec<(&'static str, Option<Key>)> {
     match app.screen() {
+        Screen::Online(online) if online.table.seat.is_none() && online.table.code.is_some() => {
+            // A watcher plays nothing: leaving, help and quitting are its keys.
+            let watching = ONLINE_KEYS
+                .iter()
+                .copied()
+                .filter(|(_, key)| matches!(key, Some(Key::Char('m' | '?' | 'q'))))
+                .collect();
+            without_quitting(app, watching)
+        }
         Screen::Online(online) => {
             let mut keys = ONLINE_KEYS.to_vec();
             let table = &online.table;

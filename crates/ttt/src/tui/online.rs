@@ -251,8 +251,17 @@ impl Online {
     pub fn tally(&self) -> Option<String> {
         let mirror = self.room.as_ref()?.visit.mirror();
         let code = mirror.code.as_deref()?;
+        if mirror.game == 0 {
+            return Some(format!("Room {code}: no game was played."));
+        }
         let [x, o, draws] = mirror.score;
-        let name = |mark| ttt_core::Shown(mirror.name_of(mark).unwrap_or("?")).to_string();
+        // A seat given up since is nobody's now.
+        let name = |mark| {
+            mirror.name_of(mark).map_or_else(
+                || "nobody".to_owned(),
+                |name| ttt_core::Shown(name).to_string(),
+            )
+        };
         Some(format!(
             "Room {code}: {} (X) {x}, {} (O) {o}, draws {draws}.",
             name(ttt_core::Mark::X),
