@@ -319,6 +319,7 @@ impl ToServer {
             Ask::Rematch => ToServer::Rematch,
             Ask::Resign => ToServer::Resign,
             Ask::Claim => ToServer::Claim,
+            Ask::Say(text) => ToServer::Say { text },
             Ask::Leave => return None,
         })
     }

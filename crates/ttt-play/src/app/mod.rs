@@ -72,6 +72,9 @@ pub const NEXT_GAME_PAUSE: Duration = Duration::from_millis(1_500);
 /// mistype.
 const MAX_TYPED_CODE: usize = 12;
 
+/// The most characters of a line said to a room (the server's own bound).
+const MAX_SAID: usize = 300;
+
 /// Which screen shows, with its own state.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum Screen {
@@ -95,6 +98,8 @@ pub enum Overlay {
     /// Online from the start screen: host a new room, or join one by the code being
     /// typed.
     RoomCode(String),
+    /// A line being typed, to say to the room.
+    Say(String),
 }
 
 /// A way out of a game in progress, which asks first.
@@ -711,6 +716,27 @@ impl App {
             match (overlay, key) {
                 (Overlay::Confirm(leave), Key::Char('y' | 'Y') | Key::Enter) => {
                     self.leave_now(leave, now);
+                }
+                (Overlay::Say(typed), Key::Enter) => {
+                    let line = typed.trim();
+                    if !line.is_empty() {
+                        self.asks.push(Ask::Say(line.to_owned()));
+                    }
+                }
+                (Overlay::Say(_), Key::Esc) => {}
+                (Overlay::Say(mut typed), key) => {
+                    match key {
+                        Key::Char(letter)
+                            if !letter.is_control() && typed.chars().count() < MAX_SAID =>
+                        {
+                            typed.push(letter);
+                        }
+                        Key::Backspace => {
+                            typed.pop();
+                        }
+                        _ => {}
+                    }
+                    self.overlay = Some(Overlay::Say(typed));
                 }
                 (Overlay::RoomCode(typed), Key::Enter) => self.go_online(typed),
                 (Overlay::RoomCode(_), Key::Esc) => self.status = Status::default(),

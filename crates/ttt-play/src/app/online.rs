@@ -199,6 +199,8 @@ pub enum Ask {
     Resign,
     /// Win the game of a player who lost the connection and has not come back in time.
     Claim,
+    /// Say a line to the room (players and watchers alike).
+    Say(String),
     /// Leave the room (the front end closes its connection).
     Leave,
 }
@@ -375,6 +377,7 @@ impl App {
             Key::Char('g') if playing => self.open(Overlay::Confirm(Leave::Resign)),
             Key::Char('g') => self.refuse("There is no game under way to give up.".to_owned()),
             Key::Char('?') => self.open(Overlay::Help),
+            Key::Char('/') if table.code.is_some() => self.open(Overlay::Say(String::new())),
             Key::Char('m') if playing => self.open(Overlay::Confirm(Leave::Menu)),
             Key::Char('q') | Key::Esc if playing => self.open(Overlay::Confirm(Leave::Quit)),
             Key::Char('m') => self.show_start(),
@@ -438,6 +441,33 @@ mod tests {
         table.players = [Some(Player::named("Ann")), Some(Player::named("Bob"))];
         app.show_online(table);
         app
+    }
+
+    #[test]
+    fn slash_says_a_line_to_the_room_as_typed_and_esc_says_nothing() {
+        for seat in [Some(Mark::X), None] {
+            let mut app = in_room(seat);
+            key(&mut app, Key::Char('/'));
+            for letter in "gg, wp!".chars() {
+                key(&mut app, Key::Char(letter));
+            }
+            key(&mut app, Key::Backspace);
+            key(&mut app, Key::Enter);
+            assert_eq!(
+                app.take_asks(),
+                vec![Ask::Say("gg, wp".to_owned())],
+                "{seat:?}"
+            );
+            assert!(app.overlay().is_none());
+            // Esc, or Enter on nothing typed, says nothing.
+            key(&mut app, Key::Char('/'));
+            key(&mut app, Key::Char('x'));
+            key(&mut app, Key::Esc);
+            key(&mut app, Key::Char('/'));
+            key(&mut app, Key::Enter);
+            assert!(app.take_asks().is_empty());
+            assert!(matches!(app.screen(), Screen::Online(_)));
+        }
     }
 
     #[test]
@@ -622,7 +652,10 @@ mod tests {
         let mut buffer = ratatui::buffer::Buffer::empty(AREA);
         ratatui::widgets::Widget::render(&app, AREA, &mut buffer);
         let shown: String = buffer.content().iter().map(|cell| cell.symbol()).collect();
-        assert!(shown.contains("m leave · ? help · q quit"), "{shown}");
+        assert!(
+            shown.contains("m leave · / say · ? help · q quit"),
+            "{shown}"
+        );
         assert!(
             !shown.contains("u undo") && !shown.contains("g resign"),
             "{shown}"

@@ -268,7 +268,7 @@ fn game_keys(app: &App) -> Vec<(&'static str, Option<Key>)> {
             let watching = ONLINE_KEYS
                 .iter()
                 .copied()
-                .filter(|(_, key)| matches!(key, Some(Key::Char('m' | '?' | 'q'))))
+                .filter(|(_, key)| matches!(key, Some(Key::Char('/' | 'm' | '?' | 'q'))))
                 .collect();
             without_quitting(app, watching)
         }
@@ -287,7 +287,7 @@ fn game_keys(app: &App) -> Vec<(&'static str, Option<Key>)> {
 }
 
 /// The online screen's key list, each entry with the key a click on it presses.
-const ONLINE_KEYS: [(&str, Option<Key>); 9] = [
+const ONLINE_KEYS: [(&str, Option<Key>); 10] = [
     ("←↑↓→ Enter", None),
     ("u undo", Some(Key::Char('u'))),
     ("n rematch", Some(Key::Char('n'))),
@@ -295,6 +295,7 @@ const ONLINE_KEYS: [(&str, Option<Key>); 9] = [
     ("g resign", Some(Key::Char('g'))),
     ("m leave", Some(Key::Char('m'))),
     ("t type", Some(Key::Char('t'))),
+    ("/ say", Some(Key::Char('/'))),
     ("? help", Some(Key::Char('?'))),
     ("q quit", Some(Key::Char('q'))),
 ];
@@ -949,6 +950,22 @@ pub(super) fn overlay_text(
     let (title, mut lines) = match overlay {
         Overlay::Help => ("Keys", keys(front)),
         Overlay::Review(lines) => ("Review", lines.clone()),
+        Overlay::Say(typed) => {
+            // The end of a long line: what is being typed.
+            let shown: String = {
+                let count = typed.chars().count();
+                typed.chars().skip(count.saturating_sub(40)).collect()
+            };
+            (
+                "Say",
+                vec![
+                    "A line for everyone in the room:".to_owned(),
+                    format!("  {}_", ttt_core::Shown(&shown)),
+                    String::new(),
+                    "Enter: say it. Esc: say nothing.".to_owned(),
+                ],
+            )
+        }
         Overlay::RoomCode(typed) => (
             "Play online",
             vec![
@@ -983,7 +1000,10 @@ pub(super) fn overlay_text(
             )
         }
     };
-    if !matches!(overlay, Overlay::Confirm(_) | Overlay::RoomCode(_)) {
+    if !matches!(
+        overlay,
+        Overlay::Confirm(_) | Overlay::RoomCode(_) | Overlay::Say(_)
+    ) {
         lines.push(String::new());
         lines.push(front.close().to_owned());
     }
@@ -1235,6 +1255,7 @@ pub(super) fn online_help_lines(front: Front) -> Vec<String> {
             ("c", "claim the game of a friend who left"),
             ("g", "give the game up"),
             ("m", "leave the room for the start screen"),
+            ("/", "say a line to the room; Enter says it"),
             ("?", "this help"),
             ("q, Esc", "quit (asks during a game)"),
         ],
