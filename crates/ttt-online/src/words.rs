@@ -94,10 +94,14 @@ pub fn welcome(mirror: &Mirror, server: &str, link: Option<&str>) -> String {
 /// use ttt_online::words::server_flag;
 ///
 /// assert_eq!(server_flag("127.0.0.1:7878"), "");
+/// assert_eq!(server_flag("localhost:7878"), "");
 /// assert_eq!(server_flag("10.0.0.2:7878"), " --server 10.0.0.2:7878");
 /// ```
 pub fn server_flag(server: &str) -> String {
-    if server == DEFAULT_SERVER {
+    // The page names the server as the browser was given it: localhost is the default
+    // server too.
+    let port = DEFAULT_SERVER.rsplit_once(':').map_or("", |(_, port)| port);
+    if server == DEFAULT_SERVER || server.eq_ignore_ascii_case(&format!("localhost:{port}")) {
         String::new()
     } else {
         format!(" --server {server}")

@@ -368,6 +368,9 @@ pub fn connect(server: &str) -> anyhow::Result<WebSocket<TcpStream>> {
     let (socket, _) = tungstenite::client(format!("ws://{server}/ws"), stream)
         .with_context(|| format!("{server} does not serve ttt's network play"))?;
     socket.get_ref().set_read_timeout(Some(LOOK))?;
+    // A server that stops reading does not hold this client for ever: the write fails,
+    // and the client comes back on a new connection.
+    socket.get_ref().set_write_timeout(Some(CONNECT))?;
     Ok(socket)
 }
 

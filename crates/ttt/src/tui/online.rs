@@ -46,7 +46,8 @@ struct Room {
     visit: Visit,
     server: String,
     link: Option<Link>,
-    /// Whether the first message went on the open link: requests wait for it.
+    /// Whether the first message went on the open link: until it has, a request is not
+    /// sent, and the person is told to wait for the connection.
     said_hello: bool,
     /// When to connect again, after a drop.
     again: Option<Instant>,
@@ -113,7 +114,7 @@ impl Online {
             return Ok(own.reached_at());
         }
         let default: SocketAddr = client::DEFAULT_SERVER.parse()?;
-        if std::net::TcpStream::connect_timeout(&default, Duration::from_secs(1)).is_ok() {
+        if std::net::TcpStream::connect_timeout(&default, Duration::from_millis(250)).is_ok() {
             return Ok(client::DEFAULT_SERVER.to_owned());
         }
         let own = OwnServer::start(default)?;
