@@ -88,13 +88,7 @@ mod tests {
         games: &mut OnlineGames,
         kept: &mut Vec<(String, GameRecord)>,
     ) {
-        let fresh = Fresh {
-            code: "K7QX-2M".parse().unwrap(),
-            token: format!("token-{}", id.0),
-            coin: Mark::X,
-            now: 0,
-        };
-        for delivery in lobby.handle(id, Request::from(ask), fresh) {
+        for delivery in lobby.handle(id, Request::from(ask), fresh_for(id)) {
             let ann = delivery.to == ANN;
             let mirror = &mut mirrors[usize::from(!ann)];
             mirror.take(&delivery.message).unwrap();
@@ -106,15 +100,19 @@ mod tests {
         }
     }
 
-    /// Hands `ask` from `id` to the lobby; every member's mirror takes what it is told.
-    fn say(lobby: &mut Lobby, id: MemberId, ask: ToServer, mirrors: &mut [Mirror; 2]) {
-        let fresh = Fresh {
+    /// What the server gives with a message from `id`.
+    fn fresh_for(id: MemberId) -> Fresh {
+        Fresh {
             code: "K7QX-2M".parse().unwrap(),
             token: format!("token-{}", id.0),
             coin: Mark::X,
             now: 0,
-        };
-        for delivery in lobby.handle(id, Request::from(ask), fresh) {
+        }
+    }
+
+    /// Hands `ask` from `id` to the lobby; every member's mirror takes what it is told.
+    fn say(lobby: &mut Lobby, id: MemberId, ask: ToServer, mirrors: &mut [Mirror; 2]) {
+        for delivery in lobby.handle(id, Request::from(ask), fresh_for(id)) {
             let mirror = &mut mirrors[usize::from(delivery.to == BOB)];
             mirror.take(&delivery.message).unwrap();
         }

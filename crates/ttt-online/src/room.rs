@@ -1630,11 +1630,11 @@ mod tests {
         }
     }
 
-    #[test]
-    fn with_a_clock_the_side_to_move_loses_when_its_time_runs_out() {
-        // Times in milliseconds: the game has 6 s a player, and 1 s more a move.
+    /// Ann hosts a 3x3 room whose games have 6 s a player and a second more a move, at
+    /// 0 ms; Bob joins `joined` ms later, which begins the first game (X, Ann, first):
+    /// the lobby, and what Bob's join told.
+    fn timed_room(joined: u64) -> (Lobby, Vec<Delivery>) {
         let mut lobby = Lobby::new(Limits::default());
-        let at = |now| Fresh { now, ..fresh("") };
         let host = ToServer::Host {
             rules: "3x3, k=3".to_owned(),
             name: "Ann".to_owned(),
@@ -1642,28 +1642,26 @@ mod tests {
             clock: Some("0.1+1".to_owned()),
             public: false,
         };
-        lobby.handle(
-            ANN,
-            host.into(),
-            Fresh {
-                now: 0,
-                ..fresh("ann")
-            },
-        );
+        let fresh_at = |now, token| Fresh {
+            now,
+            ..fresh(token)
+        };
+        lobby.handle(ANN, host.into(), fresh_at(0, "ann"));
         let join = ToServer::Join {
             code: CODE.to_owned(),
             name: "Bob".to_owned(),
             tokens: Vec::new(),
         };
+        let out = lobby.handle(BOB, join.into(), fresh_at(joined, "bob"));
+        (lobby, out)
+    }
+
+    #[test]
+    fn with_a_clock_the_side_to_move_loses_when_its_time_runs_out() {
+        // Times in milliseconds: the game has 6 s a player, and 1 s more a move.
+        let at = |now| Fresh { now, ..fresh("") };
         // The game begins as Bob comes in: Ann's clock (X) runs.
-        let out = lobby.handle(
-            BOB,
-            join.into(),
-            Fresh {
-                now: 1_000,
-                ..fresh("bob")
-            },
-        );
+        let (mut lobby, out) = timed_room(1_000);
         assert_eq!(clocks_told(&out, BOB), clocks(6_000, 6_000, Some("X")));
         // Ann thinks 2 s: 4 s left, and 1 s more for her move; Bob's runs.
         let out = lobby.handle(ANN, ToServer::Play { square: 4 }.into(), at(3_000));
@@ -1792,36 +1790,8 @@ mod tests {
 
     #[test]
     fn moves_taken_back_take_their_increments_and_a_timed_game_over_stays_over() {
-        let mut lobby = Lobby::new(Limits::default());
         let at = |now| Fresh { now, ..fresh("") };
-        let host = ToServer::Host {
-            rules: "3x3, k=3".to_owned(),
-            name: "Ann".to_owned(),
-            computer: None,
-            clock: Some("0.1+1".to_owned()),
-            public: false,
-        };
-        lobby.handle(
-            ANN,
-            host.into(),
-            Fresh {
-                now: 0,
-                ..fresh("ann")
-            },
-        );
-        let join = ToServer::Join {
-            code: CODE.to_owned(),
-            name: "Bob".to_owned(),
-            tokens: Vec::new(),
-        };
-        lobby.handle(
-            BOB,
-            join.into(),
-            Fresh {
-                now: 0,
-                ..fresh("bob")
-            },
-        );
+        let (mut lobby, _) = timed_room(0);
         // Ann thinks 1 s, Bob 2 s: 6 s less each, and a second more for each move.
         lobby.handle(ANN, ToServer::Play { square: 4 }.into(), at(1_000));
         lobby.handle(BOB, ToServer::Play { square: 0 }.into(), at(3_000));

@@ -38,22 +38,22 @@ use std::net::{IpAddr, Ipv4Addr, SocketAddr};
 use std::process::{Child, Command, Stdio};
 use std::time::{Duration, Instant};
 
-use futures_util::{SinkExt, StreamExt};
-use tokio_tungstenite::tungstenite::Message;
-use tokio_tungstenite::{WebSocketStream, client_async};
+use futures_util::StreamExt;
+use tokio_tungstenite::{MaybeTlsStream, client_async};
 use ttt::server::{Config, Limits, ServerStore};
-use ttt_online::protocol::{Happening, Request, ToClient, ToServer};
+use ttt_online::protocol::{Happening, ToClient, ToServer};
 
-/// The longest any one step may take.
-const PATIENCE: Duration = Duration::from_secs(30);
+#[path = "../tests/support/mod.rs"]
+#[allow(dead_code, reason = "the tests' support: the example uses part of it")]
+mod support;
+
+use support::websocket::{Client, PATIENCE, next, send};
 
 /// Rooms hosted from one address, as the server allows.
 const ROOMS_AN_ADDRESS: usize = 8;
 
 /// Connections opened at once while the rooms are set up.
 const OPENING: usize = 64;
-
-type Client = WebSocketStream<tokio::net::TcpStream>;
 
 fn main() {
     let mut arguments = std::env::args().skip(1);
@@ -242,7 +242,7 @@ async fn open_room(server: SocketAddr, room: usize) -> (Client, Client) {
         clock: None,
         public: false,
     };
-    send(&mut host, hosting).await;
+    send(&mut host, &hosting).await;
     let ToClient::Welcome { code, .. } = next(&mut host).await else {
         panic!("no welcome")
     };
@@ -252,7 +252,7 @@ async fn open_room(server: SocketAddr, room: usize) -> (Client, Client) {
         name: "G".to_owned(),
         tokens: Vec::new(),
     };
-    send(&mut guest, join).await;
+    send(&mut guest, &join).await;
     (host, guest)
 }
 
@@ -264,31 +264,14 @@ async fn connect(server: SocketAddr, from: IpAddr) -> Client {
         .await
         .expect("connects in time")
         .expect("connects");
-    let (client, _) =
-        tokio::time::timeout(PATIENCE, client_async(format!("ws://{server}/ws"), stream))
-            .await
-            .expect("opens in time")
-            .expect("opens");
+    let (client, _) = tokio::time::timeout(
+        PATIENCE,
+        client_async(format!("ws://{server}/ws"), MaybeTlsStream::Plain(stream)),
+    )
+    .await
+    .expect("opens in time")
+    .expect("opens");
     client
-}
-
-async fn send(client: &mut Client, ask: ToServer) {
-    let text = serde_json::to_string(&Request::from(ask)).unwrap();
-    client.send(Message::text(text)).await.unwrap();
-}
-
-/// The next message the server sends `client` (its pings answered by the library).
-async fn next(client: &mut Client) -> ToClient {
-    loop {
-        let message = tokio::time::timeout(PATIENCE, client.next())
-            .await
-            .expect("a message in time")
-            .expect("the connection is open")
-            .expect("a message");
-        if let Message::Text(text) = message {
-            return serde_json::from_str(text.as_str()).unwrap();
-        }
-    }
 }
 
 /// The two players of a room play `games` games: each plays the lowest free square on
@@ -324,7 +307,7 @@ async fn play_games(
                 let square = board.iter().position(|taken| !taken).unwrap();
                 let client = if player == 0 { &mut host } else { &mut guest };
                 sent[player] = Some(Instant::now());
-                send(client, ToServer::Play { square }).await;
+                send(client, &ToServer::Play { square }).await;
                 continue;
             }
         };
@@ -358,8 +341,8 @@ async fn play_games(
                     if finished == games {
                         return (moves, trips);
                     }
-                    send(&mut host, ToServer::Rematch).await;
-                    send(&mut guest, ToServer::Rematch).await;
+                    send(&mut host, &ToServer::Rematch).await;
+                    send(&mut guest, &ToServer::Rematch).await;
                 }
                 _ => {}
             },
