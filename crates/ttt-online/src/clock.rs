@@ -200,6 +200,12 @@ impl Clocks {
         self.since = self.since.max(now);
     }
 
+    /// The running clock stood still for `millis` (the server was down): its turn
+    /// began that much later.
+    pub fn pause(&mut self, millis: u64) {
+        self.since = self.since.saturating_add(millis);
+    }
+
     /// A move of `mark`'s was taken back: the increment it earned goes too.
     pub fn take_back(&mut self, mark: Mark) {
         let left = &mut self.left[slot(mark)];

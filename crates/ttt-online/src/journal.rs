@@ -98,6 +98,18 @@ pub enum Entry {
 }
 
 impl Entry {
+    /// The server's time it was taken at.
+    #[must_use]
+    pub fn now(&self) -> u64 {
+        match self {
+            Entry::Asked { now, .. }
+            | Entry::Computer { now, .. }
+            | Entry::Left { now, .. }
+            | Entry::Swept { now, .. }
+            | Entry::Ticked { now } => *now,
+        }
+    }
+
     /// The entry as a journal written when the server's clock counted seconds keeps
     /// it, with its time in milliseconds (journals have kept milliseconds since rooms
     /// had clocks).
@@ -120,6 +132,9 @@ impl Entry {
 pub struct Kept {
     /// Every room open.
     pub rooms: Vec<KeptRoom>,
+    /// The time of the last entry the lobby took, in the server's milliseconds.
+    #[serde(default)]
+    pub kept_at: u64,
 }
 
 impl Kept {
@@ -127,6 +142,7 @@ impl Kept {
     /// with its times in milliseconds.
     #[must_use]
     pub fn from_seconds(mut self) -> Kept {
+        self.kept_at = self.kept_at.saturating_mul(1000);
         let thousand = |time: &mut Option<u64>| *time = time.map(|time| time.saturating_mul(1000));
         for room in &mut self.rooms {
             thousand(&mut room.empty_since);
@@ -212,7 +228,13 @@ impl Lobby {
             | ToClient::Pong { .. }
             | ToClient::Rooms { .. } => false,
         });
-        (out, changed.then_some(entry))
+        (out, changed.then(|| self.took(entry)))
+    }
+
+    /// `entry`, once the lobby notes its time as the last kept.
+    fn took(&mut self, entry: Entry) -> Entry {
+        self.kept_at = self.kept_at.max(entry.now());
+        entry
     }
 
     /// Drops the connection `id` as [`Lobby::disconnect`] does, with the entry a journal
@@ -221,14 +243,14 @@ impl Lobby {
         let left = self
             .room_of(id)
             .is_some()
-            .then_some(Entry::Left { id: id.0, now });
+            .then(|| self.took(Entry::Left { id: id.0, now }));
         (self.disconnect(id, now), left)
     }
 
     /// Closes the rooms idle for `idle` seconds as [`Lobby::sweep`] does, with the entry
     /// a journal keeps for it: none when no room closed.
     pub fn sweep_kept(&mut self, now: u64, idle: u64) -> Option<Entry> {
-        (self.sweep(now, idle) > 0).then_some(Entry::Swept { now, idle })
+        (self.sweep(now, idle) > 0).then(|| self.took(Entry::Swept { now, idle }))
     }
 
     /// Takes the computer's `square` as [`Lobby::computer_played`] does, with the entry a
@@ -242,21 +264,31 @@ impl Lobby {
         now: u64,
     ) -> Option<(Vec<Delivery>, Entry)> {
         let out = self.computer_played(code, mark, ply, square, now)?;
-        let entry = Entry::Computer {
+        let entry = self.took(Entry::Computer {
             code,
             mark: mark.to_string(),
             ply,
             square: square.index(),
             now,
-        };
+        });
         Some((out, entry))
     }
 
+    /// How often, in milliseconds, a server keeps a tick while clocks run, whether or
+    /// not one fell: a restart then knows, to that, when it stopped.
+    pub const TICK_KEPT_EVERY: u64 = 5_000;
+
     /// Ticks the lobby's clocks as [`Lobby::tick`] does, with the entry a journal keeps
-    /// for it: none when no clock fell.
-    pub fn tick_kept(&mut self, now: u64) -> Option<(Vec<Delivery>, Entry)> {
-        let out = self.tick(now)?;
-        Some((out, Entry::Ticked { now }))
+    /// for it: when a clock fell, or when clocks run and `due` (the last kept tick was
+    /// [`Lobby::TICK_KEPT_EVERY`] ago).
+    pub fn tick_kept(&mut self, now: u64, due: bool) -> Option<(Vec<Delivery>, Entry)> {
+        let running = due && self.rooms.values().any(|room| room.running().is_some());
+        let out = match self.tick(now) {
+            Some(out) => out,
+            None if running => Vec::new(),
+            None => return None,
+        };
+        Some((out, self.took(Entry::Ticked { now })))
     }
 
     /// The lobby whole, to keep.
@@ -286,7 +318,10 @@ impl Lobby {
                 public: room.public,
             })
             .collect();
-        Kept { rooms }
+        Kept {
+            rooms,
+            kept_at: self.kept_at,
+        }
     }
 
     /// The lobby `kept` was taken of, holding to `limits`.
@@ -339,11 +374,13 @@ impl Lobby {
             rooms,
             rooms_of,
             limits,
+            kept_at: kept.kept_at,
         })
     }
 
     /// Does again what `entry` says was done.
     pub fn replay(&mut self, entry: Entry) {
+        self.kept_at = self.kept_at.max(entry.now());
         match entry {
             Entry::Asked {
                 id,
@@ -385,8 +422,18 @@ impl Lobby {
     }
 
     /// Every connection dropped at `now`, as when the server starts again: each player
-    /// keeps the seat for their return.
+    /// keeps the seat for their return. The time the server was down (from the last
+    /// entry the lobby took: while clocks run, a tick at most
+    /// [`Lobby::TICK_KEPT_EVERY`] before it stopped) is counted on nobody's clock.
     pub fn leave_all(&mut self, now: u64) {
+        let down = now.saturating_sub(self.kept_at);
+        for room in self.rooms.values_mut() {
+            let running = room.running().is_some();
+            if let Some(clocks) = room.clocks.as_mut().filter(|_| running) {
+                clocks.pause(down);
+            }
+        }
+        self.kept_at = self.kept_at.max(now);
         let ids: Vec<MemberId> = self.rooms_of.keys().copied().collect();
         for id in ids {
             self.disconnect(id, now);
@@ -448,7 +495,7 @@ mod tests {
                 let entry = match roll {
                     0 => lobby.disconnect_kept(id, now).1,
                     1 => lobby.sweep_kept(now, 5),
-                    10 => lobby.tick_kept(now).map(|(_, entry)| entry),
+                    10 => lobby.tick_kept(now, who == 0).map(|(_, entry)| entry),
                     // A computer to move plays a square the roll picks (legal or not).
                     2 | 3 => {
                         let Some((code, mark, _)) = lobby.computers_to_move().first().copied() else {
@@ -474,7 +521,7 @@ mod tests {
             }
             // Clocks that ran out by the end fall, so that a restart then changes no game.
             let end = 120_000;
-            journal.extend(lobby.tick_kept(end).map(|(_, entry)| entry));
+            journal.extend(lobby.tick_kept(end, false).map(|(_, entry)| entry));
             let whole = lobby.keep();
             // The journal alone, through JSON as a file holds it.
             let mut again = Lobby::new(limits);

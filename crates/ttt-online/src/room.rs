@@ -175,7 +175,7 @@ impl Room {
     }
 
     /// Whose clock runs: the side to move in a game under way, in a room with clocks.
-    fn running(&self) -> Option<Mark> {
+    pub(crate) fn running(&self) -> Option<Mark> {
         let under_way = self.game.started() && !self.game.is_over();
         (self.clocks.is_some() && under_way).then(|| self.game.position().to_move())
     }
@@ -716,6 +716,8 @@ pub struct Lobby {
     pub(crate) rooms: BTreeMap<RoomCode, Room>,
     pub(crate) rooms_of: HashMap<MemberId, RoomCode>,
     pub(crate) limits: Limits,
+    /// The time of the last entry a journal took (see [`crate::journal`]).
+    pub(crate) kept_at: u64,
 }
 
 impl Lobby {

@@ -327,17 +327,21 @@ pub async fn serve(
             }
         }
     });
-    // Clocks that ran out fall, whatever else happens.
+    // Clocks that ran out fall, whatever else happens; while clocks run, a tick is kept
+    // now and then, so that a restart knows when the server stopped.
     let ticker = tokio::spawn({
         let hub = hub.clone();
         async move {
             let mut every = tokio::time::interval(CLOCK_TICK);
             every.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Skip);
+            let mut kept = Instant::now();
+            let keep_every = Duration::from_millis(Lobby::TICK_KEPT_EVERY);
             loop {
                 every.tick().await;
                 let mut shared = lock(&hub);
-                let now = shared.now();
-                if let Some((out, entry)) = shared.lobby.tick_kept(now) {
+                let (now, due) = (shared.now(), kept.elapsed() >= keep_every);
+                if let Some((out, entry)) = shared.lobby.tick_kept(now, due) {
+                    kept = Instant::now();
                     deliver(&mut shared, Some(entry), out);
                 }
             }

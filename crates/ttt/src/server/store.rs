@@ -448,6 +448,44 @@ mod tests {
     }
 
     #[test]
+    fn the_time_a_server_was_down_is_on_nobodys_clock() {
+        let folder = folder("clocks");
+        let limits = room::Limits::default();
+        let (mut lobby, mut store, _) = ServerStore::open(&folder, limits, 0).unwrap();
+        let host = ToServer::Host {
+            rules: "3x3, k=3".to_owned(),
+            name: "Ann".to_owned(),
+            computer: None,
+            clock: Some("1+0".to_owned()),
+            public: false,
+        };
+        ask(&mut lobby, &mut store, 1, host, "ann");
+        let join = ToServer::Join {
+            code: "K7QX-2M".to_owned(),
+            name: "Bob".to_owned(),
+            tokens: Vec::new(),
+        };
+        // The game begins at 5 s, X (Ann) to move; the server keeps a tick at 20 s, then
+        // is killed, and started again ten minutes later.
+        ask(&mut lobby, &mut store, 2, join, "bob");
+        let (_, tick) = lobby.tick_kept(20_000, true).unwrap();
+        store.append([&tick]).unwrap();
+        drop(store);
+        let now = 620_000;
+        let (again, _store, _) = ServerStore::open(&folder, limits, now).unwrap();
+        let room = again.room("K7QX-2M".parse().unwrap()).unwrap();
+        assert!(
+            !room.game().is_over(),
+            "nobody lost on time while the server was down"
+        );
+        // Ann's minute less the 15 s she had thought before the server stopped.
+        let clocks = room.clocks().unwrap();
+        assert_eq!(clocks.left(Mark::X, now, Some(Mark::X)), 45_000);
+        drop(_store);
+        fs::remove_dir_all(folder).unwrap();
+    }
+
+    #[test]
     fn a_line_cut_short_is_left_out_and_a_damaged_one_set_aside() {
         let folder = folder("damaged");
         let limits = room::Limits::default();
