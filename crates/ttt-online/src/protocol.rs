@@ -191,6 +191,58 @@ impl FromStr for RoomCode {
     }
 }
 
+/// A room's code as a person gives it: the code alone, or the page's link to the room,
+/// which names the server too (`http://HOST:PORT/#K7QX-2M`).
+///
+/// ```
+/// use ttt_online::protocol::RoomLink;
+///
+/// let link: RoomLink = "http://192.168.1.20:7878/#k7qx-2m".parse()?;
+/// assert_eq!(link.code.to_string(), "K7QX-2M");
+/// assert_eq!(link.server.as_deref(), Some("192.168.1.20:7878"));
+/// assert_eq!("http://example.org/#K7QX-2M".parse::<RoomLink>()?.server.as_deref(), Some("example.org:80"));
+/// assert_eq!("K7QX-2M".parse::<RoomLink>()?.server, None);
+/// # Ok::<(), ttt_online::protocol::RoomCodeError>(())
+/// ```
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct RoomLink {
+    /// The room's code.
+    pub code: RoomCode,
+    /// The server the link names (`HOST:PORT`), if it is a link.
+    pub server: Option<String>,
+}
+
+impl FromStr for RoomLink {
+    type Err = RoomCodeError;
+
+    fn from_str(text: &str) -> Result<RoomLink, RoomCodeError> {
+        let code = text.parse()?;
+        let text = text.trim();
+        let server = ["http://", "https://"].iter().find_map(|scheme| {
+            let rest = text
+                .get(..scheme.len())?
+                .eq_ignore_ascii_case(scheme)
+                .then(|| &text[scheme.len()..])?;
+            let host = rest
+                .split(['/', '#', '?'])
+                .next()
+                .filter(|host| !host.is_empty())?;
+            // A port of its own, or the scheme's (an address in brackets has colons).
+            let ported = host.rsplit_once(':').is_some_and(|(_, port)| {
+                !port.is_empty() && port.bytes().all(|byte| byte.is_ascii_digit())
+            });
+            Some(if ported {
+                host.to_owned()
+            } else if *scheme == "https://" {
+                format!("{host}:443")
+            } else {
+                format!("{host}:80")
+            })
+        });
+        Ok(RoomLink { code, server })
+    }
+}
+
 /// What a client asks of the server.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(tag = "type", rename_all = "snake_case")]

@@ -889,7 +889,19 @@ impl Lobby {
                 };
                 match room.rejoin(id, &token, fresh.now) {
                     Some(out) => (code, out),
-                    None => return refused(id, "That token is not for this room."),
+                    // A watcher is not kept when the connection drops (nor over a
+                    // restart): it comes back to watch.
+                    None => {
+                        let name = String::new();
+                        return self.enter(
+                            id,
+                            &code.to_string(),
+                            name,
+                            fresh.token,
+                            true,
+                            fresh.now,
+                        );
+                    }
                 }
             }
             _ => return refused(id, "Host a room, or join one by its code, first."),
@@ -1251,15 +1263,19 @@ mod tests {
             refusal(&play(&mut lobby, ANN, 0)),
             "It is the other side's turn."
         );
-        let again = MemberId(9);
+        // A token the room does not know (a watcher's, after a restart) watches.
+        let stranger = MemberId(8);
         let wrong = ToServer::Rejoin {
             code: CODE.to_owned(),
             token: "guess".to_owned(),
         };
-        assert_eq!(
-            refusal(&send(&mut lobby, again, wrong)),
-            "That token is not for this room."
+        let watching = send(&mut lobby, stranger, wrong);
+        assert!(
+            watching.iter().any(|delivery| delivery.to == stranger
+                && matches!(&delivery.message, ToClient::Welcome { seat: None, .. })),
+            "{watching:?}"
         );
+        let again = MemberId(9);
         let rejoin = ToServer::Rejoin {
             code: CODE.to_owned(),
             token: "bob".to_owned(),

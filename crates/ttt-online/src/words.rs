@@ -122,7 +122,7 @@ pub fn server_flag(server: &str) -> String {
 /// mirror.clocks = Some(Clocks { control: "5+3".into(), x: 293_000, o: 300_000, running: Some("O".into()) });
 /// assert_eq!(
 ///     words::clocks(&mirror, Duration::from_secs(5)).as_deref(),
-///     Some("Clocks (5+3): X 4:53, O 4:55, running."),
+///     Some("Clocks (5+3): X 4:53; O 4:55 (running)."),
 /// );
 /// ```
 pub fn clocks(mirror: &Mirror, since: Duration) -> Option<String> {
@@ -130,14 +130,14 @@ pub fn clocks(mirror: &Mirror, since: Duration) -> Option<String> {
     let shown = |mark: Mark| {
         let left = Clocks::written(clocks.left(mark, since));
         let running = if clocks.running == Some(mark) {
-            ", running"
+            " (running)"
         } else {
             ""
         };
         format!("{mark} {left}{running}")
     };
     Some(format!(
-        "Clocks ({}): {}, {}.",
+        "Clocks ({}): {}; {}.",
         Shown(&clocks.control),
         shown(Mark::X),
         shown(Mark::O)
@@ -187,11 +187,14 @@ pub fn told(happening: &Happening, mirror: &Mirror) -> Option<String> {
             format!("{} played {label}.", Shown(mark))
         }
         Happening::UndoAsked { by } => format!("{} asks to take back their move.", Shown(by)),
-        Happening::UndoRefused => "No undo.".to_owned(),
+        Happening::UndoRefused => "The undo was refused: play on.".to_owned(),
         Happening::Undone { squares } => format!(
             "Taken back: {}.",
             ttt_play::words::count(squares.len(), "move")
         ),
+        Happening::RematchAsked { by } if by.parse().ok() == mirror.seat => {
+            "You asked for another game: it starts when the other player asks too.".to_owned()
+        }
         Happening::RematchAsked { by } => format!("{} asks for another game.", Shown(by)),
         // Said with the end, which always follows at once.
         Happening::Forfeited { .. } => return None,

@@ -714,7 +714,7 @@ mod tests {
         });
         assert_eq!(
             understood("time", &timed, Duration::from_millis(51_500)),
-            Err("Clocks (1+0): X 8.5, running, O 0:42.".to_owned())
+            Err("Clocks (1+0): X 8.5 (running); O 0:42.".to_owned())
         );
     }
 }

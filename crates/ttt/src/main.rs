@@ -77,18 +77,16 @@ fn run(cli: Cli) -> anyhow::Result<ExitCode> {
         }
         Some(Command::Rooms(args)) => commands::serve::rooms(&args, &mut out),
         Some(Command::Bot(args)) => commands::serve::bot(&args, &mut out),
-        Some(Command::Join(args)) => play_online(
-            &args.client,
-            ttt::client::Entry::Join(args.code),
-            None,
-            &mut out,
-        ),
-        Some(Command::Watch(args)) => play_online(
-            &args.client,
-            ttt::client::Entry::Watch(args.code),
-            None,
-            &mut out,
-        ),
+        Some(Command::Join(args)) => {
+            let client = args.client_of_link();
+            let entry = ttt::client::Entry::Join(args.code.code);
+            play_online(&client, entry, None, &mut out)
+        }
+        Some(Command::Watch(args)) => {
+            let client = args.client_of_link();
+            let entry = ttt::client::Entry::Watch(args.code.code);
+            play_online(&client, entry, None, &mut out)
+        }
         Some(Command::Replay(args)) => {
             let replay = commands::records::replay_of(&args, &args.store)?;
             if args.plain || !full_screen_possible() {

@@ -487,6 +487,9 @@ fn a_bot_listed_on_the_server_takes_on_whoever_joins_on_the_rooms_clock() {
     // Its room no longer waits for anyone.
     let rooms = Running::start(&["rooms", "--server", &address]);
     rooms.wait_for("No public room waits for a player");
+    // The page's link names the server: watching by it needs no --server.
+    let eve = Running::start(&["watch", &format!("http://{address}/#{code}"), "--plain"]);
+    eve.wait_for(&format!("Room {code}, clock 1+1: you watch."));
     ann.type_line("quit");
     assert_eq!(ann.exit_code(), Some(0));
 }

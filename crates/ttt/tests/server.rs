@@ -251,7 +251,7 @@ async fn the_page_is_served_or_a_line_says_how_to_build_it() {
     let address = start(config()).await;
     let answer = get(address, "/").await;
     assert!(answer.starts_with("HTTP/1.1 503"), "{answer}");
-    assert!(answer.contains("run web/build.sh"), "{answer}");
+    assert!(answer.contains("build it with web/build.sh"), "{answer}");
 
     let folder = std::env::temp_dir().join(format!("ttt-serve-{}", std::process::id()));
     std::fs::create_dir_all(&folder).unwrap();

@@ -370,7 +370,10 @@ impl App {
         match key {
             Key::Char('u') => self.ask_seated(Ask::Undo),
             Key::Char('y') if answering => self.ask_seated(Ask::AnswerUndo(true)),
-            Key::Char('n') if answering => self.ask_seated(Ask::AnswerUndo(false)),
+            // Once a game is over, n is another game, as its verdict says.
+            Key::Char('n') if answering && !table.over => {
+                self.ask_seated(Ask::AnswerUndo(false));
+            }
             Key::Char('y') => self.refuse("Nobody asks to undo.".to_owned()),
             Key::Char('n') => self.ask_seated(Ask::Rematch),
             Key::Char('c') => self.ask_seated(Ask::Claim),
@@ -620,6 +623,16 @@ mod tests {
         key(&mut app, Key::Char('y'));
         assert!(app.take_asks().is_empty());
         assert!(app.status().warning);
+        // Once the game is over, n is another game, as the verdict's button says; y
+        // still allows the undo.
+        let mut over = app.table().unwrap().clone();
+        over.undo_asked = Some(Mark::X);
+        over.over = true;
+        app.show_online(over);
+        key(&mut app, Key::Char('n'));
+        assert_eq!(app.take_asks(), vec![Ask::Rematch]);
+        key(&mut app, Key::Char('y'));
+        assert_eq!(app.take_asks(), vec![Ask::AnswerUndo(true)]);
     }
 
     #[test]

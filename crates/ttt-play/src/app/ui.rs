@@ -276,9 +276,14 @@ fn game_keys(app: &App) -> Vec<(&'static str, Option<Key>)> {
             let mut keys = ONLINE_KEYS.to_vec();
             let table = &online.table;
             if table.seat.is_some() && table.undo_awaits_answer() {
-                // The answer to the friend's undo takes the rematch's place meanwhile.
-                keys[2] = ("y allow undo", Some(Key::Char('y')));
-                keys.insert(3, ("n refuse undo", Some(Key::Char('n'))));
+                if table.over {
+                    // n stays another game, as the verdict says.
+                    keys.insert(2, ("y allow undo", Some(Key::Char('y'))));
+                } else {
+                    // The answer to the friend's undo takes the rematch's place meanwhile.
+                    keys[2] = ("y allow undo", Some(Key::Char('y')));
+                    keys.insert(3, ("n refuse undo", Some(Key::Char('n'))));
+                }
             }
             without_quitting(app, keys)
         }

@@ -13,7 +13,6 @@ use ttt::line::Palette;
 use ttt::server::{self, Config, Limits, ServerStore};
 use ttt::signals::Interrupts;
 use ttt::store::{SeatTokens, Store};
-use ttt_online::protocol::RoomCode;
 
 use crate::cli::{BoardArgs, StoreArgs};
 
@@ -205,7 +204,7 @@ pub struct HostArgs {
 /// Arguments of `ttt rooms`.
 #[derive(Debug, Clone, Args)]
 pub struct RoomsArgs {
-    /// The server, HOST:PORT, that `ttt serve` runs [default: 127.0.0.1:7878].
+    /// The server, HOST:PORT, that `ttt serve` runs.
     #[arg(long, value_name = "HOST:PORT", default_value = client::DEFAULT_SERVER)]
     pub server: String,
 }
@@ -221,7 +220,7 @@ pub fn rooms(args: &RoomsArgs, out: &mut impl Write) -> anyhow::Result<ExitCode>
 /// Arguments of `ttt bot`.
 #[derive(Debug, Clone, Args)]
 pub struct BotArgs {
-    /// The server, HOST:PORT, that `ttt serve` runs [default: 127.0.0.1:7878].
+    /// The server, HOST:PORT, that `ttt serve` runs.
     #[arg(long, value_name = "HOST:PORT", default_value = client::DEFAULT_SERVER)]
     pub server: String,
 
@@ -286,11 +285,23 @@ pub fn bot(args: &BotArgs, out: &mut impl Write) -> anyhow::Result<ExitCode> {
 /// Arguments of `ttt join` and `ttt watch`.
 #[derive(Debug, Clone, Args)]
 pub struct RoomArgs {
-    /// The room's code, as the host was given it (K7QX-2M), or the page's link to it.
+    /// The room's code, as the host was given it (K7QX-2M), or the page's link to it
+    /// (whose server is played on, unless --server names another).
     #[arg(value_name = "CODE")]
-    pub code: RoomCode,
+    pub code: ttt_online::protocol::RoomLink,
     #[command(flatten)]
     pub client: ClientArgs,
+}
+
+impl RoomArgs {
+    /// The client's arguments, on the server the page's link names when none is named.
+    pub fn client_of_link(&self) -> ClientArgs {
+        let mut client = self.client.clone();
+        if client.server.is_none() {
+            client.server.clone_from(&self.code.server);
+        }
+        client
+    }
 }
 
 /// Plays in a room of the server: hosts one, joins one or watches one. With no server

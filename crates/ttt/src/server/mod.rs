@@ -462,7 +462,8 @@ fn deliver(shared: &mut Shared, entry: Option<Entry>, out: Vec<Delivery>) {
 async fn unbuilt() -> Response {
     (
         StatusCode::SERVICE_UNAVAILABLE,
-        "The web page is not built: run web/build.sh, then start `ttt serve` again. \
+        "This server has no web page to serve: build it with web/build.sh in ttt's source \
+         and start the server from there (or name the folder: ttt serve --web DIR). \
          Terminal clients play at /ws.\n",
     )
         .into_response()
