@@ -245,7 +245,8 @@ impl Mirror {
     }
 
     /// The game on the board as the person's own store keeps it: the people and the
-    /// server's computer (as its strength) in their seats, named, marked online with the room, the game's number and the person's seat; none
+    /// server's computer (as its strength) in their seats, named (none once a seat is
+    /// given up: the game was kept before), marked online with the room, the game's number and the person's seat; none
     /// for a watcher or before the first move. When it started and ended are the
     /// keeper's to say ([`OnlineGames`](crate::keeping::OnlineGames)).
     #[must_use]
@@ -275,14 +276,26 @@ impl Mirror {
         record.moves = position.history().to_vec();
         record.outcome = self.ended();
         record.forfeit = self.forfeit.clone().filter(|_| record.outcome.is_some());
-        let name = |mark| self.name_of(mark).unwrap_or("?").to_owned();
-        record.names = Some((name(Mark::X), name(Mark::O)));
+        // Once a player has left the room for good, the game was kept with their name,
+        // and is not kept again without it.
+        let (x, o) = (self.name_of(Mark::X)?, self.name_of(Mark::O)?);
+        record.names = Some((x.to_owned(), o.to_owned()));
         record.online = Some(OnlineRecord {
             room: code.clone(),
             game: self.game,
             seat,
         });
         Some(record)
+    }
+
+    /// The goodbye, numbered `id`, of a person who leaves the room on purpose: a watcher
+    /// goes, a player gives the seat up between games ([`ToServer::Leave`]); none in the
+    /// middle of a game (the seat is kept for a return) or before the welcome.
+    #[must_use]
+    pub fn farewell(&self, id: u64) -> Option<Request> {
+        self.code.as_ref()?;
+        let between = self.position.is_none() || self.over;
+        (self.seat.is_none() || between).then(|| self.request(id, ToServer::Leave))
     }
 
     /// `ask` as the client's request numbered `id`, meant for the ply on the board.

@@ -216,6 +216,14 @@ impl Visit {
         Some(self.mirror.request(self.last_id, ask))
     }
 
+    /// The goodbye to send as the person leaves the room on purpose
+    /// ([`Mirror::farewell`]), before the front end closes the connection.
+    pub fn farewell(&mut self) -> Option<Request> {
+        let request = self.mirror.farewell(self.last_id + 1)?;
+        self.last_id += 1;
+        Some(request)
+    }
+
     /// Takes what the server said (`text`, one message), shows it in `app`, and says what
     /// the front end does next.
     pub fn heard(&mut self, text: &str, app: &mut App) -> Reply {

@@ -123,6 +123,9 @@ impl Online {
     /// Leaves the room for good: the connection closed, the address and this tab's token
     /// forgotten.
     pub fn leave(&mut self) {
+        if let Some(farewell) = self.visit.farewell() {
+            self.send_request(&farewell);
+        }
         self.close();
         if let Some(code) = &self.visit.mirror().code {
             forget_tab_token(code);

@@ -279,8 +279,22 @@ pub fn run(
                 send(&mut socket, request)?;
             }
             Ok(None) => {
+                client.last_id += 1;
+                let farewell = client.mirror.farewell(client.last_id);
+                let kept = farewell.is_none() && client.mirror.seat.is_some();
+                if let Some(farewell) = farewell {
+                    let _ = send(&mut socket, farewell);
+                }
                 let _ = socket.close(None);
-                writeln!(out, "Left the room.")?;
+                match client.mirror.code.as_deref().filter(|_| kept) {
+                    Some(code) => writeln!(
+                        out,
+                        "Left the room; your seat is kept for the game under way: ttt join \
+                         {code}{} takes it back.",
+                        ttt_online::words::server_flag(server)
+                    )?,
+                    None => writeln!(out, "You left the room.")?,
+                }
                 return Ok(ExitCode::SUCCESS);
             }
             Err(help) => writeln!(out, "{help}")?,

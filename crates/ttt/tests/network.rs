@@ -206,10 +206,12 @@ fn two_people_in_two_terminals_play_a_game_through_the_server() {
     ann.wait_for("X wins.");
     bob.wait_for("X wins.");
 
-    // Bob leaves; Ann is told, then leaves too; the server stops on a signal.
+    // Bob leaves, giving his seat up between games; Ann is told, then leaves too; the
+    // server stops on a signal.
     bob.type_line("quit");
+    bob.wait_for("You left the room.");
     assert_eq!(bob.exit_code(), Some(0));
-    ann.wait_for("Bob lost the connection.");
+    ann.wait_for("Bob left the room: the seat of O is free for another player.");
     ann.type_line("quit");
     assert_eq!(ann.exit_code(), Some(0));
     // Each kept the game in their own store (one data folder here, as on one machine):

@@ -237,10 +237,12 @@ fn event_loop(
                 Some(End::Interrupted) => Some(Signal::INTERRUPT),
                 Some(End::Quit) => {
                     keeping.leave(&app);
+                    let room = online.tally();
+                    online.leave();
                     return Ok(Exit {
                         score,
                         signal: None,
-                        room: online.tally(),
+                        room,
                     });
                 }
                 None => None,

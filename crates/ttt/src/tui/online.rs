@@ -166,7 +166,7 @@ impl Online {
                     }
                 },
                 Ask::Join(code) => self.join_typed(&code, app),
-                Ask::Leave => self.room = None,
+                Ask::Leave => self.leave(),
                 ask => {
                     let Some(room) = &mut self.room else {
                         continue;
@@ -268,6 +268,17 @@ impl Online {
             name(ttt_core::Mark::X),
             name(ttt_core::Mark::O)
         ))
+    }
+
+    /// Leaves the room on purpose: a watcher goes, a player gives the seat up between
+    /// games (in the middle of one, the seat is kept for a return); the connection closes.
+    pub fn leave(&mut self) {
+        if let Some(mut room) = self.room.take()
+            && room.said_hello
+            && let Some(farewell) = room.visit.farewell()
+        {
+            room.post(&farewell);
+        }
     }
 
     /// Parses `code` as a room's code and joins it on the server named or the default one.
