@@ -1,4 +1,5 @@
-//! The server of network play, over loopback: clients on WebSocket host, join, watch,
+//! The server of network play, over loopback: clients on WebSocket host, join, watch
+//! (two players and two watchers see whole games on 3x3 and 15x15),
 //! play a game, drop and come back; a client that stops reading does not hold the others
 //! up; the page is served, or a line says how to build it. Every wait is bounded.
 
@@ -14,6 +15,7 @@ mod support;
 use futures_util::{SinkExt, StreamExt};
 use tokio_tungstenite::tungstenite::Message;
 use ttt::server::{Config, Limits};
+use ttt_core::Mark;
 use ttt_online::protocol::{Happening, ToClient, ToServer};
 
 use support::websocket::{Client, PATIENCE, connect, next, send, start};
@@ -554,4 +556,92 @@ async fn a_clock_runs_out_on_the_servers_time_while_nobody_moves() {
         assert_eq!(if first == "X" { (x, o) } else { (o, x) }, (0, 1_200));
     }
     assert!(begun.elapsed() >= std::time::Duration::from_millis(1_000));
+}
+
+/// Reads `client`'s messages into its mirror until `done` says its room is as wanted (at
+/// most 200 messages); every happening must follow the last.
+async fn follow(
+    client: &mut Client,
+    mirror: &mut ttt_online::mirror::Mirror,
+    done: impl Fn(&ttt_online::mirror::Mirror) -> bool,
+) {
+    for _ in 0..200 {
+        if done(mirror) {
+            return;
+        }
+        let message = next(client).await;
+        mirror.take(&message).expect("in step");
+    }
+    panic!("not done in 200 messages");
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn two_players_and_two_watchers_see_whole_games_on_3x3_and_15x15() {
+    use ttt_online::mirror::Mirror;
+    let address = start(config()).await;
+    for (rules, width, k) in [("3x3, k=3", 3, 3), ("15x15, k=5", 15, 5)] {
+        let mut people = Vec::new();
+        let mut ann = connect(address).await;
+        let host = ToServer::Host {
+            rules: rules.to_owned(),
+            name: "Ann".to_owned(),
+            computer: None,
+            clock: None,
+            public: false,
+        };
+        send(&mut ann, &host).await;
+        let mut mirror = Mirror::default();
+        follow(&mut ann, &mut mirror, |mirror| mirror.code.is_some()).await;
+        let code = mirror.code.clone().unwrap();
+        people.push((ann, mirror));
+        for name in ["Bob", "Eve", "Dan"] {
+            let mut client = connect(address).await;
+            let join = ToServer::Join {
+                code: code.clone(),
+                name: name.to_owned(),
+                tokens: Vec::new(),
+            };
+            send(&mut client, &join).await;
+            let mut mirror = Mirror::default();
+            follow(&mut client, &mut mirror, |mirror| mirror.code.is_some()).await;
+            people.push((client, mirror));
+        }
+        assert_eq!(people[1].1.seat, Some(Mark::O));
+        assert!(
+            people[2].1.seat.is_none() && people[3].1.seat.is_none(),
+            "two watch"
+        );
+        // The first mover fills the top row, the other the third, until k in a row.
+        for (client, mirror) in &mut people {
+            follow(client, mirror, |mirror| mirror.position.is_some()).await;
+        }
+        let first = people[0].1.position.as_ref().unwrap().first();
+        for turn in 0..2 * k - 1 {
+            let (mark, row) = if turn % 2 == 0 {
+                (first, 0)
+            } else {
+                (!first, 2)
+            };
+            let square = row * width + turn / 2;
+            let player = if mark == Mark::X { 0 } else { 1 };
+            send(&mut people[player].0, &ToServer::Play { square }).await;
+            for (client, mirror) in &mut people {
+                follow(client, mirror, |mirror| mirror.ply() == turn + 1).await;
+            }
+        }
+        for (client, mirror) in &mut people {
+            follow(client, mirror, |mirror| mirror.ended().is_some()).await;
+            assert_eq!(
+                mirror.ended(),
+                Some(ttt_core::Outcome::Win(first)),
+                "{rules}"
+            );
+            assert_eq!(mirror.position.as_ref().unwrap().history().len(), 2 * k - 1);
+        }
+        let tallies: Vec<[u32; 3]> = people.iter().map(|(_, mirror)| mirror.score).collect();
+        assert!(
+            tallies.iter().all(|tally| *tally == tallies[0]),
+            "{tallies:?}"
+        );
+    }
 }
