@@ -157,6 +157,14 @@ try {
   check((await said(ann)).includes(`${url}#${code}`), "the host is told the page's address to send a friend");
   await ann.screenshot({ path: join(root, "target", "web-online-host.png") });
 
+  // The host opens the invitation in another tab of her own browser (to check the link):
+  // that tab watches, and the seat stays free for the friend.
+  const annAgain = await ann.context().newPage();
+  await annAgain.goto(`${url}#${code}`);
+  await waitFor(annAgain, "you watch");
+  check((await said(annAgain)).includes("you watch"), "the host's second tab watches");
+  await annAgain.close();
+
   // A friend opens it in another browser and takes the other seat.
   const bob = await person(`${url}#${code}`);
   await waitFor(bob, `online — room ${code}`);

@@ -23,6 +23,13 @@ const TAB_SEAT: &str = "ttt.seat.";
 const SEATS: &str = "ttt.seats.";
 /// The key of the name the others see.
 const NAME: &str = "ttt.name";
+/// The prefix of when a tab of this browser last said it plays in a room, by room code
+/// (local storage): another tab opened at the room's address then watches, rather than
+/// take the other seat from the friend it was meant for.
+const PLAYING: &str = "ttt.playing.";
+/// How long a tab's word that it plays in a room holds, in seconds: a few renewals
+/// ([`crate::storage::HOLD_RENEWED`], every 10 s).
+const PLAYING_HOLDS: u64 = 25;
 /// A room the page is in, or on its way into.
 pub struct Online {
     visit: Visit,
@@ -59,8 +66,29 @@ impl Online {
     /// holds it, or in as anyone.
     pub fn join(code: RoomCode) -> Online {
         let shown = code.to_string();
-        let visit = Visit::join(code, &name(), kept_tokens(&shown), tab_token(&shown));
+        let mine = tab_token(&shown);
+        // This browser plays there in another tab: one person, one seat.
+        if mine.is_none() && playing_elsewhere(&shown) {
+            return Online::new(Visit::watch(code, &name()));
+        }
+        let visit = Visit::join(code, &name(), kept_tokens(&shown), mine);
         Online::new(visit)
+    }
+
+    /// Says again that this tab plays in its room (a seat, welcomed), for other tabs of
+    /// this browser to see; the page calls it every few seconds.
+    pub fn still_playing(&self) {
+        if let (Some(code), Some(_)) = (&self.visit.mirror().code, self.visit.mirror().seat) {
+            set_playing(code, true);
+        }
+    }
+
+    /// This tab no longer plays in its room (it left, or closes); a tab that watches
+    /// takes nothing back.
+    pub fn stop_playing(&self) {
+        if let (Some(code), Some(_)) = (&self.visit.mirror().code, self.visit.mirror().seat) {
+            set_playing(code, false);
+        }
     }
 
     fn new(visit: Visit) -> Online {
@@ -126,6 +154,7 @@ impl Online {
         if let Some(farewell) = self.visit.farewell() {
             self.send_request(&farewell);
         }
+        self.stop_playing();
         self.close();
         if let Some(code) = &self.visit.mirror().code {
             forget_tab_token(code);
@@ -182,6 +211,7 @@ impl Online {
                 keep_token(code, token);
             }
             show_code(self.visit.mirror().code.as_deref());
+            self.still_playing();
             app.online_note(self.welcome_words(), false);
         }
         if reply.come_back {
@@ -252,6 +282,27 @@ fn keep_token(code: &str, token: &str) {
     if let Some(storage) = local_storage() {
         let _ = storage.set_item(&format!("{SEATS}{code}"), &tokens.join(" "));
     }
+}
+
+/// Whether a tab of this browser said lately that it plays in the room `code`.
+fn playing_elsewhere(code: &str) -> bool {
+    local_storage()
+        .and_then(|storage| storage.get_item(&format!("{PLAYING}{code}")).ok().flatten())
+        .and_then(|said| said.parse::<u64>().ok())
+        .is_some_and(|said| crate::storage::now().saturating_sub(said) < PLAYING_HOLDS)
+}
+
+/// Says (or takes back) that a tab of this browser plays in the room `code`, now.
+fn set_playing(code: &str, playing: bool) {
+    let Some(storage) = local_storage() else {
+        return;
+    };
+    let key = format!("{PLAYING}{code}");
+    let _ = if playing {
+        storage.set_item(&key, &crate::storage::now().to_string())
+    } else {
+        storage.remove_item(&key)
+    };
 }
 
 /// The name the others see: kept for this browser, made once.

@@ -322,6 +322,9 @@ impl Page {
         if let Some(id) = &self.holding {
             storage::hold(&self.tab, id);
         }
+        if let Some(online) = &self.online {
+            online.still_playing();
+        }
         self.others_changed()
     }
 
@@ -329,6 +332,9 @@ impl Page {
     fn let_go(&mut self) {
         if let Some(id) = self.holding.take() {
             storage::let_go(&self.tab, &id);
+        }
+        if let Some(online) = &self.online {
+            online.stop_playing();
         }
     }
 
