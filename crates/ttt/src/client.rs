@@ -297,7 +297,10 @@ pub fn run(
                 }
                 return Ok(ExitCode::SUCCESS);
             }
-            Err(help) => writeln!(out, "{help}")?,
+            Err(help) => {
+                writeln!(out, "{help}")?;
+                prompt(&client.mirror, out)?;
+            }
         }
     }
 }
@@ -449,6 +452,9 @@ const COMMANDS: &str = "undo, yes or no (to an undo asked), resign, rematch, cla
                         other player has gone), clock, say and a line to the room, help or \
                         quit";
 
+/// The most characters of a line said (the server's bound).
+const MAX_SAID: usize = 300;
+
 /// What `clock` says in a room without clocks.
 const NO_CLOCKS: &str = "This room has no clocks: take your time.";
 
@@ -464,6 +470,11 @@ fn understood(line: &str, mirror: &Mirror, since: Duration) -> Result<Option<ToS
     match command.to_lowercase().as_str() {
         "" => return Err(String::new()),
         "say" if rest.trim().is_empty() => return Err("Say what? Type say and a line.".to_owned()),
+        "say" if rest.trim().chars().count() > MAX_SAID => {
+            return Err(format!(
+                "A line said is at most {MAX_SAID} characters: say it in parts."
+            ));
+        }
         "say" => {
             return Ok(Some(ToServer::Say {
                 text: rest.trim().to_owned(),
@@ -535,7 +546,10 @@ fn show(
                 writeln!(out, "Waiting for the other player…")?;
             }
         }
-        ToClient::Refused { reason, .. } => writeln!(out, "{}", ShownLine(reason))?,
+        ToClient::Refused { reason, .. } => {
+            writeln!(out, "{}", ShownLine(reason))?;
+            prompt(mirror, out)?;
+        }
         ToClient::Happened { happening, .. } => happened(happening, client, palette, out)?,
         ToClient::Done { .. }
         | ToClient::Pong { .. }
@@ -713,6 +727,13 @@ mod tests {
         assert_eq!(
             understood("5", &waiting, Duration::ZERO),
             Err("The game has not begun: wait for the other player.".to_owned())
+        );
+        // A line too long for the room is refused whole, not cut.
+        let long = format!("say {}", "a".repeat(301));
+        assert!(
+            understood(&long, &waiting, Duration::ZERO)
+                .unwrap_err()
+                .contains("at most 300")
         );
         // The clocks, counted on from when they were told; none in a room without.
         assert_eq!(
