@@ -351,11 +351,11 @@ impl ToServer {
     #[must_use]
     pub fn asked(ask: Ask, name: &str) -> Option<ToServer> {
         Some(match ask {
-            Ask::Host(rules) => ToServer::Host {
+            Ask::Host { rules, clock } => ToServer::Host {
                 rules: rules.to_string(),
                 name: name.to_owned(),
                 computer: None,
-                clock: None,
+                clock,
                 public: false,
             },
             Ask::Join(code) => ToServer::Join {

@@ -49,9 +49,9 @@ pub enum Heard {
 }
 
 impl Online {
-    /// A room to open on `rules`.
-    pub fn host(rules: Rules) -> Online {
-        Online::new(Visit::host(rules, &name()))
+    /// A room to open on `rules`, its games timed by `clock` if one is given.
+    pub fn host(rules: Rules, clock: Option<ttt_online::clock::TimeControl>) -> Online {
+        Online::new(Visit::host(rules, &name()).with_clock(clock))
     }
 
     /// The room of the page's address, if it names one: back to this tab's seat after a

@@ -141,7 +141,10 @@ impl Page {
     fn send_asks(&mut self) {
         for ask in self.app.take_asks() {
             match ask {
-                Ask::Host(rules) => self.go_online(Online::host(rules)),
+                Ask::Host { rules, clock } => {
+                    let clock = clock.and_then(|clock| clock.parse().ok());
+                    self.go_online(Online::host(rules, clock));
+                }
                 Ask::Join(code) => match code.parse() {
                     Ok(code) => self.go_online(Online::join(code)),
                     Err(error) => self.app.online_closed(format!("{error}.")),

@@ -918,11 +918,11 @@ impl App {
         let Screen::Start(menu) = &self.screen else {
             return;
         };
-        let rules = menu.choices.rules;
+        let (rules, clock) = (menu.choices.rules, menu.choices.clock.map(str::to_owned));
         self.naming = menu.choices.naming;
         self.enter_online(rules);
         self.asks.push(if code.is_empty() {
-            Ask::Host(rules)
+            Ask::Host { rules, clock }
         } else {
             Ask::Join(code)
         });

@@ -182,8 +182,14 @@ const fn seat_index(mark: Mark) -> usize {
 /// what happens, or a refusal in words ([`App::online_note`](super::App::online_note)).
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum Ask {
-    /// Open a room for a game on these rules, the person in its first seat.
-    Host(Rules),
+    /// Open a room for games on `rules`, the person in its first seat, with a `clock`
+    /// (`5+3`) if one is chosen.
+    Host {
+        /// The board.
+        rules: Rules,
+        /// The room's clock, as the server reads it.
+        clock: Option<String>,
+    },
     /// Come into the room of this code, as typed (the front end reads it): a free seat,
     /// or watch.
     Join(String),
@@ -536,6 +542,36 @@ mod tests {
     }
 
     #[test]
+    fn online_the_first_move_line_chooses_the_rooms_clock() {
+        let mut app = app().with_front(Front::Page);
+        let Screen::Start(menu) = &mut app.screen else {
+            panic!("not the start screen");
+        };
+        menu.choices.opponent = Opponent::Online;
+        let line = crate::app::StartLine::ALL
+            .iter()
+            .position(|&line| line == crate::app::StartLine::First)
+            .unwrap();
+        menu.line = line;
+        let shown = |app: &App| match app.screen() {
+            Screen::Start(menu) => menu.choices.line(crate::app::StartLine::First),
+            _ => panic!("not the start screen"),
+        };
+        assert_eq!(shown(&app), ("Clock", "none: take your time".to_owned()));
+        key(&mut app, Key::Right);
+        assert_eq!(shown(&app).1, "1 min a game");
+        key(&mut app, Key::Right);
+        assert_eq!(shown(&app).1, "3 min a game, 2 s more a move");
+        if let Screen::Start(menu) = &mut app.screen {
+            menu.line = crate::app::StartLine::ALL.len() - 1;
+        }
+        key(&mut app, Key::Enter);
+        let rules = Rules::default();
+        let clock = Some("3+2".to_owned());
+        assert_eq!(app.take_asks(), vec![Ask::Host { rules, clock }]);
+    }
+
+    #[test]
     fn start_with_a_friend_online_hosts_a_room_on_the_chosen_board_or_joins_one_by_code() {
         let rules = Rules::new(7, 6, 4).unwrap();
         let starting = |front| {
@@ -549,7 +585,7 @@ mod tests {
         };
         // A page's invitation is its address: Start hosts at once.
         let mut page = starting(Front::Page);
-        assert_eq!(page.take_asks(), vec![Ask::Host(rules)]);
+        assert_eq!(page.take_asks(), vec![Ask::Host { rules, clock: None }]);
         assert!(matches!(page.screen(), Screen::Online(_)));
         assert_eq!(page.rules(), rules);
         assert_eq!(
@@ -562,7 +598,7 @@ mod tests {
         assert!(matches!(host.overlay(), Some(Overlay::RoomCode(typed)) if typed.is_empty()));
         assert!(host.take_asks().is_empty());
         key(&mut host, Key::Enter);
-        assert_eq!(host.take_asks(), vec![Ask::Host(rules)]);
+        assert_eq!(host.take_asks(), vec![Ask::Host { rules, clock: None }]);
         assert!(matches!(host.screen(), Screen::Online(_)));
         // A code typed joins its room, read as typed (the front end reads the code).
         let mut guest = starting(Front::Terminal);

@@ -64,7 +64,13 @@ pub struct Choices {
     pub engine: Option<EngineCommand>,
     /// Whether a friend online is offered ([`App::with_online`](super::App::with_online)).
     pub online: bool,
+    /// The clock of a room hosted online, as the server reads it (`5+3`: minutes, and
+    /// seconds added a move); none for untimed games.
+    pub clock: Option<&'static str>,
 }
+
+/// The clocks offered for a room hosted online: none, then minutes and seconds a move.
+pub const CLOCKS: [Option<&str>; 5] = [None, Some("1+0"), Some("3+2"), Some("5+3"), Some("10+5")];
 
 /// The lines of the start screen, in order.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -138,6 +144,7 @@ impl Choices {
             rules: table.rules,
             engine: engine.cloned(),
             online: false,
+            clock: None,
         }
     }
 
@@ -179,9 +186,8 @@ impl Choices {
                 Opponent::Online => ("You play", "X, as the host".to_owned()),
                 Opponent::Computer(_) | Opponent::Engine => ("You play", self.letter.to_string()),
             },
-            StartLine::First if self.opponent == Opponent::Online => {
-                ("First move", "drawn at random".to_owned())
-            }
+            // Online, who moves first is drawn: the line sets the room's clock instead.
+            StartLine::First if self.opponent == Opponent::Online => ("Clock", self.clock_name()),
             StartLine::First => (
                 "First move",
                 match self.first {
@@ -194,6 +200,17 @@ impl Choices {
             StartLine::Naming => ("Square names", self.square_names().to_owned()),
             StartLine::Board => ("Board", words::board_name(self.rules)),
             StartLine::Start => ("", "Start".to_owned()),
+        }
+    }
+
+    /// The chosen clock in words: "none", "5 min + 3 s a move".
+    fn clock_name(&self) -> String {
+        let Some((minutes, seconds)) = self.clock.and_then(|clock| clock.split_once('+')) else {
+            return "none: take your time".to_owned();
+        };
+        match seconds {
+            "0" => format!("{minutes} min a game"),
+            _ => format!("{minutes} min a game, {seconds} s more a move"),
         }
     }
 
@@ -238,10 +255,13 @@ impl Choices {
             StartLine::Letter if self.opponent == Opponent::Friend => {
                 return Some("Against a friend, you take turns with X and O.".to_owned());
             }
-            StartLine::Letter | StartLine::First if self.opponent == Opponent::Online => {
+            StartLine::Letter if self.opponent == Opponent::Online => {
                 return Some(
                     "Online, the host plays X and the first move is drawn at random.".to_owned(),
                 );
+            }
+            StartLine::First if self.opponent == Opponent::Online => {
+                self.clock = cycle(&CLOCKS, self.clock, step);
             }
             StartLine::Letter => self.letter = !self.letter,
             StartLine::Naming if !self.rules.is_tic_tac_toe() => {

@@ -159,8 +159,12 @@ impl Online {
     pub fn asks(&mut self, app: &mut App) {
         for ask in app.take_asks() {
             match ask {
-                Ask::Host(rules) => match self.server() {
-                    Ok(server) => self.enter(Visit::host(rules, &self.name), server, app),
+                Ask::Host { rules, clock } => match self.server() {
+                    Ok(server) => {
+                        let clock = clock.and_then(|clock| clock.parse().ok());
+                        let visit = Visit::host(rules, &self.name).with_clock(clock);
+                        self.enter(visit, server, app);
+                    }
                     Err(error) => {
                         app.online_closed(format!("No server to open a room on: {error:#}."));
                     }
