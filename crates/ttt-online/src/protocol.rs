@@ -344,8 +344,9 @@ impl ToServer {
     /// use ttt_play::app::Ask;
     ///
     /// assert_eq!(ToServer::asked(Ask::Play(Square::new(4)), "Ann"), Some(ToServer::Play { square: 4 }));
-    /// let host = ToServer::Host { rules: "3x3, k=3".into(), name: "Ann".into(), computer: None, clock: None, public: false };
-    /// assert_eq!(ToServer::asked(Ask::Host(Rules::default()), "Ann"), Some(host));
+    /// let host = ToServer::Host { rules: "3x3, k=3".into(), name: "Ann".into(), computer: None, clock: Some("5+3".into()), public: false };
+    /// let asked = Ask::Host { rules: Rules::default(), clock: Some("5+3".into()) };
+    /// assert_eq!(ToServer::asked(asked, "Ann"), Some(host));
     /// assert_eq!(ToServer::asked(Ask::Leave, "Ann"), None);
     /// ```
     #[must_use]
