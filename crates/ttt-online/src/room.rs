@@ -844,6 +844,18 @@ impl Lobby {
                     Ok(clock) => clock,
                     Err(error) => return refused(id, &format!("{error}.")),
                 };
+                // Which computer cannot play the board, and why, in so many words.
+                if let Some((strength, Err(error))) =
+                    computer.map(|strength| (strength, strength.check(rules)))
+                {
+                    return refused(
+                        id,
+                        &format!(
+                            "The {} computer cannot play here: {error}.",
+                            strength.difficulty()
+                        ),
+                    );
+                }
                 if self.rooms.len() >= limits.rooms {
                     return refused(id, "The server has no room for another game: try later.");
                 }
@@ -1394,7 +1406,9 @@ mod tests {
                 .contains("grandmaster"),
         );
         assert!(
-            refusal(&send(&mut lobby, ANN, host("perfect", "15x15, k=5"))).contains("15x15"),
+            refusal(&send(&mut lobby, ANN, host("perfect", "15x15, k=5"))).starts_with(
+                "The impossible computer cannot play here: perfect play is out of reach on 15x15"
+            ),
             "the perfect player cannot play 15x15"
         );
         // O moves first in this room's first game: the computer has O.
