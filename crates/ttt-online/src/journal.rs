@@ -426,7 +426,12 @@ impl Lobby {
     /// entry the lobby took: while clocks run, a tick at most
     /// [`Lobby::TICK_KEPT_EVERY`] before it stopped) is counted on nobody's clock.
     pub fn leave_all(&mut self, now: u64) {
-        let down = now.saturating_sub(self.kept_at);
+        // A store kept before it said when it last took an entry says nothing of it.
+        let down = if self.kept_at == 0 {
+            0
+        } else {
+            now.saturating_sub(self.kept_at)
+        };
         for room in self.rooms.values_mut() {
             let running = room.running().is_some();
             if let Some(clocks) = room.clocks.as_mut().filter(|_| running) {

@@ -202,6 +202,7 @@ impl FromStr for RoomCode {
 /// assert_eq!(link.server.as_deref(), Some("192.168.1.20:7878"));
 /// assert_eq!("http://example.org/#K7QX-2M".parse::<RoomLink>()?.server.as_deref(), Some("example.org:80"));
 /// assert_eq!("K7QX-2M".parse::<RoomLink>()?.server, None);
+/// assert_eq!("http://host:/#K7QX-2M".parse::<RoomLink>()?.server.as_deref(), Some("host:80"));
 /// # Ok::<(), ttt_online::protocol::RoomCodeError>(())
 /// ```
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -223,10 +224,10 @@ impl FromStr for RoomLink {
                 .get(..scheme.len())?
                 .eq_ignore_ascii_case(scheme)
                 .then(|| &text[scheme.len()..])?;
-            let host = rest
-                .split(['/', '#', '?'])
-                .next()
-                .filter(|host| !host.is_empty())?;
+            let host = rest.split(['/', '#', '?']).next()?.trim_end_matches(':');
+            if host.is_empty() {
+                return None;
+            }
             // A port of its own, or the scheme's (an address in brackets has colons).
             let ported = host.rsplit_once(':').is_some_and(|(_, port)| {
                 !port.is_empty() && port.bytes().all(|byte| byte.is_ascii_digit())
@@ -373,7 +374,7 @@ impl ToServer {
             Ask::Resign => ToServer::Resign,
             Ask::Claim => ToServer::Claim,
             Ask::Say(text) => ToServer::Say { text },
-            Ask::Leave => return None,
+            Ask::Leave | Ask::LeaveRoom => return None,
         })
     }
 }

@@ -950,10 +950,23 @@ impl Lobby {
             name: member.name,
             seat: member.seat.map(|mark| mark.to_string()),
         }));
-        // Nobody left here to play on with (those gone may come back, but the one who
-        // stayed left too): the room closes.
-        if room.members.iter().all(|member| member.id.is_none()) {
+        // No seat held any more: the room closes. A player away keeps it open for their
+        // return, until it has been empty too long.
+        if room.members.iter().all(|member| member.seat.is_none()) {
+            // Those still watching are told, and go with it.
+            for watcher in room.members.iter().filter_map(|member| member.id) {
+                self.rooms_of.remove(&watcher);
+                out.push(Delivery {
+                    to: watcher,
+                    message: ToClient::Bye {
+                        reason: "The room closed: its players left it.".to_owned(),
+                        again: false,
+                    },
+                });
+            }
             self.rooms.remove(&code);
+        } else if room.members.iter().all(|member| member.id.is_none()) {
+            room.empty_since = Some(now);
         }
         out.push(Delivery {
             to: id,
@@ -1884,15 +1897,21 @@ mod tests {
             number: 2
         }));
         assert_eq!(lobby.room(code()).unwrap().watchers(), 1);
-        // The last connected to leave closes the room, even with a player away (who may
-        // not come back to nobody); leaving no room is refused.
+        // A player away keeps the room open for their return, whoever else leaves; once
+        // no seat is held, it closes. Leaving no room is refused.
         for (who, square) in [(dan, 0), (ANN, 3), (dan, 1), (ANN, 4), (dan, 2)] {
             play(&mut lobby, who, square);
         }
         lobby.disconnect(dan, 0);
         send(&mut lobby, EVE, ToServer::Leave);
-        assert_eq!(lobby.len(), 1, "Ann is still here");
         send(&mut lobby, ANN, ToServer::Leave);
+        assert_eq!(lobby.len(), 1, "Dan may come back");
+        let back = ToServer::Rejoin {
+            code: CODE.to_owned(),
+            token: "unused".to_owned(),
+        };
+        send(&mut lobby, dan, back);
+        send(&mut lobby, dan, ToServer::Leave);
         assert!(lobby.is_empty());
         assert_eq!(
             refusal(&send(&mut lobby, ANN, ToServer::Leave)),

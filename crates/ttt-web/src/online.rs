@@ -151,15 +151,21 @@ impl Online {
     /// Leaves the room for good: the connection closed, the address and this tab's token
     /// forgotten.
     pub fn leave(&mut self) {
-        if let Some(farewell) = self.visit.farewell() {
-            self.send_request(&farewell);
-        }
         self.stop_playing();
         self.close();
         if let Some(code) = &self.visit.mirror().code {
             forget_tab_token(code);
         }
         show_code(None);
+    }
+
+    /// Leaves the room for good, saying so to the server first: between games the seat
+    /// is given up for another player ([`Visit::farewell`]).
+    pub fn leave_for_good(&mut self) {
+        if let Some(farewell) = self.visit.farewell() {
+            self.send_request(&farewell);
+        }
+        self.leave();
     }
 
     /// Sends what the person asked. Returns false when there is no open connection to

@@ -154,6 +154,11 @@ impl Page {
                         online.leave();
                     }
                 }
+                Ask::LeaveRoom => {
+                    if let Some(mut online) = self.online.take() {
+                        online.leave_for_good();
+                    }
+                }
                 ask => {
                     let Some(online) = &mut self.online else {
                         continue;

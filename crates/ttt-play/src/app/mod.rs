@@ -1155,7 +1155,7 @@ impl App {
     }
 
     /// Shows the start screen with the last game's choices (a room's, to host another).
-    fn start_screen(&mut self) {
+    pub(super) fn start_screen(&mut self) {
         let engine = self.session.settings().engine();
         let mut choices = Choices::of(self.session.table(), self.naming, engine);
         choices.online = self.online;

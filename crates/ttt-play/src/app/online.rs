@@ -207,8 +207,12 @@ pub enum Ask {
     Claim,
     /// Say a line to the room (players and watchers alike).
     Say(String),
-    /// Leave the room (the front end closes its connection).
+    /// Leave the room (the front end closes its connection; a seat is kept for a
+    /// return).
     Leave,
+    /// Leave the room for good between games, the seat given up for another player (the
+    /// front end says so to the server, then closes its connection).
+    LeaveRoom,
 }
 
 /// The online screen: the room as told, and the person's cursor on its board.
@@ -389,6 +393,12 @@ impl App {
             Key::Char('/') if table.code.is_some() => self.open(Overlay::Say(String::new())),
             Key::Char('m') if playing => self.open(Overlay::Confirm(Leave::Menu)),
             Key::Char('q') | Key::Esc if playing => self.open(Overlay::Confirm(Leave::Quit)),
+            // Between games, m gives the seat up, and the other reads that this player
+            // left (q keeps it, for a return).
+            Key::Char('m') if table.code.is_some() => {
+                self.asks.push(Ask::LeaveRoom);
+                self.start_screen();
+            }
             Key::Char('m') => self.show_start(),
             // The front end closes the connection as the app ends.
             Key::Char('q') | Key::Esc => self.end = Some(super::End::Quit),
@@ -709,6 +719,25 @@ mod tests {
             !shown.contains("u undo") && !shown.contains("g resign"),
             "{shown}"
         );
+    }
+
+    #[test]
+    fn between_games_m_gives_the_seat_up_and_q_keeps_it() {
+        let over = |app: &mut App| {
+            let mut table = app.table().unwrap().clone();
+            table.over = true;
+            app.show_online(table);
+        };
+        let mut app = in_room(Some(Mark::X));
+        over(&mut app);
+        key(&mut app, Key::Char('m'));
+        assert_eq!(app.take_asks(), vec![Ask::LeaveRoom]);
+        assert!(matches!(app.screen(), Screen::Start(_)));
+        let mut app = in_room(Some(Mark::X));
+        over(&mut app);
+        key(&mut app, Key::Char('q'));
+        assert!(app.take_asks().is_empty());
+        assert_eq!(app.end(), Some(crate::app::End::Quit));
     }
 
     #[test]

@@ -203,7 +203,7 @@ impl Choices {
         }
     }
 
-    /// The chosen clock in words: "none", "5 min + 3 s a move".
+    /// The chosen clock in words: "none: take your time", "5 min a game, 3 s more a move".
     fn clock_name(&self) -> String {
         let Some((minutes, seconds)) = self.clock.and_then(|clock| clock.split_once('+')) else {
             return "none: take your time".to_owned();

@@ -237,12 +237,10 @@ fn event_loop(
                 Some(End::Interrupted) => Some(Signal::INTERRUPT),
                 Some(End::Quit) => {
                     keeping.leave(&app);
-                    let room = online.tally();
-                    online.leave();
                     return Ok(Exit {
                         score,
                         signal: None,
-                        room,
+                        room: online.tally(),
                     });
                 }
                 None => None,

@@ -170,7 +170,8 @@ impl Online {
                     }
                 },
                 Ask::Join(code) => self.join_typed(&code, app),
-                Ask::Leave => self.leave(),
+                Ask::Leave => self.room = None,
+                Ask::LeaveRoom => self.leave(),
                 ask => {
                     let Some(room) = &mut self.room else {
                         continue;
