@@ -19,7 +19,6 @@
 //! ```
 
 use std::fmt;
-use std::time::Duration;
 
 use ttt_core::{Mark, Outcome, Position, Rules, Square};
 use ttt_play::Seat;
@@ -377,11 +376,7 @@ impl Mirror {
         table.undo_asked = self.undo_asked;
         table.score = self.score;
         table.watchers = self.watchers();
-        table.clocks = self.clocks.as_ref().map(|clocks| ttt_play::app::Clocks {
-            control: clocks.control.clone(),
-            left: [clocks.x, clocks.o].map(Duration::from_millis),
-            running: clocks.running.as_deref().and_then(|mark| mark.parse().ok()),
-        });
+        table.clocks = self.clocks.as_ref().map(Clocks::to_app);
         for mark in Mark::ALL {
             let seat = mark.to_string();
             let member = self

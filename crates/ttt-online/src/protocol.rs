@@ -471,6 +471,19 @@ pub struct Clocks {
     pub running: Option<String>,
 }
 
+impl Clocks {
+    /// The clocks as the full-screen app shows them, counting down from when they were
+    /// told.
+    #[must_use]
+    pub fn to_app(&self) -> ttt_play::app::Clocks {
+        ttt_play::app::Clocks {
+            control: self.control.clone(),
+            left: [self.x, self.o].map(std::time::Duration::from_millis),
+            running: self.running.as_deref().and_then(|mark| mark.parse().ok()),
+        }
+    }
+}
+
 /// The most rooms a [`ToClient::Rooms`] lists.
 pub const MAX_LISTED: usize = 50;
 

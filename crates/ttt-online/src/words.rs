@@ -16,7 +16,7 @@
 
 use std::time::Duration;
 
-use ttt_core::{Mark, Rules, Shown, ShownLine, Square, SquareNaming};
+use ttt_core::{Mark, Shown, ShownLine, Square, SquareNaming};
 use ttt_play::app::Clocks;
 
 use crate::mirror::Mirror;
@@ -126,7 +126,7 @@ pub fn server_flag(server: &str) -> String {
 /// );
 /// ```
 pub fn clocks(mirror: &Mirror, since: Duration) -> Option<String> {
-    let clocks = mirror.table(Rules::default()).clocks?;
+    let clocks = mirror.clocks.as_ref()?.to_app();
     let shown = |mark: Mark| {
         let left = Clocks::written(clocks.left(mark, since));
         let running = if clocks.running == Some(mark) {

@@ -10,7 +10,6 @@ use std::net::TcpStream;
 use std::process::ExitCode;
 use std::time::{Duration, Instant};
 
-use anyhow::Context;
 use rand::SeedableRng;
 use rand::rngs::StdRng;
 use ttt_core::{Mark, Rules, Shown, ShownLine};
@@ -22,7 +21,7 @@ use ttt_play::session::Launcher;
 use ttt_players::{Limits, Player};
 use tungstenite::{Message, WebSocket};
 
-use crate::client::{come_back, connect, send, waiting};
+use crate::client::{after_bye, come_back, connect, read_told, send, waiting};
 use crate::engine::EngineLauncher;
 use crate::signals::Interrupts;
 
@@ -119,13 +118,7 @@ fn stay(
             return Ok(Stay::Stop(signal.exit_code()));
         }
         let told = match socket.read() {
-            Ok(Message::Text(text)) => serde_json::from_str::<ToClient>(text.as_str())
-                .with_context(|| {
-                    format!(
-                        "the server said what ttt does not know: {}",
-                        Shown(text.as_str())
-                    )
-                })?,
+            Ok(Message::Text(text)) => read_told(text.as_str())?,
             Ok(_) => continue,
             Err(tungstenite::Error::Io(error)) if waiting(&error) => {
                 let under_way = mirror.position.is_some() && !mirror.over;
@@ -183,12 +176,15 @@ fn stay(
                 writeln!(out, "{}", ShownLine(reason))?;
             }
             ToClient::Bye { reason, again } => {
-                writeln!(out, "{}", ShownLine(reason))?;
-                let _ = socket.close(None);
-                if !again {
-                    return Ok(Stay::Stop(ExitCode::FAILURE));
-                }
-                match come_back(&bot.server, &mirror, interrupts, out)? {
+                match after_bye(
+                    reason,
+                    *again,
+                    socket,
+                    &bot.server,
+                    &mirror,
+                    interrupts,
+                    out,
+                )? {
                     Some(back) => socket = back,
                     None => return Ok(Stay::Stop(ExitCode::FAILURE)),
                 }

@@ -160,24 +160,22 @@ pub fn run(
         let mut look = LOOK;
         match socket.read() {
             Ok(Message::Text(text)) => {
-                let told: ToClient = serde_json::from_str(text.as_str()).with_context(|| {
-                    format!(
-                        "the server said what ttt does not know: {}",
-                        Shown(text.as_str())
-                    )
-                })?;
+                let told = read_told(text.as_str())?;
                 match &told {
                     ToClient::Refused { reason, .. } if client.entering => {
                         // Refused on the way in (or back): there is no room to be in.
                         bail!("{}", ShownLine(reason));
                     }
                     ToClient::Bye { reason, again } => {
-                        writeln!(out, "{}", ShownLine(reason))?;
-                        if !again {
-                            return Ok(ExitCode::FAILURE);
-                        }
-                        let _ = socket.close(None);
-                        match come_back(server, &client.mirror, interrupts, out)? {
+                        match after_bye(
+                            reason,
+                            *again,
+                            socket,
+                            server,
+                            &client.mirror,
+                            interrupts,
+                            out,
+                        )? {
                             Some(again) => {
                                 socket = again;
                                 client.entering = true;
@@ -303,6 +301,35 @@ pub fn run(
             }
         }
     }
+}
+
+/// A message of the server's, as `text` says it.
+///
+/// # Errors
+/// When it is not one of the protocol's: the server speaks another ttt.
+pub(crate) fn read_told(text: &str) -> anyhow::Result<ToClient> {
+    serde_json::from_str(text)
+        .with_context(|| format!("the server said what ttt does not know: {}", Shown(text)))
+}
+
+/// The server said goodbye on `socket`, for `reason`: says it, closes the connection,
+/// and comes back on a new one when it asked to (`again`); none when there is no
+/// coming back.
+pub(crate) fn after_bye(
+    reason: &str,
+    again: bool,
+    mut socket: WebSocket<TcpStream>,
+    server: &str,
+    mirror: &Mirror,
+    interrupts: &Interrupts,
+    out: &mut impl Write,
+) -> io::Result<Option<WebSocket<TcpStream>>> {
+    writeln!(out, "{}", ShownLine(reason))?;
+    let _ = socket.close(None);
+    if !again {
+        return Ok(None);
+    }
+    come_back(server, mirror, interrupts, out)
 }
 
 /// Whether `error` is a connection lost on the way (not a refusal, nor a wait).
