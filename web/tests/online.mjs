@@ -112,14 +112,31 @@ async function person(address) {
   return tab;
 }
 
-/** Hosts a room from the start screen of `tab`; its code. */
-async function host(tab) {
+/** Opens the box of a friend online from the start screen of `tab`. */
+async function lobby(tab) {
   await waitFor(tab, "Play against");
   for (let i = 0; i < 10 && !(await screen(tab)).some((line) => line.includes("a friend online")); i++) {
     await clickText(tab, "Play against");
     await tab.waitForTimeout(50);
   }
   await clickText(tab, "[ Start ]");
+  await waitFor(tab, "Rooms waiting for a player");
+}
+
+/** Hosts a room from the start screen of `tab`, under `name` if one is given (typed in
+ * the page's own prompt) and listed for anyone if `listed`; its code. */
+async function host(tab, { name, listed } = {}) {
+  await lobby(tab);
+  if (name) {
+    tab.once("dialog", (dialog) => dialog.accept(name));
+    await clickText(tab, "Name:");
+    await waitFor(tab, `Name:   ${name}`);
+  }
+  if (listed) {
+    await clickText(tab, "Listed:");
+    await waitFor(tab, "Listed: yes");
+  }
+  await clickText(tab, "[ host a new room");
   await waitFor(tab, "online — room ");
   const code = await tab.evaluate(() => location.hash.slice(1));
   check(/^[A-Z2-9]{4}-[A-Z2-9]{2}$/.test(code), `the host's address names the room (#${code})`);
@@ -298,9 +315,15 @@ try {
   let keeper = serve();
   await heard(keeper, "Ctrl-C stops it.");
   const fay = await person(`http://127.0.0.1:${kept}/`);
-  const code3 = await host(fay);
-  const gus = await person(`http://127.0.0.1:${kept}/#${code3}`);
+  const code3 = await host(fay, { name: "Fay", listed: true });
+  // Another page finds the room in the list of rooms waiting for a player, and takes it.
+  const gus = await person(`http://127.0.0.1:${kept}/`);
+  await lobby(gus);
+  await waitFor(gus, `${code3}  Fay, 3x3`);
+  await clickText(gus, `${code3}  Fay`);
   await waitFor(gus, "(you)");
+  await waitFor(fay, "Fay (you)");
+  check(true, "a page joins a listed room from the list, and the host has the name she chose");
   const pair = { X: fay, O: gus };
   const opener = await firstMover(pair);
   await move(pair, opener, "5");

@@ -337,7 +337,8 @@ pub enum ToServer {
 
 impl ToServer {
     /// The message for what a person asked in the full-screen app, `name` being theirs
-    /// (for a room they open); none for leaving, which is the connection's to close.
+    /// unless they chose another (for a room they open or join); none for leaving, which
+    /// is the connection's to close, and for what the front end answers itself.
     ///
     /// ```
     /// use ttt_core::{Rules, Square};
@@ -346,25 +347,38 @@ impl ToServer {
     ///
     /// assert_eq!(ToServer::asked(Ask::Play(Square::new(4)), "Ann"), Some(ToServer::Play { square: 4 }));
     /// let host = ToServer::Host { rules: "3x3, k=3".into(), name: "Ann".into(), computer: None, clock: Some("5+3".into()), public: false };
-    /// let asked = Ask::Host { rules: Rules::default(), clock: Some("5+3".into()) };
+    /// let asked = Ask::Host { rules: Rules::default(), clock: Some("5+3".into()), public: false, name: String::new() };
     /// assert_eq!(ToServer::asked(asked, "Ann"), Some(host));
     /// assert_eq!(ToServer::asked(Ask::Leave, "Ann"), None);
     /// ```
     #[must_use]
     pub fn asked(ask: Ask, name: &str) -> Option<ToServer> {
+        let named = |chosen: String| {
+            if chosen.trim().is_empty() {
+                name.to_owned()
+            } else {
+                chosen
+            }
+        };
         Some(match ask {
-            Ask::Host { rules, clock } => ToServer::Host {
+            Ask::Host {
+                rules,
+                clock,
+                public,
+                name: chosen,
+            } => ToServer::Host {
                 rules: rules.to_string(),
-                name: name.to_owned(),
+                name: named(chosen),
                 computer: None,
                 clock,
-                public: false,
+                public,
             },
-            Ask::Join(code) => ToServer::Join {
+            Ask::Join { code, name: chosen } => ToServer::Join {
                 code,
-                name: name.to_owned(),
+                name: named(chosen),
                 tokens: Vec::new(),
             },
+            Ask::ListRooms => ToServer::Rooms,
             Ask::Play(square) => ToServer::Play {
                 square: square.index(),
             },
@@ -374,7 +388,7 @@ impl ToServer {
             Ask::Resign => ToServer::Resign,
             Ask::Claim => ToServer::Claim,
             Ask::Say(text) => ToServer::Say { text },
-            Ask::Leave | Ask::LeaveRoom => return None,
+            Ask::Leave | Ask::LeaveRoom | Ask::Edit { .. } => return None,
         })
     }
 }
@@ -499,6 +513,33 @@ pub struct Listed {
     /// Its time control, if its games have clocks.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub clock: Option<String>,
+}
+
+impl Listed {
+    /// The room as the full-screen app lists it, every word shown as text (nothing in a
+    /// name acts on a terminal).
+    ///
+    /// ```
+    /// use ttt_online::protocol::Listed;
+    ///
+    /// let listed = Listed {
+    ///     code: "K7QX-2M".into(),
+    ///     rules: "3x3".into(),
+    ///     host: "Bob\u{1b}[2J".into(),
+    ///     clock: Some("5+3".into()),
+    /// };
+    /// assert_eq!(listed.to_app().line(), "K7QX-2M  Bob\\u{1b}[2J, 3x3, clock 5+3");
+    /// ```
+    #[must_use]
+    pub fn to_app(&self) -> ttt_play::app::Waiting {
+        let shown = |text: &str| ttt_core::Shown(text).to_string();
+        ttt_play::app::Waiting {
+            code: shown(&self.code),
+            host: shown(&self.host),
+            board: shown(&self.rules),
+            clock: self.clock.as_deref().map(shown),
+        }
+    }
 }
 
 /// Someone in a room, as the welcome lists them.

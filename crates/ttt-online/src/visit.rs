@@ -351,7 +351,7 @@ mod tests {
             Rect::new(0, 0, 80, 24),
             Duration::ZERO,
         )
-        .with_online()
+        .with_online("Ann")
     }
 
     fn fresh(token: &str) -> Fresh {

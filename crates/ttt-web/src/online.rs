@@ -11,9 +11,9 @@
 use std::time::Duration;
 
 use ttt_core::Rules;
-use ttt_online::protocol::{Request, RoomCode};
+use ttt_online::protocol::{Listed, Request, RoomCode, ToClient, ToServer};
 use ttt_online::visit::Visit;
-use ttt_play::app::{App, Ask};
+use ttt_play::app::{App, Ask, Waiting};
 use wasm_bindgen::prelude::*;
 use web_sys::{MessageEvent, WebSocket};
 
@@ -49,9 +49,14 @@ pub enum Heard {
 }
 
 impl Online {
-    /// A room to open on `rules`, its games timed by `clock` if one is given.
-    pub fn host(rules: Rules, clock: Option<ttt_online::clock::TimeControl>) -> Online {
-        Online::new(Visit::host(rules, &name()).with_clock(clock))
+    /// A room to open on `rules`, its games timed by `clock` if one is given, listed for
+    /// anyone to join if `public`.
+    pub fn host(
+        rules: Rules,
+        clock: Option<ttt_online::clock::TimeControl>,
+        public: bool,
+    ) -> Online {
+        Online::new(Visit::host(rules, &name()).with_clock(clock).listed(public))
     }
 
     /// The room of the page's address, if it names one: back to this tab's seat after a
@@ -110,15 +115,7 @@ impl Online {
     /// When the browser refuses to open it (a malformed address).
     pub fn connect(&mut self, heard: fn(Heard)) -> Result<(), JsValue> {
         self.close();
-        let location = web_sys::window()
-            .ok_or_else(|| JsValue::from_str("no window"))?
-            .location();
-        let scheme = if location.protocol()? == "https:" {
-            "wss"
-        } else {
-            "ws"
-        };
-        let socket = WebSocket::new(&format!("{scheme}://{}/ws", location.host()?))?;
+        let socket = WebSocket::new(&socket_address()?)?;
         let opened = Closure::<dyn FnMut(JsValue)>::new(move |_| heard(Heard::Opened));
         let message = Closure::<dyn FnMut(JsValue)>::new(move |event: JsValue| {
             if let Some(text) = event
@@ -241,6 +238,84 @@ impl Online {
     }
 }
 
+/// A question to the page's server, on a connection of its own: which public rooms wait
+/// for a player. The answer (or why there is none) goes to the function given, once.
+pub struct Listing {
+    socket: WebSocket,
+    /// The handlers of the socket, kept alive while it is open.
+    _handlers: Vec<Closure<dyn FnMut(JsValue)>>,
+}
+
+impl Listing {
+    /// Asks; the answer goes to `answer`.
+    ///
+    /// # Errors
+    /// When the browser refuses to open a connection (a malformed address).
+    pub fn ask(answer: fn(Result<Vec<Waiting>, String>)) -> Result<Listing, JsValue> {
+        let socket = WebSocket::new(&socket_address()?)?;
+        let answered = std::rc::Rc::new(std::cell::Cell::new(false));
+        let sending = socket.clone();
+        let opened = Closure::<dyn FnMut(JsValue)>::new(move |_| {
+            let request = Request::from(ToServer::Rooms);
+            if let Ok(text) = serde_json::to_string(&request) {
+                let _ = sending.send_with_str(&text);
+            }
+        });
+        let told = answered.clone();
+        let closing = socket.clone();
+        let message = Closure::<dyn FnMut(JsValue)>::new(move |event: JsValue| {
+            let text = event
+                .dyn_ref::<MessageEvent>()
+                .and_then(|event| event.data().as_string())
+                .unwrap_or_default();
+            if let Ok(ToClient::Rooms { rooms, .. }) = serde_json::from_str(&text)
+                && !told.replace(true)
+            {
+                let _ = closing.close();
+                answer(Ok(rooms.iter().map(Listed::to_app).collect()));
+            }
+        });
+        let closed = Closure::<dyn FnMut(JsValue)>::new(move |_| {
+            if !answered.replace(true) {
+                answer(Err(format!(
+                    "No server answers at {}: a room hosted tries again.",
+                    host()
+                )));
+            }
+        });
+        socket.set_onopen(Some(opened.as_ref().unchecked_ref()));
+        socket.set_onmessage(Some(message.as_ref().unchecked_ref()));
+        socket.set_onclose(Some(closed.as_ref().unchecked_ref()));
+        Ok(Listing {
+            socket,
+            _handlers: vec![opened, message, closed],
+        })
+    }
+}
+
+impl Drop for Listing {
+    fn drop(&mut self) {
+        self.socket.set_onopen(None);
+        self.socket.set_onmessage(None);
+        self.socket.set_onclose(None);
+        let _ = self.socket.close();
+    }
+}
+
+/// The address of the page's server's WebSocket: `ws://HOST/ws`, or `wss:` for a page
+/// served over https.
+fn socket_address() -> Result<String, JsValue> {
+    let location = web_sys::window()
+        .ok_or_else(|| JsValue::from_str("no window"))?
+        .location();
+    let scheme = if location.protocol()? == "https:" {
+        "wss"
+    } else {
+        "ws"
+    };
+    Ok(format!("{scheme}://{}/ws", location.host()?))
+}
+
 fn session_storage() -> Option<web_sys::Storage> {
     web_sys::window()?.session_storage().ok().flatten()
 }
@@ -311,8 +386,16 @@ fn set_playing(code: &str, playing: bool) {
     };
 }
 
+/// Keeps `name` as the name the others see, if one was chosen.
+pub fn rename(name: &str) {
+    let name = name.trim();
+    if let (false, Some(storage)) = (name.is_empty(), local_storage()) {
+        let _ = storage.set_item(NAME, name);
+    }
+}
+
 /// The name the others see: kept for this browser, made once.
-fn name() -> String {
+pub fn name() -> String {
     let storage = local_storage();
     if let Some(name) = storage
         .as_ref()

@@ -12,14 +12,14 @@ use ratzilla::ratatui::layout::Rect;
 use ratzilla::ratatui::{Terminal, TerminalOptions, Viewport};
 use ttt_core::{Mark, Rules};
 use ttt_play::app::{
-    App, Ask, Front, Input, Job, KeptGames, Key, ShownControl, ShownMark, ShownSquare, Theme,
+    App, Ask, Field, Front, Input, Job, KeptGames, Key, ShownControl, ShownMark, ShownSquare, Theme,
 };
 use ttt_play::session::Thinking;
 use ttt_play::{Seats, Settings};
 use ttt_players::PlayerError;
 use wasm_bindgen::prelude::*;
 
-use crate::online::{Heard, Online};
+use crate::online::{Heard, Listing, Online};
 use crate::protocol::{self, Reply, Request};
 use crate::storage;
 use ttt_play::records::{Recorder, Remembered};
@@ -92,6 +92,8 @@ struct Page {
     taps: Vec<(f64, f64)>,
     /// The room the page plays in, if it is in one.
     online: Option<Online>,
+    /// The question for the server's list of rooms, while it waits for the answer.
+    listing: Option<Listing>,
 }
 
 thread_local! {
@@ -141,14 +143,44 @@ impl Page {
     fn send_asks(&mut self) {
         for ask in self.app.take_asks() {
             match ask {
-                Ask::Host { rules, clock } => {
+                Ask::Host {
+                    rules,
+                    clock,
+                    public,
+                    name,
+                } => {
+                    crate::online::rename(&name);
                     let clock = clock.and_then(|clock| clock.parse().ok());
-                    self.go_online(Online::host(rules, clock));
+                    self.go_online(Online::host(rules, clock, public));
                 }
-                Ask::Join(code) => match code.parse() {
-                    Ok(code) => self.go_online(Online::join(code)),
-                    Err(error) => self.app.online_closed(format!("{error}.")),
+                Ask::Join { code, name } => {
+                    crate::online::rename(&name);
+                    match code.parse() {
+                        Ok(code) => self.go_online(Online::join(code)),
+                        Err(error) => self.app.online_closed(format!("{error}.")),
+                    }
+                }
+                Ask::ListRooms => match Listing::ask(listed) {
+                    Ok(listing) => self.listing = Some(listing),
+                    Err(error) => self.app.listed(Err(format!(
+                        "The page could not ask for the rooms: {}.",
+                        error.as_string().unwrap_or_default()
+                    ))),
                 },
+                Ask::Edit { field, text } => {
+                    let question = match field {
+                        Field::Name => "Your name, as the others see it:",
+                        _ => "The code of the room to join (K7QX-2M):",
+                    };
+                    if let Some(answer) = web_sys::window().and_then(|window| {
+                        window
+                            .prompt_with_message_and_default(question, &text)
+                            .ok()
+                            .flatten()
+                    }) {
+                        self.app.edited(field, &answer);
+                    }
+                }
                 Ask::Leave => {
                     if let Some(mut online) = self.online.take() {
                         online.leave();
@@ -936,7 +968,7 @@ pub fn start() -> Result<(), JsValue> {
     let mut app = App::new(settings, theme, first_area, now())
         .with_marks_outside()
         .with_front(Front::Page)
-        .with_online();
+        .with_online(&crate::online::name());
     let (kept, unreadable) = storage::load();
     let remembered = storage::choices();
     if let Some(remembered) = &remembered {
@@ -963,6 +995,7 @@ pub fn start() -> Result<(), JsValue> {
         holding: None,
         taps: Vec::new(),
         online: None,
+        listing: None,
     }));
     // The start screen's offer: the latest unfinished game no other tab holds (from now
     // on, other tabs' holds are followed as they change: storage events, renewals).
@@ -1155,6 +1188,19 @@ fn heard(heard: Heard) {
     PAGE.with(|slot| {
         if let Some(page) = slot.borrow().as_ref() {
             page.borrow_mut().heard(heard);
+        }
+    });
+}
+
+/// Hands the server's list of rooms to the page.
+fn listed(rooms: Result<Vec<ttt_play::app::Waiting>, String>) {
+    PAGE.with(|slot| {
+        if let Some(page) = slot.borrow().as_ref() {
+            let mut page = page.borrow_mut();
+            page.app.listed(rooms);
+            page.listing = None;
+            drop(page);
+            wake();
         }
     });
 }

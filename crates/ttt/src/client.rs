@@ -12,7 +12,7 @@ use rand::RngExt;
 use ttt_core::{Mark, Rules, Shown, ShownLine, SquareNaming};
 use ttt_online::clock::TimeControl;
 use ttt_online::mirror::Mirror;
-use ttt_online::protocol::{Happening, Request, RoomCode, ToClient, ToServer};
+use ttt_online::protocol::{Happening, Listed, Request, RoomCode, ToClient, ToServer};
 use ttt_play::matches::Refusal;
 use ttt_players::Strength;
 use tungstenite::{Message, WebSocket};
@@ -423,24 +423,7 @@ pub fn connect(server: &str) -> anyhow::Result<WebSocket<TcpStream>> {
 /// # Errors
 /// When the server cannot be reached or does not answer in time.
 pub fn rooms(server: &str, out: &mut impl Write) -> anyhow::Result<ExitCode> {
-    let mut socket = connect(server)?;
-    send(&mut socket, ToServer::Rooms.into())?;
-    let until = Instant::now() + CONNECT;
-    let rooms = loop {
-        match socket.read() {
-            Ok(Message::Text(text)) => {
-                if let Ok(ToClient::Rooms { rooms, .. }) = serde_json::from_str(text.as_str()) {
-                    break rooms;
-                }
-            }
-            Ok(_) => {}
-            Err(tungstenite::Error::Io(error)) if waiting(&error) && Instant::now() < until => {}
-            Err(error) => {
-                return Err(error).with_context(|| format!("{server} did not list its rooms"));
-            }
-        }
-    };
-    let _ = socket.close(None);
+    let rooms = list_rooms(server)?;
     let on = ttt_online::words::server_flag(server);
     if rooms.is_empty() {
         writeln!(
@@ -466,6 +449,32 @@ pub fn rooms(server: &str, out: &mut impl Write) -> anyhow::Result<ExitCode> {
     }
     writeln!(out, "Join one with: ttt join CODE{on}")?;
     Ok(ExitCode::SUCCESS)
+}
+
+/// The public rooms waiting for a player on `server`.
+///
+/// # Errors
+/// When the server cannot be reached or does not answer in time.
+pub fn list_rooms(server: &str) -> anyhow::Result<Vec<Listed>> {
+    let mut socket = connect(server)?;
+    send(&mut socket, ToServer::Rooms.into())?;
+    let until = Instant::now() + CONNECT;
+    let rooms = loop {
+        match socket.read() {
+            Ok(Message::Text(text)) => {
+                if let Ok(ToClient::Rooms { rooms, .. }) = serde_json::from_str(text.as_str()) {
+                    break rooms;
+                }
+            }
+            Ok(_) => {}
+            Err(tungstenite::Error::Io(error)) if waiting(&error) && Instant::now() < until => {}
+            Err(error) => {
+                return Err(error).with_context(|| format!("{server} did not list its rooms"));
+            }
+        }
+    };
+    let _ = socket.close(None);
+    Ok(rooms)
 }
 
 pub(crate) fn send(socket: &mut WebSocket<TcpStream>, request: Request) -> anyhow::Result<()> {

@@ -28,6 +28,7 @@ mod input;
 mod job;
 mod kept;
 mod layout;
+mod lobby;
 mod online;
 mod replay;
 mod start;
@@ -35,6 +36,7 @@ mod theme;
 mod ui;
 
 pub use kept::KeptGames;
+pub use lobby::{Field, LIST_AGAIN, Lobby, LobbyAction, MAX_NAME, Waiting};
 pub use online::{Ask, Clocks, OnlineScreen, Player, Table};
 pub use replay::{REPLAY_KEYS, ReplayScreen};
 
@@ -68,10 +70,6 @@ pub const COMPUTER_PAUSE: Duration = Duration::from_millis(450);
 /// How long a finished game between two computers stays up before the next one starts.
 pub const NEXT_GAME_PAUSE: Duration = Duration::from_millis(1_500);
 
-/// The longest room code the start screen's box takes: the code, a dash, and room to
-/// mistype.
-const MAX_TYPED_CODE: usize = 12;
-
 /// The most characters of a line said to a room (the server's own bound).
 const MAX_SAID: usize = 300;
 
@@ -95,9 +93,9 @@ pub enum Overlay {
     Review(Vec<String>),
     /// "Leave the game in progress?", before quitting, a new game or the start screen.
     Confirm(Leave),
-    /// Online from the start screen: host a new room, or join one by the code being
-    /// typed.
-    RoomCode(String),
+    /// Online from the start screen: host a new room, or join one by the code typed or
+    /// from the server's list.
+    Lobby(Lobby),
     /// A line being typed, to say to the room.
     Say(String),
 }
@@ -186,6 +184,8 @@ pub struct App {
     scroll: u16,
     /// Whether the front end can play online (the start screen then offers it).
     online: bool,
+    /// The name the others see online, as last chosen.
+    online_name: String,
     /// What the person asked of an online room, for the front end to send.
     asks: Vec<Ask>,
 }
@@ -273,6 +273,7 @@ impl App {
             front: Front::Terminal,
             scroll: 0,
             online: false,
+            online_name: String::new(),
             asks: Vec::new(),
         };
         if fixed {
@@ -738,22 +739,9 @@ impl App {
                     }
                     self.overlay = Some(Overlay::Say(typed));
                 }
-                (Overlay::RoomCode(typed), Key::Enter) => self.go_online(typed),
-                (Overlay::RoomCode(_), Key::Esc) => self.status = Status::default(),
-                (Overlay::RoomCode(mut typed), key) => {
-                    match key {
-                        Key::Char(letter)
-                            if (letter.is_ascii_alphanumeric() || letter == '-')
-                                && typed.len() < MAX_TYPED_CODE =>
-                        {
-                            typed.push(letter.to_ascii_uppercase());
-                        }
-                        Key::Backspace => {
-                            typed.pop();
-                        }
-                        _ => {}
-                    }
-                    self.overlay = Some(Overlay::RoomCode(typed));
+                (Overlay::Lobby(mut lobby), key) => {
+                    let action = lobby.key(key);
+                    self.lobby_action(lobby, action);
                 }
                 // A box taller than the window scrolls; other keys close it.
                 (
@@ -807,6 +795,17 @@ impl App {
                     if ui::confirms(&overlay, self.front, self.area, column, row) =>
                 {
                     self.leave_now(leave, now);
+                }
+                Overlay::Lobby(mut lobby) => {
+                    let action = match ui::lobby_line_at(self, &lobby, column, row) {
+                        None => LobbyAction::Back,
+                        Some(None) => LobbyAction::Nothing,
+                        Some(Some(ui::LobbyLine::Enter)) => lobby.enter(),
+                        Some(Some(ui::LobbyLine::Field(field))) => {
+                            lobby.click(field, self.front == Front::Page)
+                        }
+                    };
+                    self.lobby_action(lobby, action);
                 }
                 overlay => self.closed(&overlay),
             }
@@ -912,20 +911,49 @@ impl App {
         self.say(said);
     }
 
-    /// Leaves the start screen for a room online: a new one on the chosen board when
-    /// `code` is empty, else the room of `code`.
-    fn go_online(&mut self, code: String) {
+    /// Does what the box of a friend online asked: leaves the start screen for a room
+    /// (a new one on the chosen board, or the one of a code), or goes back to it, or
+    /// shows the box again.
+    fn lobby_action(&mut self, lobby: Lobby, action: LobbyAction) {
         let Screen::Start(menu) = &self.screen else {
             return;
         };
         let (rules, clock) = (menu.choices.rules, menu.choices.clock.map(str::to_owned));
+        let name = lobby.name.trim().to_owned();
+        let ask = match action {
+            LobbyAction::Back => {
+                self.online_name = name;
+                self.status = Status::default();
+                return;
+            }
+            LobbyAction::Nothing => {
+                self.overlay = Some(Overlay::Lobby(lobby));
+                return;
+            }
+            LobbyAction::Edit(field) => {
+                let text = match field {
+                    Field::Name => lobby.name.clone(),
+                    _ => lobby.code.clone(),
+                };
+                self.asks.push(Ask::Edit { field, text });
+                self.overlay = Some(Overlay::Lobby(lobby));
+                return;
+            }
+            LobbyAction::Host => Ask::Host {
+                rules,
+                clock,
+                public: lobby.public,
+                name: name.clone(),
+            },
+            LobbyAction::Join(code) => Ask::Join {
+                code,
+                name: name.clone(),
+            },
+        };
+        self.online_name = name;
         self.naming = menu.choices.naming;
         self.enter_online(rules);
-        self.asks.push(if code.is_empty() {
-            Ask::Host { rules, clock }
-        } else {
-            Ask::Join(code)
-        });
+        self.asks.push(ask);
     }
 
     /// Leaves the start screen for the game with the chosen table, the tally going on.
@@ -937,11 +965,8 @@ impl App {
             return self.refuse(message);
         }
         if menu.choices.opponent == Opponent::Online {
-            // A terminal's invitation is a code to type; a page's is its address.
-            match self.front {
-                Front::Terminal => self.open(Overlay::RoomCode(String::new())),
-                Front::Page => self.go_online(String::new()),
-            }
+            self.open(Overlay::Lobby(Lobby::new(self.online_name.clone(), now)));
+            self.asks.push(Ask::ListRooms);
             return;
         }
         let table = menu.choices.table();
@@ -1222,6 +1247,11 @@ impl App {
     fn tick(&mut self, now: Duration) {
         if let Screen::Online(online) = &mut self.screen {
             online.tick(now);
+        }
+        if let Some(Overlay::Lobby(lobby)) = &mut self.overlay
+            && lobby.list_again(now)
+        {
+            self.asks.push(Ask::ListRooms);
         }
         if self.too_small(self.area) {
             // Nothing happens unseen: the game waits for a window it can be shown in.

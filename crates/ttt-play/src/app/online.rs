@@ -12,7 +12,7 @@
 //!
 //! let settings = Settings::new(Rules::default(), Seats::Ask { letter: None })?;
 //! let mut app = App::new(settings, Theme::monochrome(), Rect::new(0, 0, 80, 24), Duration::ZERO)
-//!     .with_online();
+//!     .with_online("Ann");
 //! app.enter_online(Rules::default());
 //! // The front end's connection says where the person sits, and the game begins.
 //! let mut table = Table::waiting(Rules::default());
@@ -33,7 +33,7 @@ use std::time::Duration;
 
 use ttt_core::{Mark, Outcome, Position, Rules, Square};
 
-use super::{App, GameScreen, Key, Leave, Overlay, Screen, Status, Steered, steer};
+use super::{App, Field, GameScreen, Key, Leave, Overlay, Screen, Status, Steered, Waiting, steer};
 
 /// Someone in a seat of a room.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -189,10 +189,31 @@ pub enum Ask {
         rules: Rules,
         /// The room's clock, as the server reads it.
         clock: Option<String>,
+        /// Whether the room is listed for anyone to join.
+        public: bool,
+        /// The name the others see (none chosen: the front end's own).
+        name: String,
     },
-    /// Come into the room of this code, as typed (the front end reads it): a free seat,
-    /// or watch.
-    Join(String),
+    /// Come into the room of `code`, as typed (the front end reads it): a free seat, or
+    /// watch.
+    Join {
+        /// The code.
+        code: String,
+        /// The name the others see (none chosen: the front end's own).
+        name: String,
+    },
+    /// List the server's public rooms waiting for a player: the front end answers with
+    /// [`App::listed`].
+    ListRooms,
+    /// Ask for the text of a line of the box of a friend online in the front end's own
+    /// way (a page on a touch screen has no keys): the front end answers with
+    /// [`App::edited`].
+    Edit {
+        /// The code's line or the name's.
+        field: Field,
+        /// Its text now.
+        text: String,
+    },
     /// Play a square.
     Play(Square),
     /// Take one's last move back (the other player answers).
@@ -295,11 +316,13 @@ impl OnlineScreen {
 }
 
 impl App {
-    /// The same app for a front end that can play online: the start screen offers a
-    /// friend online, and Start then asks to [host](Ask::Host) a room.
+    /// The same app for a front end that can play online, where the others see the person
+    /// as `name` unless they choose another: the start screen offers a friend online, and
+    /// Start then opens the box to [host](Ask::Host) a room or [join](Ask::Join) one.
     #[must_use]
-    pub fn with_online(mut self) -> App {
+    pub fn with_online(mut self, name: &str) -> App {
         self.online = true;
+        self.online_name = name.to_owned();
         if let Screen::Start(menu) = &mut self.screen {
             menu.choices.online = true;
         }
@@ -347,6 +370,27 @@ impl App {
         // The room is gone already: nothing to leave.
         self.start_screen();
         self.refuse(why);
+    }
+
+    /// Shows the server's list of public rooms waiting for a player (or why there is
+    /// none) in the box of a friend online, if it is open.
+    pub fn listed(&mut self, rooms: Result<Vec<Waiting>, String>) {
+        if let Some(Overlay::Lobby(lobby)) = &mut self.overlay {
+            lobby.listed(rooms);
+        }
+    }
+
+    /// Sets the text of a line of the box of a friend online, as the front end asked for
+    /// it ([`Ask::Edit`]).
+    pub fn edited(&mut self, field: Field, text: &str) {
+        if let Some(Overlay::Lobby(lobby)) = &mut self.overlay {
+            lobby.edited(field, text);
+        }
+    }
+
+    /// The name the others see online, as last chosen.
+    pub fn online_name(&self) -> &str {
+        &self.online_name
     }
 
     /// What the person asked of the room since the last call, in order, for the front
@@ -435,14 +479,14 @@ mod tests {
     use ratatui::layout::Rect;
 
     use super::*;
-    use crate::app::{Front, Input, Opponent, Theme};
+    use crate::app::{Front, Input, LIST_AGAIN, Lobby, Opponent, Theme};
     use crate::{Seats, Settings};
 
     const AREA: Rect = Rect::new(0, 0, 80, 24);
 
     fn app() -> App {
         let settings = Settings::new(Rules::default(), Seats::Ask { letter: None }).unwrap();
-        App::new(settings, Theme::monochrome(), AREA, Duration::ZERO).with_online()
+        App::new(settings, Theme::monochrome(), AREA, Duration::ZERO).with_online("Ann")
     }
 
     fn key(app: &mut App, key: Key) {
@@ -576,57 +620,209 @@ mod tests {
             menu.line = crate::app::StartLine::ALL.len() - 1;
         }
         key(&mut app, Key::Enter);
+        key(&mut app, Key::Enter);
         let rules = Rules::default();
         let clock = Some("3+2".to_owned());
-        assert_eq!(app.take_asks(), vec![Ask::Host { rules, clock }]);
+        let name = "Ann".to_owned();
+        let asks = app.take_asks();
+        assert_eq!(
+            asks.last(),
+            Some(&Ask::Host {
+                rules,
+                clock,
+                public: false,
+                name
+            })
+        );
+    }
+
+    /// An app on the start screen's box of a friend online, for `front`, on `rules`.
+    fn in_lobby(front: Front, rules: Rules) -> App {
+        let mut app = app().with_front(front);
+        if let Screen::Start(menu) = &mut app.screen {
+            menu.choices.opponent = Opponent::Online;
+            menu.choices.rules = rules;
+        }
+        key(&mut app, Key::Enter);
+        app
+    }
+
+    fn lobby(app: &App) -> &Lobby {
+        match app.overlay() {
+            Some(Overlay::Lobby(lobby)) => lobby,
+            other => panic!("not the box of a friend online: {other:?}"),
+        }
+    }
+
+    fn waiting(code: &str, host: &str) -> Waiting {
+        Waiting {
+            code: code.to_owned(),
+            host: host.to_owned(),
+            board: "3x3".to_owned(),
+            clock: None,
+        }
     }
 
     #[test]
     fn start_with_a_friend_online_hosts_a_room_on_the_chosen_board_or_joins_one_by_code() {
         let rules = Rules::new(7, 6, 4).unwrap();
-        let starting = |front| {
-            let mut app = app().with_front(front);
-            if let Screen::Start(menu) = &mut app.screen {
-                menu.choices.opponent = Opponent::Online;
-                menu.choices.rules = rules;
-            }
-            key(&mut app, Key::Enter);
-            app
-        };
-        // A page's invitation is its address: Start hosts at once.
-        let mut page = starting(Front::Page);
-        assert_eq!(page.take_asks(), vec![Ask::Host { rules, clock: None }]);
-        assert!(matches!(page.screen(), Screen::Online(_)));
-        assert_eq!(page.rules(), rules);
+        // The box opens asking for the list: Enter alone hosts, as Ann.
+        let mut host = in_lobby(Front::Terminal, rules);
+        assert_eq!(lobby(&host).name, "Ann");
+        assert_eq!(host.take_asks(), vec![Ask::ListRooms]);
+        key(&mut host, Key::Enter);
+        let name = "Ann".to_owned();
         assert_eq!(
-            page.position().ply(),
+            host.take_asks(),
+            vec![Ask::Host {
+                rules,
+                clock: None,
+                public: false,
+                name: name.clone()
+            }]
+        );
+        assert!(matches!(host.screen(), Screen::Online(_)));
+        assert_eq!(host.rules(), rules);
+        assert_eq!(
+            host.position().ply(),
             0,
             "nothing is played before the server says"
         );
-        // A terminal asks first: Enter alone hosts.
-        let mut host = starting(Front::Terminal);
-        assert!(matches!(host.overlay(), Some(Overlay::RoomCode(typed)) if typed.is_empty()));
-        assert!(host.take_asks().is_empty());
-        key(&mut host, Key::Enter);
-        assert_eq!(host.take_asks(), vec![Ask::Host { rules, clock: None }]);
-        assert!(matches!(host.screen(), Screen::Online(_)));
         // A code typed joins its room, read as typed (the front end reads the code).
-        let mut guest = starting(Front::Terminal);
+        let mut guest = in_lobby(Front::Terminal, rules);
         for typed in "k7qx-2mm".chars() {
             key(&mut guest, Key::Char(typed));
         }
         key(&mut guest, Key::Backspace);
-        assert!(matches!(guest.overlay(), Some(Overlay::RoomCode(typed)) if typed == "K7QX-2M"));
+        assert_eq!(lobby(&guest).code, "K7QX-2M");
+        guest.take_asks();
         key(&mut guest, Key::Enter);
-        assert_eq!(guest.take_asks(), vec![Ask::Join("K7QX-2M".to_owned())]);
+        let code = "K7QX-2M".to_owned();
+        assert_eq!(guest.take_asks(), vec![Ask::Join { code, name }]);
         assert!(matches!(guest.screen(), Screen::Online(_)));
         // Esc goes back to the start screen, asking nothing; q is typed, not quitting.
-        let mut back = starting(Front::Terminal);
+        let mut back = in_lobby(Front::Terminal, rules);
+        back.take_asks();
         key(&mut back, Key::Char('q'));
         assert_eq!(back.end(), None);
         key(&mut back, Key::Esc);
         assert!(back.overlay().is_none() && matches!(back.screen(), Screen::Start(_)));
         assert!(back.take_asks().is_empty());
+    }
+
+    #[test]
+    fn the_box_of_a_friend_online_lists_public_rooms_and_hosts_one_under_the_name_chosen() {
+        let mut app = in_lobby(Front::Terminal, Rules::default());
+        let shown = |app: &App| crate::app::tests::screen_text(app);
+        assert!(
+            shown(&app).contains("asking the server…"),
+            "{}",
+            shown(&app)
+        );
+        app.listed(Err("No server answers at 127.0.0.1:7878.".to_owned()));
+        assert!(shown(&app).contains("No server answers"));
+        app.listed(Ok(vec![
+            waiting("AAAA-2A", "Bob"),
+            waiting("BBBB-2B", "Cy"),
+        ]));
+        assert!(shown(&app).contains("AAAA-2A  Bob, 3x3"), "{}", shown(&app));
+        // The list is asked for again a while after each answer.
+        app.take_asks();
+        app.handle(Input::Tick, LIST_AGAIN);
+        assert_eq!(app.take_asks(), vec![Ask::ListRooms]);
+        // A new name, and a listed room: both go with the room hosted, and stay chosen.
+        key(&mut app, Key::Down);
+        for _ in 0..3 {
+            key(&mut app, Key::Backspace);
+        }
+        for typed in "Zoë".chars() {
+            key(&mut app, Key::Char(typed));
+        }
+        key(&mut app, Key::Down);
+        key(&mut app, Key::Char(' '));
+        assert!(shown(&app).contains("Enter: host a new room, listed."));
+        key(&mut app, Key::Enter);
+        let rules = Rules::default();
+        let name = "Zoë".to_owned();
+        assert_eq!(
+            app.take_asks(),
+            vec![Ask::Host {
+                rules,
+                clock: None,
+                public: true,
+                name: name.clone()
+            }]
+        );
+        assert_eq!(app.online_name(), "Zoë");
+        // Back on the start screen, the box opens with the name last chosen; down to the
+        // second room, Enter joins it.
+        app.online_closed("The room closed.".to_owned());
+        key(&mut app, Key::Enter);
+        assert_eq!(lobby(&app).name, "Zoë");
+        app.listed(Ok(vec![
+            waiting("AAAA-2A", "Bob"),
+            waiting("BBBB-2B", "Cy"),
+        ]));
+        for _ in 0..4 {
+            key(&mut app, Key::Down);
+        }
+        assert!(shown(&app).contains("› BBBB-2B  Cy"));
+        app.take_asks();
+        key(&mut app, Key::Enter);
+        let code = "BBBB-2B".to_owned();
+        assert_eq!(app.take_asks(), vec![Ask::Join { code, name }]);
+    }
+
+    #[test]
+    fn on_a_page_the_box_is_tapped_and_its_text_asked_for_in_the_pages_way() {
+        let mut page = in_lobby(Front::Page, Rules::default());
+        page.take_asks();
+        page.listed(Ok(vec![waiting("AAAA-2A", "Bob")]));
+        let Some(Overlay::Lobby(shown)) = page.overlay().cloned() else {
+            panic!("no box");
+        };
+        let controls = page.shown_controls(AREA);
+        let words: Vec<&str> = controls
+            .iter()
+            .map(|control| control.words.as_str())
+            .collect();
+        assert_eq!(
+            words,
+            [
+                "host a new room for a friend",
+                "Code:",
+                "Name: Ann",
+                "Listed: no, only with the code",
+                "AAAA-2A Bob, 3x3"
+            ],
+            "{shown:?}"
+        );
+        let tap = |page: &mut App, index: usize| {
+            let (column, row) = page.shown_controls(AREA)[index].click;
+            page.handle(Input::Click { column, row }, Duration::ZERO);
+        };
+        // The name's line asks the page for the name, and takes its answer.
+        tap(&mut page, 2);
+        let asked = vec![Ask::Edit {
+            field: Field::Name,
+            text: "Ann".to_owned(),
+        }];
+        assert_eq!(page.take_asks(), asked);
+        page.edited(Field::Name, "Bob");
+        assert_eq!(lobby(&page).name, "Bob");
+        tap(&mut page, 3);
+        assert!(lobby(&page).public);
+        // A tap outside the box closes it; on a room, joins it.
+        page.handle(Input::Click { column: 0, row: 0 }, Duration::ZERO);
+        assert!(page.overlay().is_none());
+        key(&mut page, Key::Enter);
+        page.listed(Ok(vec![waiting("AAAA-2A", "Bob")]));
+        page.take_asks();
+        tap(&mut page, 4);
+        let code = "AAAA-2A".to_owned();
+        let name = "Bob".to_owned();
+        assert_eq!(page.take_asks(), vec![Ask::Join { code, name }]);
+        assert!(matches!(page.screen(), Screen::Online(_)));
     }
 
     #[test]

@@ -157,7 +157,7 @@ fn text(buffer: &Buffer) -> String {
         .join("\n")
 }
 
-fn screen_text(app: &App) -> String {
+pub(super) fn screen_text(app: &App) -> String {
     text(&render(app, AREA.width, AREA.height))
 }
 

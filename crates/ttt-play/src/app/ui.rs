@@ -10,7 +10,8 @@ use ttt_solver::MoveValue;
 
 use super::layout::{self, BoardGeometry, SMALL_MIN_HEIGHT, SMALL_MIN_WIDTH, Shape};
 use super::{
-    App, Clocks, Front, GameScreen, Key, Leave, Overlay, Screen, ShownControl, StartLine, StartMenu,
+    App, Clocks, Field, Front, GameScreen, Key, Leave, Lobby, LobbyAction, Overlay, Screen,
+    ShownControl, StartLine, StartMenu,
 };
 
 impl Widget for &App {
@@ -971,17 +972,12 @@ pub(super) fn overlay_text(
                 ],
             )
         }
-        Overlay::RoomCode(typed) => (
+        Overlay::Lobby(lobby) => (
             "Play online",
-            vec![
-                "Enter: host a new room, for a friend to join".to_owned(),
-                "with its code.".to_owned(),
-                String::new(),
-                "Or type the code of a friend's room to join it:".to_owned(),
-                format!("  {typed}_"),
-                String::new(),
-                "Esc: back to the start screen.".to_owned(),
-            ],
+            lobby_lines(lobby, front)
+                .into_iter()
+                .map(|(line, _)| line)
+                .collect(),
         ),
         Overlay::Confirm(leave) => {
             let (title, question) = match leave {
@@ -1007,7 +1003,7 @@ pub(super) fn overlay_text(
     };
     if !matches!(
         overlay,
-        Overlay::Confirm(_) | Overlay::RoomCode(_) | Overlay::Say(_)
+        Overlay::Confirm(_) | Overlay::Lobby(_) | Overlay::Say(_)
     ) {
         lines.push(String::new());
         lines.push(front.close().to_owned());
@@ -1049,6 +1045,9 @@ pub(super) fn shown_overlay(app: &App, overlay: &Overlay) -> (&'static str, Vec<
 pub(super) fn overlay_controls(app: &App, overlay: &Overlay, area: Rect) -> Vec<ShownControl> {
     let (_, lines) = shown_overlay(app, overlay);
     let rect = overlay_rect(area, &lines);
+    if let Overlay::Lobby(lobby) = overlay {
+        return lobby_controls(lobby, app.front, rect, &lines);
+    }
     let Overlay::Confirm(leave) = overlay else {
         return vec![ShownControl {
             cell: rect,
@@ -1071,6 +1070,151 @@ pub(super) fn overlay_controls(app: &App, overlay: &Overlay, area: Rect) -> Vec<
             click: (keep.x + 2, keep.y),
         },
     ]
+}
+
+/// The most rooms of the server's list the box of a friend online shows at once: those
+/// about the one chosen.
+const SHOWN_ROOMS: usize = 8;
+
+/// What a click on a line of the box of a friend online does.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(super) enum LobbyLine {
+    /// What Enter does: host, or join.
+    Enter,
+    /// Choose the line (a room joins at once).
+    Field(Field),
+}
+
+/// The lines of the box of a friend online in the words of `front`, each with what a
+/// click on it does.
+fn lobby_lines(lobby: &Lobby, front: Front) -> Vec<(String, Option<LobbyLine>)> {
+    let enter = match (lobby.enter(), front) {
+        (LobbyAction::Join(code), Front::Terminal) => format!("Enter: join the room {code}."),
+        (LobbyAction::Join(code), Front::Page) => format!("[ join the room {code} ]"),
+        (_, Front::Terminal) if lobby.public => "Enter: host a new room, listed.".to_owned(),
+        (_, Front::Terminal) => "Enter: host a new room for a friend.".to_owned(),
+        (_, Front::Page) if lobby.public => "[ host a new room, listed ]".to_owned(),
+        (_, Front::Page) => "[ host a new room for a friend ]".to_owned(),
+    };
+    let marked = |field: Field, text: String| {
+        let (mark, cursor) = if lobby.field == field {
+            ("› ", matches!(field, Field::Code | Field::Name))
+        } else {
+            ("  ", false)
+        };
+        let cursor = if cursor { "_" } else { "" };
+        (
+            format!("{mark}{text}{cursor}"),
+            Some(LobbyLine::Field(field)),
+        )
+    };
+    let public = if lobby.public {
+        "yes, anyone may join"
+    } else {
+        "no, only with the code"
+    };
+    let mut lines = vec![
+        (enter, Some(LobbyLine::Enter)),
+        (String::new(), None),
+        marked(Field::Code, format!("Code:   {}", lobby.code)),
+        marked(Field::Name, format!("Name:   {}", lobby.name)),
+        marked(Field::Public, format!("Listed: {public}")),
+        (String::new(), None),
+        ("Rooms waiting for a player:".to_owned(), None),
+    ];
+    match &lobby.rooms {
+        None => lines.push(("  asking the server…".to_owned(), None)),
+        Some(Err(why)) => lines.push((format!("  {why}"), None)),
+        Some(Ok(rooms)) if rooms.is_empty() => lines.push(("  none for now".to_owned(), None)),
+        Some(Ok(rooms)) => {
+            let chosen = match lobby.field {
+                Field::Room(index) => index,
+                _ => 0,
+            };
+            let first = chosen
+                .saturating_sub(SHOWN_ROOMS / 2)
+                .min(rooms.len().saturating_sub(SHOWN_ROOMS));
+            lines.extend(
+                rooms
+                    .iter()
+                    .enumerate()
+                    .skip(first)
+                    .take(SHOWN_ROOMS)
+                    .map(|(index, room)| marked(Field::Room(index), room.line())),
+            );
+            if rooms.len() > SHOWN_ROOMS {
+                lines.push((format!("  ({} in all: ↑↓ for more)", rooms.len()), None));
+            }
+        }
+    }
+    lines.push((String::new(), None));
+    lines.push((
+        match front {
+            Front::Terminal => "↑↓, Tab: another line. Esc: back.",
+            Front::Page => "Tap a line to change it. Esc: back.",
+        }
+        .to_owned(),
+        None,
+    ));
+    lines
+}
+
+/// The first row of each line of a box `rect` holding `lines` (lines too long for it take
+/// more), at most as many as there are lines.
+fn line_rows(rect: Rect, lines: &[String]) -> Vec<u16> {
+    let width = rect.width.saturating_sub(4);
+    let mut row = rect.y + 1;
+    lines
+        .iter()
+        .map(|line| {
+            let at = row;
+            row += box_rows(std::slice::from_ref(line), width).len() as u16;
+            at
+        })
+        .collect()
+}
+
+/// What is at `column`, `row` of the box of a friend online that `app` shows: none
+/// outside the box, a line's click inside it (none between the lines that act).
+pub(super) fn lobby_line_at(
+    app: &App,
+    lobby: &Lobby,
+    column: u16,
+    row: u16,
+) -> Option<Option<LobbyLine>> {
+    let lines = lobby_lines(lobby, app.front);
+    let texts: Vec<String> = lines.iter().map(|(line, _)| line.clone()).collect();
+    let rect = overlay_rect(app.area, &texts);
+    if !rect.contains((column, row).into()) {
+        return None;
+    }
+    let at = line_rows(rect, &texts);
+    let index = at.iter().rposition(|&first| first <= row)?;
+    Some(lines[index].1)
+}
+
+/// The controls of the box of a friend online, `rect` holding `lines`: each line that acts.
+fn lobby_controls(lobby: &Lobby, front: Front, rect: Rect, lines: &[String]) -> Vec<ShownControl> {
+    let rows = line_rows(rect, lines);
+    lobby_lines(lobby, front)
+        .into_iter()
+        .zip(rows)
+        .filter_map(|((line, click), row)| {
+            click?;
+            let words = line
+                .trim_start_matches(['›', '['])
+                .trim_end_matches([']', '_'])
+                .split_whitespace()
+                .collect::<Vec<_>>()
+                .join(" ");
+            let cell = Rect::new(rect.x + 2, row, line.chars().count() as u16, 1);
+            Some(ShownControl {
+                cell: cell.intersection(rect),
+                words,
+                click: (cell.x + 2, row),
+            })
+        })
+        .collect()
 }
 
 /// Where the box of `lines` goes: centred, as wide as the longest line and its frame.

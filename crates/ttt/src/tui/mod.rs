@@ -195,7 +195,7 @@ fn event_loop(
         clock.elapsed(),
     )
     .with_launcher(Box::new(EngineLauncher))
-    .with_online();
+    .with_online(online.name());
     if let Some(remembered) = &memory.remembered {
         app = app.with_remembered(remembered);
     }

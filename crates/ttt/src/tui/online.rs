@@ -9,10 +9,10 @@ use std::time::{Duration, Instant};
 
 use ttt::client;
 use ttt::store::{self, SeatTokens, Store};
-use ttt_online::protocol::{Request, RoomCode};
+use ttt_online::protocol::{Listed, Request, RoomCode};
 use ttt_online::visit::Visit;
 use ttt_online::words;
-use ttt_play::app::{App, Ask, Screen};
+use ttt_play::app::{App, Ask, Screen, Waiting};
 use ttt_play::records::Keep;
 use tungstenite::Message;
 
@@ -39,6 +39,8 @@ pub struct Online {
     room: Option<Room>,
     /// The room to enter as the full screen opens (`ttt join`), and its server.
     first: Option<(Visit, String)>,
+    /// The server's list of public rooms, on its way from a thread of its own.
+    listing: Option<mpsc::Receiver<Result<Vec<Waiting>, String>>>,
 }
 
 /// A stay in a room over the connections of a server.
@@ -89,6 +91,53 @@ impl Online {
             keeping_failed: false,
             room: None,
             first: None,
+            listing: None,
+        }
+    }
+
+    /// The person's name, as the others see it.
+    pub fn name(&self) -> &str {
+        &self.name
+    }
+
+    /// Takes `name` as the person's name from now on, if they chose one.
+    fn rename(&mut self, name: &str) {
+        if !name.trim().is_empty() {
+            name.trim().clone_into(&mut self.name);
+        }
+    }
+
+    /// Asks the server that would be played on for its public rooms, on a thread of its
+    /// own: the answer is shown as [`Online::poll`] takes it.
+    fn list_rooms(&mut self) {
+        if self.listing.is_some() {
+            return;
+        }
+        let server = match (&self.named, &self.own) {
+            (Some(named), _) => named.clone(),
+            (None, Some(own)) => own.reached_at(),
+            (None, None) => client::DEFAULT_SERVER.to_owned(),
+        };
+        let probe = self.named.is_none() && self.own.is_none();
+        let (sender, receiver) = mpsc::channel();
+        let listed = std::thread::Builder::new()
+            .name("rooms".to_owned())
+            .spawn(move || {
+                let answer = if probe && !answers(&server) {
+                    Err(format!(
+                        "No server answers at {server}: a room hosted starts one."
+                    ))
+                } else {
+                    client::list_rooms(&server)
+                        .map(|rooms| rooms.iter().map(Listed::to_app).collect())
+                        .map_err(|error| {
+                            format!("{}.", ttt_play::words::capitalised(&format!("{error:#}")))
+                        })
+                };
+                let _ = sender.send(answer);
+            });
+        if listed.is_ok() {
+            self.listing = Some(receiver);
         }
     }
 
@@ -114,7 +163,7 @@ impl Online {
             return Ok(own.reached_at());
         }
         let default: SocketAddr = client::DEFAULT_SERVER.parse()?;
-        if std::net::TcpStream::connect_timeout(&default, Duration::from_millis(250)).is_ok() {
+        if answers(client::DEFAULT_SERVER) {
             return Ok(client::DEFAULT_SERVER.to_owned());
         }
         let own = OwnServer::start(default)?;
@@ -159,17 +208,33 @@ impl Online {
     pub fn asks(&mut self, app: &mut App) {
         for ask in app.take_asks() {
             match ask {
-                Ask::Host { rules, clock } => match self.server() {
-                    Ok(server) => {
-                        let clock = clock.and_then(|clock| clock.parse().ok());
-                        let visit = Visit::host(rules, &self.name).with_clock(clock);
-                        self.enter(visit, server, app);
+                Ask::Host {
+                    rules,
+                    clock,
+                    public,
+                    name,
+                } => {
+                    self.rename(&name);
+                    match self.server() {
+                        Ok(server) => {
+                            let clock = clock.and_then(|clock| clock.parse().ok());
+                            let visit = Visit::host(rules, &self.name)
+                                .with_clock(clock)
+                                .listed(public);
+                            self.enter(visit, server, app);
+                        }
+                        Err(error) => {
+                            app.online_closed(format!("No server to open a room on: {error:#}."));
+                        }
                     }
-                    Err(error) => {
-                        app.online_closed(format!("No server to open a room on: {error:#}."));
-                    }
-                },
-                Ask::Join(code) => self.join_typed(&code, app),
+                }
+                Ask::Join { code, name } => {
+                    self.rename(&name);
+                    self.join_typed(&code, app);
+                }
+                Ask::ListRooms => self.list_rooms(),
+                // Typed in the box itself.
+                Ask::Edit { .. } => {}
                 Ask::Leave => self.room = None,
                 Ask::LeaveRoom => self.leave(),
                 ask => {
@@ -191,6 +256,16 @@ impl Online {
     /// Takes what the server said since the last call, and comes back after a drop when
     /// it is time.
     pub fn poll(&mut self, app: &mut App) {
+        if let Some(listing) = &self.listing {
+            match listing.try_recv() {
+                Ok(rooms) => {
+                    app.listed(rooms);
+                    self.listing = None;
+                }
+                Err(TryRecvError::Empty) => {}
+                Err(TryRecvError::Disconnected) => self.listing = None,
+            }
+        }
         let Some(room) = &mut self.room else {
             return;
         };
@@ -377,4 +452,12 @@ fn carry(server: &str, to_send: &mpsc::Receiver<String>, tell: &mpsc::Sender<Hea
             }
         }
     }
+}
+
+/// Whether something answers at `server` (HOST:PORT) within a moment: the probe for a
+/// server at the default address.
+fn answers(server: &str) -> bool {
+    server.parse::<SocketAddr>().is_ok_and(|address| {
+        std::net::TcpStream::connect_timeout(&address, Duration::from_millis(250)).is_ok()
+    })
 }
