@@ -303,6 +303,8 @@ impl App {
         if engine_forgotten || choices.opponent.plays_on(choices.rules).is_err() {
             return self;
         }
+        // Whether the front end plays online is its own, whatever was remembered.
+        choices.online = self.online;
         if let Screen::Start(menu) = &mut self.screen {
             menu.choices = choices;
             self.naming = remembered.naming;

@@ -586,6 +586,17 @@ mod tests {
             seen.contains(&Opponent::Online)
         };
         assert!(offered(app()));
+        // Last run's choices do not take it away.
+        let remembered = crate::records::Remembered {
+            table: crate::Table {
+                rules: Rules::default(),
+                x: crate::Seat::Human,
+                o: crate::Seat::Computer(ttt_players::Strength::Rules),
+                first: crate::FirstPolicy::Random,
+            },
+            naming: ttt_core::SquareNaming::default(),
+        };
+        assert!(offered(app().with_remembered(&remembered)));
         let settings = Settings::new(Rules::default(), Seats::Ask { letter: None }).unwrap();
         assert!(!offered(App::new(
             settings,
