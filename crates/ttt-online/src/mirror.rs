@@ -20,13 +20,16 @@
 
 use std::fmt;
 
-use ttt_core::{Mark, Outcome, Position, Rules, Square};
+use ttt_core::{Mark, Outcome, Position, Rules, Shown, ShownLine, Square};
 use ttt_play::Seat;
 use ttt_play::app::{Player, Table};
 use ttt_play::matches::Match;
 use ttt_play::records::{GameRecord, OnlineRecord};
 
 use crate::protocol::{Clocks, Happening, Member, Request, ToClient, ToServer};
+
+/// The most lines said in a room that a client keeps to show.
+pub const MAX_SAID_KEPT: usize = 50;
 
 /// What a client knows of its room.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
@@ -62,6 +65,9 @@ pub struct Mirror {
     ended: Option<Outcome>,
     /// Why the game on the board ended early, when a player forfeited.
     forfeit: Option<String>,
+    /// The last lines said in the room since the client came in, oldest first: who said
+    /// it, and what.
+    said: Vec<(String, String)>,
 }
 
 /// A happening whose number does not follow the last one taken: something was missed.
@@ -107,6 +113,12 @@ impl Mirror {
             } => {
                 // The match as the server holds it, read as the match reads itself.
                 let game = Match::restore(snapshot).ok();
+                // What was said stays through a return to the same room.
+                let said = if self.code.as_ref() == Some(code) {
+                    std::mem::take(&mut self.said)
+                } else {
+                    Vec::new()
+                };
                 *self = Mirror {
                     code: Some(code.clone()),
                     token: token.clone(),
@@ -126,6 +138,7 @@ impl Mirror {
                     version: *version,
                     clocks: clock.clone(),
                     forfeit: snapshot.forfeit.as_ref().map(|(_, reason)| reason.clone()),
+                    said,
                 };
                 Ok(())
             }
@@ -229,7 +242,13 @@ impl Mirror {
                     self.ended = Some(outcome);
                 }
             }
-            Happening::RematchAsked { .. } | Happening::TableChanged | Happening::Said { .. } => {}
+            Happening::Said { name, text } => {
+                if self.said.len() == MAX_SAID_KEPT {
+                    self.said.remove(0);
+                }
+                self.said.push((name.clone(), text.clone()));
+            }
+            Happening::RematchAsked { .. } | Happening::TableChanged => {}
         }
     }
 
@@ -377,6 +396,11 @@ impl Mirror {
         table.score = self.score;
         table.watchers = self.watchers();
         table.clocks = self.clocks.as_ref().map(Clocks::to_app);
+        table.said = self
+            .said
+            .iter()
+            .map(|(name, text)| format!("{}: {}", Shown(name), ShownLine(text)))
+            .collect();
         for mark in Mark::ALL {
             let seat = mark.to_string();
             let member = self

@@ -414,6 +414,11 @@ mod tests {
         assert_eq!(play.ply, Some(0));
         exchange(&mut lobby, MemberId(1), play, &mut ann, &mut ann_app, "");
         assert_eq!(ann_app.position().ply(), 1);
+        let say = ann.request(Ask::Say("good luck \u{1b}[2J".into())).unwrap();
+        exchange(&mut lobby, MemberId(1), say, &mut ann, &mut ann_app, "");
+        // The server leaves out what would act on a terminal.
+        let said = vec!["Ann: good luck [2J".to_owned()];
+        assert_eq!(ann_app.table().unwrap().said, said);
         // Dropped: back after a wait, with the token, to the same seat and board.
         lobby.disconnect(MemberId(1), 0);
         assert_eq!(ann.dropped(&mut ann_app), Some(Duration::from_secs(1)));
@@ -428,6 +433,7 @@ mod tests {
         );
         assert_eq!(ann_app.position().ply(), 1);
         assert_eq!(ann_app.table().unwrap().seat, Some(Mark::X));
+        assert_eq!(ann_app.table().unwrap().said, said, "what was said stays");
     }
 
     #[test]

@@ -130,6 +130,9 @@ pub struct Table {
     pub watchers: usize,
     /// The clocks, in a room with a time control.
     pub clocks: Option<Clocks>,
+    /// The last lines said in the room, oldest first (`Bob: well played`), as text to show
+    /// (nothing in them acts on a terminal).
+    pub said: Vec<String>,
 }
 
 impl Table {
@@ -147,6 +150,7 @@ impl Table {
             players: [None, None],
             watchers: 0,
             clocks: None,
+            said: Vec::new(),
         }
     }
 
@@ -504,6 +508,27 @@ mod tests {
         table.players = [Some(Player::named("Ann")), Some(Player::named("Bob"))];
         app.show_online(table);
         app
+    }
+
+    #[test]
+    fn the_last_lines_said_show_in_the_panel_under_the_moves() {
+        let mut app = in_room(Some(Mark::X));
+        let shown = crate::app::tests::screen_text(&app);
+        assert!(!shown.contains("Said"), "nothing said, no title");
+        let mut table = app.table().unwrap().clone();
+        table.said = (1..=30).map(|line| format!("Bob: line {line}")).collect();
+        table.said.push(format!("Ann: {}", "long ".repeat(12)));
+        app.show_online(table);
+        let shown = crate::app::tests::screen_text(&app);
+        assert!(shown.contains("Said"), "{shown}");
+        assert!(
+            shown.contains("Bob: line 30") && !shown.contains("Bob: line 1 "),
+            "{shown}"
+        );
+        assert!(
+            shown.contains("Ann: long"),
+            "the last line, wrapped: {shown}"
+        );
     }
 
     #[test]

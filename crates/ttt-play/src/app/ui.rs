@@ -898,13 +898,36 @@ fn moves_and_status(
         .max(3)
         .min(usize::from(inner.height).saturating_sub(lines.len()));
     let room = usize::from(inner.height).saturating_sub(lines.len() + status_height);
+    // Online, the last lines said to the room take up to half the room (more when the
+    // moves leave it free), under a title of their own; the moves the rest.
+    let said: Vec<String> = app
+        .table()
+        .map(|table| {
+            let said: Vec<String> = table.said.iter().map(|line| format!(" {line}")).collect();
+            box_rows(&said, inner.width)
+        })
+        .unwrap_or_default();
+    let said_room = if said.is_empty() || room < 4 {
+        0
+    } else {
+        (said.len() + 1).min((room / 2).max(room.saturating_sub(moves.len())))
+    };
     lines.extend(
         moves
             .iter()
-            .skip(moves.len().saturating_sub(room))
+            .skip(moves.len().saturating_sub(room - said_room))
             .cloned()
             .map(Line::from),
     );
+    if said_room > 0 {
+        lines.push(Line::from(Span::styled("Said", app.theme().accent())));
+        lines.extend(
+            said.iter()
+                .skip(said.len() - (said_room - 1))
+                .cloned()
+                .map(Line::from),
+        );
+    }
     Paragraph::new(lines).render(inner, buf);
     let status_area = Rect::new(
         inner.x,
