@@ -472,7 +472,7 @@ mod tests {
             1 => code().prop_map(|code| ToServer::Watch { code, name: "W".to_owned() }),
             2 => (proptest::option::of(Just("random".to_owned())), proptest::option::of(Just("0.05+1".to_owned())))
                 .prop_map(|(computer, clock)| ToServer::Host { rules: "3x3, k=3".to_owned(), name: "H".to_owned(), computer, clock, public: false }),
-            1 => (code(), token()).prop_map(|(code, token)| ToServer::Rejoin { code, token }),
+            1 => (code(), token()).prop_map(|(code, token)| ToServer::Rejoin { code, token, name: None }),
         ]
     }
 

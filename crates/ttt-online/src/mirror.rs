@@ -34,6 +34,8 @@ pub const MAX_SAID_KEPT: usize = 50;
 /// What a client knows of its room.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct Mirror {
+    /// The client's own name, as it came in: a watcher comes back under it.
+    pub name: String,
     /// The room's code, once welcomed.
     pub code: Option<String>,
     /// The token to come back with.
@@ -120,6 +122,7 @@ impl Mirror {
                     Vec::new()
                 };
                 *self = Mirror {
+                    name: std::mem::take(&mut self.name),
                     code: Some(code.clone()),
                     token: token.clone(),
                     seat: seat.as_deref().and_then(|seat| seat.parse().ok()),
@@ -326,6 +329,15 @@ impl Mirror {
         }
     }
 
+    /// What a client named `name` knows before it comes into a room: nothing yet.
+    #[must_use]
+    pub fn named(name: &str) -> Mirror {
+        Mirror {
+            name: name.to_owned(),
+            ..Mirror::default()
+        }
+    }
+
     /// The message that takes this client back to its place in the room, by its token:
     /// on a new connection after a drop, or on the same one to see the room whole again.
     #[must_use]
@@ -333,6 +345,7 @@ impl Mirror {
         ToServer::Rejoin {
             code: self.code.clone().unwrap_or_default(),
             token: self.token.clone(),
+            name: Some(self.name.clone()).filter(|name| !name.is_empty()),
         }
     }
 

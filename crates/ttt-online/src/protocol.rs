@@ -305,6 +305,10 @@ pub enum ToServer {
         code: String,
         /// The token the welcome gave.
         token: String,
+        /// The sender's name, should the room no longer know the token (a watcher is
+        /// not kept once its connection drops): in to watch under it.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        name: Option<String>,
     },
     /// Plays a square.
     Play {

@@ -496,7 +496,7 @@ impl Room {
                 return self.claim(id, mark, now, limits.reconnect_wait);
             }
             // A member out of step sees the whole room again.
-            ToServer::Rejoin { code, token }
+            ToServer::Rejoin { code, token, .. }
                 if code.parse() == Ok(self.code)
                     && self
                         .member(id)
@@ -891,7 +891,7 @@ impl Lobby {
             ToServer::Watch { code, name } => {
                 return self.enter(id, &code, name, fresh.token, true, fresh.now);
             }
-            ToServer::Rejoin { code, token } => {
+            ToServer::Rejoin { code, token, name } => {
                 let code = match code.parse::<RoomCode>() {
                     Ok(code) => code,
                     Err(error) => return refused(id, &format!("{error}.")),
@@ -904,7 +904,7 @@ impl Lobby {
                     // A watcher is not kept when the connection drops (nor over a
                     // restart): it comes back to watch.
                     None => {
-                        let name = String::new();
+                        let name = name.unwrap_or_default();
                         return self.enter(
                             id,
                             &code.to_string(),
@@ -1293,6 +1293,7 @@ mod tests {
         let wrong = ToServer::Rejoin {
             code: CODE.to_owned(),
             token: "guess".to_owned(),
+            name: None,
         };
         let watching = send(&mut lobby, stranger, wrong);
         assert!(
@@ -1304,6 +1305,7 @@ mod tests {
         let rejoin = ToServer::Rejoin {
             code: CODE.to_owned(),
             token: "bob".to_owned(),
+            name: None,
         };
         let out = send(&mut lobby, again, rejoin);
         let Some(ToClient::Welcome { seat, snapshot, .. }) = out
@@ -1533,6 +1535,7 @@ mod tests {
         let rejoin = ToServer::Rejoin {
             code: CODE.to_owned(),
             token: "bob".to_owned(),
+            name: None,
         };
         send(&mut lobby, bob, rejoin);
         lobby.handle(bob, ToServer::Rematch.into(), at(400_000));
@@ -1551,6 +1554,7 @@ mod tests {
         let rejoin = ToServer::Rejoin {
             code: "k7qx-2m".to_owned(),
             token: "bob".to_owned(),
+            name: None,
         };
         let out = send(&mut lobby, tab, rejoin.clone());
         // The new connection, out of step, sees the room again.
@@ -1909,6 +1913,7 @@ mod tests {
         let back = ToServer::Rejoin {
             code: CODE.to_owned(),
             token: "unused".to_owned(),
+            name: None,
         };
         send(&mut lobby, dan, back);
         send(&mut lobby, dan, ToServer::Leave);
@@ -1917,6 +1922,24 @@ mod tests {
             refusal(&send(&mut lobby, ANN, ToServer::Leave)),
             "You are in no room to leave."
         );
+    }
+
+    #[test]
+    fn a_watcher_whose_connection_dropped_comes_back_to_watch_under_its_name() {
+        let mut lobby = room_of_three();
+        lobby.disconnect(EVE, 0);
+        let back = ToServer::Rejoin {
+            code: CODE.to_owned(),
+            token: "eve".to_owned(),
+            name: Some("Eve".to_owned()),
+        };
+        let again = MemberId(9);
+        let out = send(&mut lobby, again, back);
+        let entered = Happening::Entered {
+            name: "Eve".to_owned(),
+            seat: None,
+        };
+        assert!(happenings(&out, ANN).contains(&entered), "{out:?}");
     }
 
     #[test]
@@ -1955,7 +1978,7 @@ mod tests {
                 .prop_map(|(code, tokens)| ToServer::Join { code, name: "P".to_owned(), tokens }),
             1 => code().prop_map(|code| ToServer::Watch { code, name: "W".to_owned() }),
             1 => Just(ToServer::Host { rules: "3x3, k=3".to_owned(), name: "H".to_owned(), computer: None, clock: None, public: false }),
-            1 => (code(), token()).prop_map(|(code, token)| ToServer::Rejoin { code, token }),
+            1 => (code(), token()).prop_map(|(code, token)| ToServer::Rejoin { code, token, name: None }),
         ]
     }
 

@@ -143,7 +143,7 @@ impl Visit {
         Visit {
             way,
             name: name.to_owned(),
-            mirror: Mirror::default(),
+            mirror: Mirror::named(name),
             last_id: 0,
             welcomed: false,
             tries: 0,
@@ -198,6 +198,7 @@ impl Visit {
             ) => ToServer::Rejoin {
                 code: code.to_string(),
                 token: token.clone(),
+                name: Some(self.name.clone()),
             },
             (Way::Join { code, tokens, .. }, None) => ToServer::Join {
                 code: code.to_string(),

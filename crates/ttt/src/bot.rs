@@ -103,7 +103,7 @@ fn stay(
         public: bot.public,
     };
     send(&mut socket, host.into())?;
-    let mut mirror = Mirror::default();
+    let mut mirror = Mirror::named(&bot.name);
     let mut rng = StdRng::from_rng(&mut rand::rng());
     let mut last_id = 0;
     // Whether its move this turn is sent, so that it moves once a turn (a move taken

@@ -146,7 +146,7 @@ pub fn run(
         },
     };
     let mut client = Client {
-        mirror: Mirror::default(),
+        mirror: Mirror::named(name),
         entering: true,
         last_id: 0,
         claimable: None,

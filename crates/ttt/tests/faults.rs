@@ -249,6 +249,7 @@ async fn play_room(port: u16, games: u32, finished: Arc<AtomicUsize>) {
     let rejoin = |player: &Player| ToServer::Rejoin {
         code: code.clone(),
         token: player.token.clone(),
+        name: None,
     };
     let mut counted = 0;
     let start = Instant::now();

@@ -169,6 +169,7 @@ async fn two_players_elsewhere_play_a_game_a_watcher_sees_it_and_a_dropped_playe
         &ToServer::Rejoin {
             code: code.clone(),
             token,
+            name: None,
         },
     )
     .await;

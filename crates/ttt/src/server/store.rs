@@ -422,6 +422,7 @@ mod tests {
         let rejoin = ToServer::Rejoin {
             code: "K7QX-2M".to_owned(),
             token: "ann".to_owned(),
+            name: None,
         };
         assert!(ask_at(&mut again, &mut store, 3, rejoin, "", now));
         let fresh = Fresh {
