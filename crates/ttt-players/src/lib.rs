@@ -32,7 +32,7 @@ pub use perfect::Perfect;
 pub use random::Random;
 pub use rules::{RuleStep, RulesPlayer};
 pub use search::{
-    FEATURE_NAMES, FEATURES, PatternWeights, Search, Thought, pattern_features, vcf,
+    FEATURE_NAMES, FEATURES, Judgement, PatternWeights, Search, Thought, pattern_features, vcf,
     wins_by_threats,
 };
 pub use strength::{ParseStrengthError, Strength};

@@ -368,6 +368,10 @@ pub fn run(
             None | Some(Answer::NotYet) => {}
             Some(Answer::Chosen(answer, search)) => {
                 thinking = None;
+                // What it thought, as Gomocup engines say it, before the move.
+                if let Some(thought) = search.last_thought().filter(|_| answer.is_some()) {
+                    writeln!(output, "MESSAGE {thought}")?;
+                }
                 engine = Some(*search);
                 match answer {
                     Some(square) => {

@@ -23,6 +23,8 @@ struct Engine {
     child: Child,
     stdin: Option<ChildStdin>,
     answers: Receiver<String>,
+    /// The `MESSAGE` lines read so far.
+    said: Vec<String>,
 }
 
 impl Engine {
@@ -54,6 +56,7 @@ impl Engine {
             child,
             stdin: Some(stdin),
             answers,
+            said: Vec::new(),
         }
     }
 
@@ -63,11 +66,20 @@ impl Engine {
         stdin.flush().unwrap();
     }
 
-    /// The next answer, within `wait`.
-    fn answer(&self, wait: Duration) -> String {
-        self.answers
-            .recv_timeout(wait)
-            .unwrap_or_else(|_| panic!("no answer within {wait:?}"))
+    /// The next answer, within `wait`; the `MESSAGE` lines before it (what the engine
+    /// thought) are kept in `said`.
+    fn answer(&mut self, wait: Duration) -> String {
+        let until = Instant::now() + wait;
+        loop {
+            let line = self
+                .answers
+                .recv_timeout(until.saturating_duration_since(Instant::now()))
+                .unwrap_or_else(|_| panic!("no answer within {wait:?}"));
+            match line.strip_prefix("MESSAGE ") {
+                Some(message) => self.said.push(message.to_owned()),
+                None => return line,
+            }
+        }
     }
 
     fn ask(&mut self, line: &str) -> String {
@@ -147,6 +159,17 @@ fn whole_game(rule: u32, rules: Rules) -> Position {
         slowest < Duration::from_millis(200 + 100),
         "each answer within the turn's time (slowest {slowest:?})"
     );
+    // Each move came after a line saying what the engine thought.
+    let moves = position.ply().div_ceil(2);
+    assert_eq!(engine.said.len(), moves, "{:?}", engine.said);
+    assert!(
+        engine
+            .said
+            .iter()
+            .all(|said| said.starts_with("depth ") && said.contains(" nps ")),
+        "{:?}",
+        engine.said
+    );
     engine.send("END");
     assert!(engine.ended(Duration::from_secs(2)));
     position
@@ -180,8 +203,13 @@ fn under_rule_one_the_engine_wins_with_exactly_five() {
     );
 }
 
-/// A board for the engine (field 1) and its opponent (field 2), then DONE: the answer.
-fn answer_to_board(rule: u32, own: &[(usize, usize)], opponent: &[(usize, usize)]) -> String {
+/// A board for the engine (field 1) and its opponent (field 2), then DONE: the answer, and
+/// what the engine said it thought.
+fn answer_to_board(
+    rule: u32,
+    own: &[(usize, usize)],
+    opponent: &[(usize, usize)],
+) -> (String, Vec<String>) {
     let mut engine = Engine::start();
     engine.send(&format!("INFO rule {rule}"));
     assert_eq!(engine.ask("START 15"), "OK");
@@ -195,7 +223,7 @@ fn answer_to_board(rule: u32, own: &[(usize, usize)], opponent: &[(usize, usize)
     let answer = engine.ask("DONE");
     engine.send("END");
     assert!(engine.ended(Duration::from_secs(2)));
-    answer
+    (answer, engine.said)
 }
 
 #[test]
@@ -205,10 +233,12 @@ fn under_rule_one_six_in_a_row_is_no_win_to_take() {
     // stone above them, row 7 free: the opponent's five.
     let own = [(3, 7), (4, 7), (5, 7), (6, 7), (8, 7), (12, 2)];
     let opponent = [(2, 7), (12, 3), (12, 4), (12, 5), (12, 6), (0, 14)];
-    // Freestyle: the six wins.
-    assert_eq!(answer_to_board(0, &own, &opponent), "7,7");
+    // Freestyle: the six wins, and the engine says so.
+    let (answer, said) = answer_to_board(0, &own, &opponent);
+    assert_eq!(answer, "7,7");
+    assert!(said.len() == 1 && said[0].ends_with("win in 1"), "{said:?}");
     // Exactly five: the six wins nothing, and the five must be blocked.
-    assert_eq!(answer_to_board(1, &own, &opponent), "12,7");
+    assert_eq!(answer_to_board(1, &own, &opponent).0, "12,7");
 }
 
 #[test]

@@ -6,6 +6,7 @@ mod table;
 mod threats;
 
 use std::sync::Arc;
+use std::time::Duration;
 use web_time::Instant;
 
 use rand::Rng;
@@ -73,7 +74,8 @@ pub struct Search {
     last: Option<Thought>,
 }
 
-/// What [`Search`] did for its last move: for benchmarks and curious people.
+/// What [`Search`] did for its last move: for benchmarks and curious people (a Gomocup
+/// manager's `MESSAGE` line, `ttt move --json`).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
 pub struct Thought {
     /// How deep the last finished iteration of the alpha-beta went (0 when the move was
@@ -83,6 +85,92 @@ pub struct Thought {
     pub nodes: u64,
     /// Moves the threat-space searches tried, for both sides.
     pub threat_nodes: u64,
+    /// How long it took.
+    pub time: Duration,
+    /// What it made of the position, for the side to move, when it judged it.
+    pub judgement: Option<Judgement>,
+}
+
+impl Thought {
+    /// Positions and threat moves visited a second.
+    ///
+    /// ```
+    /// use std::time::Duration;
+    /// use ttt_players::Thought;
+    ///
+    /// let thought = Thought { nodes: 900, threat_nodes: 100, time: Duration::from_millis(500), ..Thought::default() };
+    /// assert_eq!(thought.per_second(), 2_000);
+    /// ```
+    #[must_use]
+    pub fn per_second(&self) -> u64 {
+        let seconds = self.time.as_secs_f64();
+        if seconds <= 0.0 {
+            return 0;
+        }
+        ((self.nodes + self.threat_nodes) as f64 / seconds) as u64
+    }
+}
+
+/// What a search made of a position, for the side to move.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Judgement {
+    /// The evaluation at the end of the line the search expects: above 0 is better for
+    /// the side to move.
+    Score(i64),
+    /// A forced win, in this many plies (its own moves and the replies) when counted: a
+    /// win by threats is proved without counting them, and one by fours found at the
+    /// search's horizon is counted as nine.
+    Win(Option<u32>),
+    /// A forced loss against the best defence, in this many plies when counted.
+    Loss(Option<u32>),
+}
+
+impl Judgement {
+    /// The judgement of an alpha-beta score.
+    fn of_score(score: i64) -> Judgement {
+        let plies = |score: i64| u32::try_from(WIN - score.abs() + 1).ok();
+        if score >= WIN - 1_000 {
+            Judgement::Win(plies(score))
+        } else if score <= -(WIN - 1_000) {
+            Judgement::Loss(plies(score))
+        } else {
+            Judgement::Score(score)
+        }
+    }
+}
+
+impl std::fmt::Display for Judgement {
+    /// `+35`, `-120`, `win in 7`, `win`, `loss in 4`, `loss`.
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            Judgement::Score(score) => write!(f, "{score:+}"),
+            Judgement::Win(Some(plies)) => write!(f, "win in {plies}"),
+            Judgement::Win(None) => f.write_str("win"),
+            Judgement::Loss(Some(plies)) => write!(f, "loss in {plies}"),
+            Judgement::Loss(None) => f.write_str("loss"),
+        }
+    }
+}
+
+impl std::fmt::Display for Thought {
+    /// One line, as a Gomocup engine says what it thinks: `depth 6 nodes 81234 threat
+    /// nodes 5120 nps 172708 time 0.50 s score +35`.
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(
+            f,
+            "depth {} nodes {} threat nodes {} nps {} time {:.2} s",
+            self.depth,
+            self.nodes,
+            self.threat_nodes,
+            self.per_second(),
+            self.time.as_secs_f64()
+        )?;
+        match self.judgement {
+            Some(Judgement::Score(score)) => write!(f, " score {score:+}"),
+            Some(judgement) => write!(f, " {judgement}"),
+            None => Ok(()),
+        }
+    }
 }
 
 /// The search ran out of time.
@@ -217,6 +305,9 @@ impl Search {
         let me = board.to_move;
         // Threat knowledge at the root: win now; else block the one square that loses.
         if let Some(square) = forced(&board) {
+            if board.winning_squares(me).contains(&square) {
+                thought.judgement = Some(Judgement::Win(Some(1)));
+            }
             return Ok((Square::new(square), thought));
         }
         let mut moves = board.candidates();
@@ -230,6 +321,7 @@ impl Search {
         threats.start(THREAT_BUDGET, Some(start + think.mul_f64(OWN_SHARE)));
         if let Some(square) = threats.find(&mut board, Reach::Threes) {
             thought.threat_nodes = threats.nodes() - counted;
+            thought.judgement = Some(Judgement::Win(None));
             return Ok((Square::new(square), thought));
         }
         // Moves after which the opponent has a forced win by threats are no moves, unless
@@ -265,6 +357,7 @@ impl Search {
                     };
                     best = square;
                     thought.depth = depth;
+                    thought.judgement = Some(Judgement::of_score(score));
                     if score.abs() >= WIN - 1_000 {
                         break;
                     }
@@ -294,10 +387,16 @@ impl Search {
             let win = threats.find(&mut board, Reach::Threes);
             thought.threat_nodes = threats.nodes() - counted;
             if let Some(square) = win {
+                thought.judgement = Some(Judgement::Win(None));
                 return Ok((Square::new(square), thought));
             }
             threats.start(THREAT_BUDGET, Some(deadline));
-            best = safe_choice(&mut board, best, &moves, threats);
+            let chosen = safe_choice(&mut board, best, &moves, threats);
+            if chosen != best {
+                // The alpha-beta's score was for a move the threats refuted.
+                thought.judgement = None;
+                best = chosen;
+            }
             thought.threat_nodes = threats.nodes() - counted;
         }
         Ok((Square::new(best), thought))
@@ -722,7 +821,9 @@ impl Searcher<'_> {
 
 impl Player for Search {
     fn choose(&mut self, position: &Position, rng: &mut dyn Rng) -> Result<Square, PlayerError> {
-        let (square, thought) = self.best_square(position, rng)?;
+        let start = Instant::now();
+        let (square, mut thought) = self.best_square(position, rng)?;
+        thought.time = start.elapsed();
         self.last = Some(thought);
         Ok(square)
     }
