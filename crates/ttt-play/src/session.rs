@@ -54,6 +54,9 @@ pub struct Session {
     players: [Option<Computer>; 2],
     launcher: Option<Box<dyn Launcher>>,
     rng: StdRng,
+    /// What a computer said it thought for its last move, its mark, and the game just
+    /// after that move.
+    said: Option<(Mark, Said, Position)>,
 }
 
 impl Session {
@@ -73,6 +76,7 @@ impl Session {
         let game = Match::seated(table, settings.games());
         let mut session = Session {
             players: [None, None],
+            said: None,
             launcher: None,
             game,
             settings,
@@ -343,9 +347,11 @@ impl Session {
             player,
             position,
             choice,
+            said,
         } = thought;
         let mark = position.to_move();
         self.players[seat_index(mark)] = Some(player);
+        self.said = None;
         if self.is_over()
             || position != *self.position()
             || position.history() != self.position().history()
@@ -365,6 +371,9 @@ impl Session {
                 Err(refusal) => Err(PlayerError::Engine(refusal.to_string())),
             }
         });
+        if played.is_ok() {
+            self.said = said.map(|said| (mark, said, self.position().clone()));
+        }
         if let Err(error) = &played {
             let forfeit = Forfeit {
                 loser: mark,
@@ -374,6 +383,14 @@ impl Session {
             let _ = self.game.apply(Actor::Host, Command::Forfeit(forfeit));
         }
         played
+    }
+
+    /// What the computer that played the last move said it thought for it, and its mark:
+    /// none when the last move was not a computer's, or its player says nothing.
+    pub fn said(&self) -> Option<(Mark, Said)> {
+        let (mark, said, after) = self.said.as_ref()?;
+        let unchanged = after == self.position() && after.history() == self.position().history();
+        unchanged.then_some((*mark, *said))
     }
 
     /// Whether a computer is thinking (its player lent out).
@@ -507,6 +524,11 @@ impl fmt::Debug for KeptPlayer {
 }
 
 impl KeptPlayer {
+    /// What the kept player said it thought for its last move, if it says.
+    pub fn said(&self) -> Option<Said> {
+        self.kept.as_ref().and_then(|(_, player)| player.thought())
+    }
+
     /// Chooses the square as `order` says, with the player kept if it is the one asked
     /// for, else with a new one (kept from then on).
     ///
@@ -550,24 +572,32 @@ impl Thinking {
     pub fn think(mut self) -> Thought {
         let mut rng = StdRng::seed_from_u64(self.seed);
         let choice = self.player.choose(&self.position, &mut rng);
-        self.answer(choice)
+        let said = self.player.thought();
+        self.answer(choice, said)
     }
 
-    /// The thought, with a choice made elsewhere from the [`order`](Thinking::order).
-    pub fn answer(self, choice: Result<Square, PlayerError>) -> Thought {
+    /// The thought, with a choice made elsewhere from the [`order`](Thinking::order), and
+    /// what the player said it thought there, if it did.
+    pub fn answer(self, choice: Result<Square, PlayerError>, said: Option<Said>) -> Thought {
         Thought {
             player: self.player,
             position: self.position,
             choice,
+            said,
         }
     }
 }
+
+/// What a computer player says it thought for a move (a search's depth, nodes, time and
+/// judgement).
+pub type Said = ttt_players::Thought;
 
 /// The outcome of [`Thinking::think`], to be handed back to the session.
 pub struct Thought {
     player: Computer,
     position: Position,
     choice: Result<Square, PlayerError>,
+    said: Option<Said>,
 }
 
 #[cfg(test)]

@@ -49,6 +49,12 @@ pub trait Player {
     /// [`PlayerError::NoMove`] when the game is over; [`PlayerError::Solver`] when the
     /// player cannot work on this board.
     fn choose(&mut self, position: &Position, rng: &mut dyn Rng) -> Result<Square, PlayerError>;
+
+    /// What it thought for the move it chose last, if it says (a [`Search`] does): its
+    /// depth, nodes, time and judgement.
+    fn thought(&self) -> Option<Thought> {
+        None
+    }
 }
 
 /// A boxed player plays as the player inside, so wrappers such as [`CentreOpening`] take
@@ -56,6 +62,10 @@ pub trait Player {
 impl<P: Player + ?Sized> Player for Box<P> {
     fn choose(&mut self, position: &Position, rng: &mut dyn Rng) -> Result<Square, PlayerError> {
         (**self).choose(position, rng)
+    }
+
+    fn thought(&self) -> Option<Thought> {
+        (**self).thought()
     }
 }
 

@@ -48,7 +48,7 @@ impl Strength {
     /// A new player of this strength that always opens in the centre when it moves first.
     #[must_use]
     pub fn player_opening_centre(self, limits: Limits) -> Box<dyn Player + Send> {
-        Box::new(CentreOpening(self.player(limits)))
+        Box::new(CentreOpening::new(self.player(limits)))
     }
 
     /// Whether this player can play on a board of `rules`.

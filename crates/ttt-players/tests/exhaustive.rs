@@ -76,7 +76,7 @@ fn perfect_never_loses_as_either_mark_moving_first_or_second_with_or_without_the
         for mark in Mark::ALL {
             for centre in [false, true] {
                 let perfect: Box<dyn Player> = if centre {
-                    Box::new(CentreOpening(Perfect::new()))
+                    Box::new(CentreOpening::new(Perfect::new()))
                 } else {
                     Box::new(Perfect::new())
                 };
@@ -97,7 +97,7 @@ fn perfect_never_loses_as_either_mark_moving_first_or_second_with_or_without_the
 #[test]
 fn centre_opening_takes_the_centre_only_on_the_empty_board() {
     let mut rng = StdRng::seed_from_u64(3);
-    let mut player = CentreOpening(Perfect::new());
+    let mut player = CentreOpening::new(Perfect::new());
     assert_eq!(
         player.choose(&Position::default(), &mut rng).unwrap(),
         Square::new(4)

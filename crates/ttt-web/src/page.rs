@@ -404,11 +404,11 @@ impl Page {
         match (worker, reply) {
             ("move", reply) => {
                 if let Some(thinking) = self.thinking.take() {
-                    let choice = match reply {
-                        Reply::Move(square) => Ok(square),
-                        _ => Err(PlayerError::NoMove),
+                    let (choice, said) = match reply {
+                        Reply::Move(square, said) => (Ok(square), said),
+                        _ => (Err(PlayerError::NoMove), None),
                     };
-                    self.app.receive(thinking.answer(choice), now());
+                    self.app.receive(thinking.answer(choice, said), now());
                 }
             }
             (_, reply) => {
@@ -416,7 +416,7 @@ impl Page {
                     let answer = match reply {
                         Reply::Answer(answer) => Ok(answer),
                         Reply::Error(message) => Err(message),
-                        Reply::Move(_) => Err("The worker answered something else.".to_owned()),
+                        Reply::Move(..) => Err("The worker answered something else.".to_owned()),
                     };
                     self.app.finish_job(job.answered(answer));
                 }

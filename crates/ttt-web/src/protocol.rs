@@ -20,8 +20,8 @@ use std::time::Duration;
 use serde::{Deserialize, Serialize};
 use ttt_core::{Mark, Position, Rules, Square, SquareNaming, WinRule};
 use ttt_play::app::{Answer, Job, Purpose};
-use ttt_play::session::{KeptPlayer, Order};
-use ttt_players::Limits;
+use ttt_play::session::{KeptPlayer, Order, Said};
+use ttt_players::{Judgement, Limits};
 use ttt_solver::{GameResult, MoveValue, Solver, Value};
 
 /// A request the worker can carry out.
@@ -36,8 +36,8 @@ pub enum Request {
 /// What came back.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum Reply {
-    /// The computer's square.
-    Move(Square),
+    /// The computer's square, and what it said it thought.
+    Move(Square, Option<Said>),
     /// A hint or review.
     Answer(Answer),
     /// Why there is none, in words.
@@ -126,14 +126,74 @@ enum Outcome {
     Loss,
 }
 
+/// What a search said it thought, as it travels.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+struct SaidJson {
+    depth: u32,
+    nodes: u64,
+    threat_nodes: u64,
+    time_micros: u64,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    judgement: Option<JudgementJson>,
+}
+
+/// A search's judgement, as it travels.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+enum JudgementJson {
+    Score(i64),
+    Win(Option<u32>),
+    Loss(Option<u32>),
+}
+
+impl SaidJson {
+    fn of(said: &Said) -> SaidJson {
+        SaidJson {
+            depth: said.depth,
+            nodes: said.nodes,
+            threat_nodes: said.threat_nodes,
+            time_micros: u64::try_from(said.time.as_micros()).unwrap_or(u64::MAX),
+            judgement: said.judgement.map(|judgement| match judgement {
+                Judgement::Score(score) => JudgementJson::Score(score),
+                Judgement::Win(plies) => JudgementJson::Win(plies),
+                Judgement::Loss(plies) => JudgementJson::Loss(plies),
+            }),
+        }
+    }
+
+    fn said(self) -> Said {
+        Said {
+            depth: self.depth,
+            nodes: self.nodes,
+            threat_nodes: self.threat_nodes,
+            time: Duration::from_micros(self.time_micros),
+            judgement: self.judgement.map(|judgement| match judgement {
+                JudgementJson::Score(score) => Judgement::Score(score),
+                JudgementJson::Win(plies) => Judgement::Win(plies),
+                JudgementJson::Loss(plies) => Judgement::Loss(plies),
+            }),
+        }
+    }
+}
+
 /// A reply as it travels.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(tag = "kind", rename_all = "snake_case")]
 enum Answered {
-    Move { square: usize },
-    Hint { moves: Vec<Rated> },
-    Review { lines: Vec<String> },
-    Error { message: String },
+    Move {
+        square: usize,
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        thought: Option<SaidJson>,
+    },
+    Hint {
+        moves: Vec<Rated>,
+    },
+    Review {
+        lines: Vec<String>,
+    },
+    Error {
+        message: String,
+    },
 }
 
 impl Request {
@@ -203,7 +263,7 @@ impl Request {
     pub fn carry_out(self, worker: &mut Worker) -> Reply {
         match self {
             Request::Move(order) => match worker.player.carry_out(&order) {
-                Ok(square) => Reply::Move(square),
+                Ok(square) => Reply::Move(square, worker.player.said()),
                 Err(error) => Reply::Error(error.to_string()),
             },
             Request::Job(purpose, naming, position) => {
@@ -232,8 +292,9 @@ impl Reply {
     /// The reply as one JSON message.
     pub fn encode(&self) -> String {
         let answered = match self {
-            Reply::Move(square) => Answered::Move {
+            Reply::Move(square, said) => Answered::Move {
                 square: square.index(),
+                thought: said.as_ref().map(SaidJson::of),
             },
             Reply::Answer(Answer::Hint(moves)) => Answered::Hint {
                 moves: moves
@@ -268,7 +329,9 @@ impl Reply {
         let answered: Answered =
             serde_json::from_str(text).map_err(|error| format!("bad reply: {error}"))?;
         Ok(match answered {
-            Answered::Move { square } => Reply::Move(Square::new(square)),
+            Answered::Move { square, thought } => {
+                Reply::Move(Square::new(square), thought.map(SaidJson::said))
+            }
             Answered::Hint { moves } => Reply::Answer(Answer::Hint(
                 moves
                     .into_iter()
@@ -360,8 +423,31 @@ mod tests {
         let expected = order.carry_out().unwrap();
         assert_eq!(
             Reply::decode(&answer(&Request::Move(order).encode())),
-            Ok(Reply::Move(expected))
+            Ok(Reply::Move(expected, None)),
+            "the perfect player says nothing of what it thought"
         );
+        // A search says what it thought, and it travels whole.
+        let search = Order {
+            strength: Strength::Search,
+            limits: Limits {
+                think: Duration::from_millis(50),
+                ..Limits::default()
+            },
+            open_centre: false,
+            seed: 1,
+            position: Position::from_moves(
+                Rules::new(15, 15, 5).unwrap(),
+                Mark::X,
+                &[Square::new(112)],
+            )
+            .unwrap(),
+        };
+        let reply = Reply::decode(&answer(&Request::Move(search).encode())).unwrap();
+        let Reply::Move(_, Some(said)) = reply.clone() else {
+            panic!("{reply:?}");
+        };
+        assert!(said.depth >= 1 && said.judgement.is_some(), "{said:?}");
+        assert_eq!(Reply::decode(&reply.encode()), Ok(reply));
         let hint = Reply::decode(&answer(
             &Request::Job(Purpose::Hint, SquareNaming::Numbers, game()).encode(),
         ))

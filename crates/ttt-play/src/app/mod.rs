@@ -1016,6 +1016,7 @@ impl App {
         }
         match key {
             Key::Char('H') => self.hint(),
+            Key::Char('i') => self.tell_thought(),
             Key::Char('u') => self.undo(now),
             Key::Char('n') => self.leave(Leave::NewGame, now),
             Key::Char('m') => self.leave(Leave::Menu, now),
@@ -1024,6 +1025,18 @@ impl App {
             Key::Char('q') | Key::Esc => self.leave(Leave::Quit, now),
             _ => {}
         }
+    }
+
+    /// Says what the computer thought for the last move, when it was a computer's that
+    /// says (the hard one, a search).
+    fn tell_thought(&mut self) {
+        let text = match self.session.said() {
+            Some((mark, said)) => format!("{} thought: {said}.", self.player_name(mark)),
+            None => "Nothing to tell: the hard computer (search) says what it thought for \
+                     its last move, until the next one."
+                .to_owned(),
+        };
+        self.say(text);
     }
 
     /// Leaves the game as asked, asking first while one is in progress: a game is not

@@ -2237,3 +2237,42 @@ fn the_board_in_words_names_every_square_with_its_row_column_and_mark() {
         "no board in words under a box"
     );
 }
+
+#[test]
+fn i_tells_what_the_hard_computer_thought_for_its_last_move() {
+    let rules = Rules::new(9, 9, 5).unwrap();
+    let mut launched = launch_on(
+        rules,
+        Some((Seat::Human, Seat::Computer(Strength::Search))),
+        FirstPolicy::X,
+        Theme::monochrome(),
+    );
+    launched.settings = launched.settings.with_limits(ttt_players::Limits {
+        think: Duration::from_millis(100),
+        ..ttt_players::Limits::default()
+    });
+    let mut app = start_app(launched, Rect::new(0, 0, 100, 40), Duration::ZERO);
+    key(&mut app, Key::Char('i'));
+    assert!(
+        app.status().text.starts_with("Nothing to tell"),
+        "{:?}",
+        app.status()
+    );
+    key(&mut app, Key::Enter);
+    let thinking = tick(&mut app, COMPUTER_PAUSE).expect("the computer's turn");
+    app.receive(thinking.think(), COMPUTER_PAUSE);
+    key(&mut app, Key::Char('i'));
+    let told = &app.status().text;
+    assert!(
+        told.contains("thought: depth ") && told.contains(" nps "),
+        "{told}"
+    );
+    // Undone, the move it was about is gone, and so is what it thought.
+    key(&mut app, Key::Char('u'));
+    key(&mut app, Key::Char('i'));
+    assert!(
+        app.status().text.starts_with("Nothing to tell"),
+        "{:?}",
+        app.status()
+    );
+}

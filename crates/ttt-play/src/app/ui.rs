@@ -1395,6 +1395,7 @@ pub(super) fn help_lines(front: Front) -> Vec<String> {
             ),
             (front.pointer(), place),
             ("H", hint.as_str()),
+            ("i", "what the computer thought for its last move"),
             ("u", "undo"),
             ("n", "new game"),
             ("r", "review of the finished game"),

@@ -822,10 +822,15 @@ impl Searcher<'_> {
 impl Player for Search {
     fn choose(&mut self, position: &Position, rng: &mut dyn Rng) -> Result<Square, PlayerError> {
         let start = Instant::now();
+        self.last = None;
         let (square, mut thought) = self.best_square(position, rng)?;
         thought.time = start.elapsed();
         self.last = Some(thought);
         Ok(square)
+    }
+
+    fn thought(&self) -> Option<Thought> {
+        self.last
     }
 }
 
