@@ -9,7 +9,9 @@
 //!
 //! `MORE` adds that many openings drawn from a fixed seed (three stones, X, O, X, on
 //! distinct squares of the centre's 5x5), each played with both colours too: a bigger
-//! sample than the 16 fixed ones, the same on every run.
+//! sample than the 16 fixed ones, the same on every run. A fourth argument gives the
+//! engine another time a move than `search`'s (time odds: a rung of a ladder against a
+//! stronger engine), e.g. `… pbrain-rapfi 1 0 0.1`.
 //!
 //! The opponent is run by `ttt::engine::Engine`: it gets the whole position with `BOARD`
 //! before each of its moves, `INFO timeout_turn` for the time a move and `INFO max_memory`
@@ -74,7 +76,7 @@ fn game(
     command: &str,
     opening: &[(i32, i32)],
     search_mark: Mark,
-    think: Duration,
+    (think, their_think): (Duration, Duration),
     totals: &mut Totals,
 ) -> Result<(Verdict, String), String> {
     let rules = Rules::new(15, 15, 5).map_err(|why| why.to_string())?;
@@ -96,7 +98,11 @@ fn game(
         think: ttt::brain::turn_think(think).max(Limits::MIN_THINK),
         memory: ttt::brain::table_memory(limits.memory, Some(limits.memory)),
     });
-    let mut engine = Engine::start(command, limits).map_err(|why| why.to_string())?;
+    let theirs = Limits {
+        think: their_think,
+        ..limits
+    };
+    let mut engine = Engine::start(command, theirs).map_err(|why| why.to_string())?;
     let mut rng = StdRng::seed_from_u64(7);
     while !position.is_over() {
         let mover = position.to_move();
@@ -140,6 +146,8 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
     let seconds: f64 = args.next().map_or(Ok(0.2), |text| text.parse())?;
     let think = Duration::from_secs_f64(seconds);
     let more: usize = args.next().map_or(Ok(0), |text| text.parse())?;
+    let their_seconds: f64 = args.next().map_or(Ok(seconds), |text| text.parse())?;
+    let their_think = Duration::from_secs_f64(their_seconds);
     let mut openings: Vec<Vec<(i32, i32)>> =
         OPENINGS.iter().map(|opening| opening.to_vec()).collect();
     let mut draw = StdRng::seed_from_u64(2026);
@@ -159,7 +167,13 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
     let mut totals = Totals::default();
     for (number, opening) in openings.iter().enumerate() {
         for search_mark in [Mark::X, Mark::O] {
-            let (result, how) = game(&command, opening, search_mark, think, &mut totals)?;
+            let (result, how) = game(
+                &command,
+                opening,
+                search_mark,
+                (think, their_think),
+                &mut totals,
+            )?;
             match result {
                 Verdict::Won => won += 1,
                 Verdict::Lost => lost += 1,
@@ -173,7 +187,8 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
     }
     let average = |time: Duration, moves: u32| time.as_secs_f64() / f64::from(moves.max(1));
     println!(
-        "search won {won}, lost {lost}, drew {drawn} of {} games at {seconds} s a move",
+        "search won {won}, lost {lost}, drew {drawn} of {} games at {seconds} s a move \
+         (the engine {their_seconds} s)",
         won + lost + drawn
     );
     println!(
