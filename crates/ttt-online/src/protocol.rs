@@ -139,7 +139,8 @@ impl fmt::Display for RoomCodeError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         write!(
             f,
-            "'{}' is not a room code: six letters and digits, like K7QX-2M",
+            "'{}' is not a room code: six letters and digits, like K7QX-2M (no I, L, O, 0 \
+             or 1, which look alike)",
             self.given
         )
     }
@@ -168,7 +169,7 @@ impl FromStr for RoomCode {
             given: text
                 .chars()
                 .filter(|&c| !ttt_core::Shown::is_invisible(c))
-                .take(20)
+                .take(40)
                 .collect(),
         };
         // The page's link ends with the code.

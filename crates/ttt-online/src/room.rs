@@ -1611,7 +1611,7 @@ mod tests {
         };
         assert_eq!(
             refusal(&send(&mut lobby, BOB, join("NOPE"))),
-            "'NOPE' is not a room code: six letters and digits, like K7QX-2M."
+            "'NOPE' is not a room code: six letters and digits, like K7QX-2M (no I, L, O, 0 or 1, which look alike)."
         );
         assert_eq!(
             refusal(&send(&mut lobby, BOB, join("zzzz zz"))),

@@ -22,7 +22,7 @@ use ttt_play::records::GameRecord;
 use crate::clock::TimeControl;
 use crate::keeping::OnlineGames;
 use crate::mirror::Mirror;
-use crate::protocol::{Request, RoomCode, ToClient, ToServer};
+use crate::protocol::{Happening, Request, RoomCode, ToClient, ToServer};
 
 /// Waits before coming back after a dropped connection, one after the other; the last
 /// repeats.
@@ -278,6 +278,19 @@ impl Visit {
             ToClient::Happened { happening, .. } => {
                 if let Some(sentence) = crate::words::told(happening, &self.mirror) {
                     app.online_note(sentence, false);
+                }
+                // The other player gone mid-game: the person is told when to claim.
+                if let Happening::Left {
+                    seat: Some(seat),
+                    wait: Some(wait),
+                    ..
+                } = happening
+                    && self
+                        .mirror
+                        .seat
+                        .is_some_and(|mine| mine.to_string() != *seat)
+                {
+                    app.online_claimable_in(Duration::from_secs(*wait));
                 }
             }
             ToClient::Refused { reason, .. } => app.online_note(reason.clone(), true),

@@ -68,6 +68,9 @@ pub struct Keeping<'a> {
     pub seats: Option<&'a SeatTokens>,
     /// Where the games are kept, as the games at home are.
     pub games: Option<Store>,
+    /// Whether the server is this run's own (`ttt host` with none named): leaving ends
+    /// it, and the room with it.
+    pub own_server: bool,
 }
 
 /// The client's side of a room: the room as the server said it, and what only this
@@ -116,7 +119,11 @@ pub fn run(
     keeping: Keeping<'_>,
     out: &mut impl Write,
 ) -> anyhow::Result<ExitCode> {
-    let Keeping { seats, mut games } = keeping;
+    let Keeping {
+        seats,
+        mut games,
+        own_server,
+    } = keeping;
     let mut online_games = OnlineGames::default();
     let mut keeping_failed = false;
     let mut socket = connect(server)?;
@@ -279,7 +286,7 @@ pub fn run(
             Ok(None) => {
                 client.last_id += 1;
                 let farewell = client.mirror.farewell(client.last_id);
-                let kept = farewell.is_none() && client.mirror.seat.is_some();
+                let kept = farewell.is_none() && client.mirror.seat.is_some() && !own_server;
                 if let Some(farewell) = farewell {
                     let _ = send(&mut socket, farewell);
                 }
@@ -290,6 +297,10 @@ pub fn run(
                         "Left the room; your seat is kept for the game under way: ttt join \
                          {code}{} takes it back.",
                         ttt_online::words::server_flag(server)
+                    )?,
+                    None if own_server => writeln!(
+                        out,
+                        "You left the room; it closes with the server of this run."
                     )?,
                     None => writeln!(out, "You left the room.")?,
                 }
@@ -409,8 +420,24 @@ pub fn connect(server: &str) -> anyhow::Result<WebSocket<TcpStream>> {
     let stream = TcpStream::connect_timeout(&address, CONNECT)
         .with_context(|| format!("cannot reach a ttt server at {server}"))?;
     stream.set_read_timeout(Some(CONNECT))?;
-    let (socket, _) = tungstenite::client(format!("ws://{server}/ws"), stream)
-        .with_context(|| format!("{server} does not serve ttt's network play"))?;
+    let (socket, _) =
+        tungstenite::client(format!("ws://{server}/ws"), stream).map_err(|error| {
+            // A listener that never answers holds the handshake until the read times out.
+            let silent = matches!(&error, tungstenite::HandshakeError::Interrupted(_))
+                || matches!(
+                    &error,
+                    tungstenite::HandshakeError::Failure(tungstenite::Error::Io(io)) if waiting(io)
+                );
+            if silent {
+                anyhow::anyhow!(
+                    "nothing at {server} answered as a ttt server within {} s",
+                    CONNECT.as_secs()
+                )
+            } else {
+                anyhow::Error::new(error)
+                    .context(format!("{server} does not serve ttt's network play"))
+            }
+        })?;
     socket.get_ref().set_read_timeout(Some(LOOK))?;
     // A server that stops reading does not hold this client for ever: the write fails,
     // and the client comes back on a new connection.

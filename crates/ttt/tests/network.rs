@@ -253,7 +253,7 @@ fn a_code_no_room_has_or_a_server_not_there_is_one_line_and_exit_1() {
     );
     let mut mistyped = Running::start(&["join", "NOPE", "--server", &address]);
     assert_eq!(mistyped.exit_code(), Some(2));
-    mistyped.wait_for("'NOPE' is not a room code: six letters and digits, like K7QX-2M");
+    mistyped.wait_for("'NOPE' is not a room code: six letters and digits, like K7QX-2M (no I, L, O, 0 or 1, which look alike)");
     // A port where nothing listens (the server's, once it has stopped).
     drop(server);
     let mut nowhere = Running::start(&["join", "ZZZZ-ZZ", "--server", &address]);

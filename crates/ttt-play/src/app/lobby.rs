@@ -254,6 +254,14 @@ impl Lobby {
         }
     }
 
+    /// When the list is to be asked for again, once the last answer is in: a front end
+    /// that draws only when something changes ticks the app then.
+    #[must_use]
+    pub fn next_list(&self) -> Option<Duration> {
+        let (at, answered) = self.asked;
+        answered.then_some(at + LIST_AGAIN)
+    }
+
     /// Whether to ask for the list again at `now`: a while after the last answer. The
     /// time of asking is noted.
     pub fn list_again(&mut self, now: Duration) -> bool {
@@ -367,6 +375,9 @@ mod tests {
             !lobby.list_again(LIST_AGAIN * 3),
             "asked: waits for the answer"
         );
+        assert_eq!(lobby.next_list(), None);
+        lobby.listed(Ok(Vec::new()));
+        assert_eq!(lobby.next_list(), Some(LIST_AGAIN * 2));
     }
 
     #[test]

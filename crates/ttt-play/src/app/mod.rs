@@ -186,6 +186,8 @@ pub struct App {
     online: bool,
     /// The name the others see online, as last chosen.
     online_name: String,
+    /// Whether a room hosted online is listed for anyone, as last chosen.
+    online_public: bool,
     /// What the person asked of an online room, for the front end to send.
     asks: Vec<Ask>,
 }
@@ -274,6 +276,7 @@ impl App {
             scroll: 0,
             online: false,
             online_name: String::new(),
+            online_public: false,
             asks: Vec::new(),
         };
         if fixed {
@@ -628,6 +631,12 @@ impl App {
     /// assert_eq!(app.next_due(), None, "the person's turn waits on nobody");
     /// ```
     pub fn next_due(&self) -> Option<Duration> {
+        if let Some(Overlay::Lobby(lobby)) = &self.overlay {
+            return lobby.next_list();
+        }
+        if let Screen::Online(online) = &self.screen {
+            return online.claim_due();
+        }
         let Screen::Game(game) = &self.screen else {
             return None;
         };
@@ -922,6 +931,7 @@ impl App {
         };
         let (rules, clock) = (menu.choices.rules, menu.choices.clock.map(str::to_owned));
         let name = lobby.name.trim().to_owned();
+        self.online_public = lobby.public;
         let ask = match action {
             LobbyAction::Back => {
                 self.online_name = name;
@@ -967,7 +977,9 @@ impl App {
             return self.refuse(message);
         }
         if menu.choices.opponent == Opponent::Online {
-            self.open(Overlay::Lobby(Lobby::new(self.online_name.clone(), now)));
+            let mut lobby = Lobby::new(self.online_name.clone(), now);
+            lobby.public = self.online_public;
+            self.open(Overlay::Lobby(lobby));
             self.asks.push(Ask::ListRooms);
             return;
         }
@@ -1262,6 +1274,7 @@ impl App {
     fn tick(&mut self, now: Duration) {
         if let Screen::Online(online) = &mut self.screen {
             online.tick(now);
+            self.online_claim_due();
         }
         if let Some(Overlay::Lobby(lobby)) = &mut self.overlay
             && lobby.list_again(now)
@@ -1359,7 +1372,7 @@ fn steer(game: &mut GameScreen, key: Key, naming: SquareNaming, rules: Rules) ->
             Typing::Going => {
                 let shown = game.entry.clone().unwrap_or_default();
                 say(format!(
-                    "Square: {}_  (Enter places, Esc cancels)",
+                    "Square: {}_  (played once whole, Enter where it could go on; Esc cancels)",
                     ttt_core::Shown(&shown)
                 ))
             }
@@ -1390,7 +1403,7 @@ fn steer(game: &mut GameScreen, key: Key, naming: SquareNaming, rules: Rules) ->
             game.entry = Some(String::new());
             let example = naming.on_board(rules).label(game.cursor, rules);
             return say(format!(
-                "Type a square, as {example}; Enter places, Esc cancels."
+                "Type a square, as {example}: played once its name is whole (Enter where it could go on); Esc cancels."
             ));
         }
         _ => return Steered::Not,

@@ -251,6 +251,9 @@ pub struct OnlineScreen {
     now: Duration,
     /// The app's time when the clocks were last told.
     clocks_told: Duration,
+    /// When the other player, who lost the connection mid-game, may be claimed from: the
+    /// person is told then.
+    claim_due: Option<Duration>,
 }
 
 impl OnlineScreen {
@@ -261,6 +264,7 @@ impl OnlineScreen {
             game: GameScreen::new(rules),
             now: Duration::ZERO,
             clocks_told: Duration::ZERO,
+            claim_due: None,
         }
     }
 
@@ -273,6 +277,12 @@ impl OnlineScreen {
     /// Time passes: the running clock counts down.
     pub(super) fn tick(&mut self, now: Duration) {
         self.now = now;
+    }
+
+    /// When the person is next to be told something without a message from the server:
+    /// that the other player's game can be claimed.
+    pub(super) fn claim_due(&self) -> Option<Duration> {
+        self.claim_due
     }
 
     /// Whose turn, in words: the verdict once over, who is awaited before the first game.
@@ -354,6 +364,45 @@ impl App {
             online.clocks_told = online.now;
         }
         online.table = table;
+    }
+
+    /// The other player lost the connection mid-game, and may be claimed from after
+    /// `wait` ([`Ask::Claim`]): the person is told when that time comes, if they are still
+    /// away then.
+    pub fn online_claimable_in(&mut self, wait: Duration) {
+        if let Screen::Online(online) = &mut self.screen {
+            online.claim_due = Some(online.now + wait);
+        }
+    }
+
+    /// Tells the person, once, that the game of the other player, still away, can now be
+    /// claimed.
+    pub(super) fn online_claim_due(&mut self) {
+        let Screen::Online(online) = &mut self.screen else {
+            return;
+        };
+        if online.claim_due.is_none_or(|due| online.now < due) {
+            return;
+        }
+        online.claim_due = None;
+        let table = &online.table;
+        let Some(mine) = table.seat else {
+            return;
+        };
+        let away = table
+            .player(!mine)
+            .filter(|player| !player.connected && table.started && !table.over)
+            .map(|player| player.name.clone());
+        if let Some(name) = away {
+            let how = match self.front {
+                super::Front::Terminal => "press c to claim the game, or wait on",
+                super::Front::Page => "claim the game with c, or wait on",
+            };
+            self.status = Status {
+                text: format!("{name} has not come back: {how}."),
+                warning: false,
+            };
+        }
     }
 
     /// Says `text` in the status line of the online screen: what happened in the room, or
@@ -508,6 +557,50 @@ mod tests {
         table.players = [Some(Player::named("Ann")), Some(Player::named("Bob"))];
         app.show_online(table);
         app
+    }
+
+    #[test]
+    fn the_person_is_told_when_the_game_of_a_player_away_can_be_claimed() {
+        let mut app = in_room(Some(Mark::X));
+        let mut table = app.table().unwrap().clone();
+        table.players[1] = Some(Player {
+            connected: false,
+            ..Player::named("Bob")
+        });
+        app.show_online(table.clone());
+        let wait = Duration::from_secs(60);
+        app.online_claimable_in(wait);
+        assert_eq!(app.next_due(), Some(wait), "a front end wakes then");
+        app.handle(Input::Tick, wait - Duration::from_millis(1));
+        assert!(!app.status().text.contains("has not come back"));
+        app.handle(Input::Tick, wait);
+        assert_eq!(
+            app.status().text,
+            "Bob has not come back: press c to claim the game, or wait on."
+        );
+        assert_eq!(app.next_due(), None, "told once");
+        // Back in time: nothing to tell.
+        app.online_claimable_in(wait);
+        table.players[1] = Some(Player::named("Bob"));
+        app.show_online(table);
+        app.online_note(String::new(), false);
+        app.handle(Input::Tick, wait * 3);
+        assert!(app.status().text.is_empty());
+    }
+
+    #[test]
+    fn an_open_box_of_rooms_wakes_its_front_end_to_ask_for_the_list_again() {
+        let mut app = in_lobby(Front::Page, Rules::default());
+        assert_eq!(app.next_due(), None, "asked, not answered yet");
+        app.listed(Ok(Vec::new()));
+        assert_eq!(app.next_due(), Some(LIST_AGAIN));
+        // Listed stays as last chosen when the box opens again.
+        key(&mut app, Key::Down);
+        key(&mut app, Key::Down);
+        key(&mut app, Key::Char(' '));
+        key(&mut app, Key::Esc);
+        key(&mut app, Key::Enter);
+        assert!(lobby(&app).public);
     }
 
     #[test]

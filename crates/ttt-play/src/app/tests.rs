@@ -1254,7 +1254,7 @@ fn every_text_fits_whole_at_the_smallest_size_on_every_board() {
     let (width, height) = (layout::MIN_WIDTH, layout::MIN_HEIGHT);
     let messages = [
         "The impossible computer plays boards of up to 16 squares: now the computer, hard.",
-        "Type a square, as h10; Enter places, Esc cancels.",
+        "Type a square, as h10: played once its name is whole (Enter where it could go on); Esc cancels.",
         "X wins. That was the last game: r for its review, q to quit.",
         "Computer (impossible) is thinking…",
         "Choose, then Start: the score goes on.",

@@ -319,7 +319,7 @@ pub fn play(
 ) -> anyhow::Result<ExitCode> {
     let interrupts = Interrupts::watch()?;
     let input = std::io::BufReader::new(std::io::stdin());
-    let (server, _own) = server(client, own, out)?;
+    let (server, own) = server(client, own, out)?;
     client::run(
         &server,
         entry,
@@ -330,6 +330,7 @@ pub fn play(
         client::Keeping {
             seats: seats(&client.store).as_ref(),
             games: Store::open_flagged(client.store.data_dir.as_deref()).ok(),
+            own_server: own.is_some(),
         },
         out,
     )
