@@ -245,7 +245,9 @@ impl Room {
 
     /// Someone comes in, named `name`, with `token` to come back with: to the first free
     /// seat, or to watch (`watch`, or both seats taken). The first game starts once both
-    /// seats are taken.
+    /// seats are taken. Between games, the seat of a player who lost the last game by
+    /// forfeit (claimed, out of time, resigned) and is away counts as free: the others are
+    /// told they are gone, and the room can play again.
     fn enter(
         &mut self,
         id: MemberId,
@@ -255,6 +257,19 @@ impl Room {
         now: u64,
     ) -> Vec<Delivery> {
         let mut out = self.at(now).unwrap_or_default();
+        if let Some(mark) = self.forfeited_away().filter(|_| !watch)
+            && Mark::ALL.iter().all(|&seat| self.holder(seat).is_some())
+            && let Some(index) = self
+                .members
+                .iter()
+                .position(|member| member.seat == Some(mark))
+        {
+            let gone = self.members.remove(index);
+            out.extend(self.tell_all(Happening::Gone {
+                name: gone.name,
+                seat: Some(mark.to_string()),
+            }));
+        }
         let seat = (!watch)
             .then(|| {
                 Mark::ALL
@@ -287,6 +302,14 @@ impl Room {
         }
         out.push(self.welcome(id));
         out
+    }
+
+    /// Between games, the seat of the player who lost the last game by forfeit and is
+    /// away: a newcomer may take it.
+    fn forfeited_away(&self) -> Option<Mark> {
+        let loser = self.game.forfeit().map(|forfeit| forfeit.loser)?;
+        let away = self.holder(loser).is_some_and(|member| member.id.is_none());
+        (self.game.is_over() && away).then_some(loser)
     }
 
     /// The member holding `token`. Every token is compared whole, so the time taken tells
@@ -996,7 +1019,7 @@ impl Lobby {
         let Some(room) = self.rooms.get_mut(&code) else {
             return refused(id, &no_room(code));
         };
-        let watch = watch || room.full();
+        let watch = watch || (room.full() && room.forfeited_away().is_none());
         if watch && room.watchers() >= limits.watchers {
             return refused(id, "That room has as many watchers as it takes.");
         }
@@ -1486,6 +1509,58 @@ mod tests {
         };
         send(&mut lobby, BOB, join);
         assert_eq!(lobby.room(code()).unwrap().watchers(), 1);
+    }
+
+    #[test]
+    fn the_seat_of_a_player_claimed_from_goes_to_a_newcomer_while_they_stay_away() {
+        let mut lobby = room_of_three();
+        play(&mut lobby, ANN, 4);
+        lobby.disconnect(BOB, 0);
+        let at = |now| Fresh {
+            now,
+            ..fresh("dan")
+        };
+        lobby.handle(ANN, ToServer::Claim.into(), at(60_000));
+        // A watcher stays a watcher; a newcomer takes Bob's seat, and the next game starts.
+        let dan = MemberId(4);
+        let join = ToServer::Join {
+            code: CODE.to_owned(),
+            name: "Dan".to_owned(),
+            tokens: Vec::new(),
+        };
+        let out = lobby.handle(dan, join.into(), at(70_000));
+        let told = happenings(&out, ANN);
+        assert!(told.len() >= 2, "{out:?}");
+        assert_eq!(
+            told[..2],
+            [
+                Happening::Gone {
+                    name: "Bob".to_owned(),
+                    seat: Some("O".to_owned())
+                },
+                Happening::Entered {
+                    name: "Dan".to_owned(),
+                    seat: Some("O".to_owned())
+                },
+            ],
+            "{told:?}"
+        );
+        assert!(
+            told.iter()
+                .any(|happening| matches!(happening, Happening::GameStarted { number: 2, .. })),
+            "{told:?}"
+        );
+        // Bob, back at last, watches.
+        let back = ToServer::Rejoin {
+            code: CODE.to_owned(),
+            token: "bob".to_owned(),
+            name: Some("Bob".to_owned()),
+        };
+        let out = lobby.handle(MemberId(5), back.into(), at(80_000));
+        assert!(happenings(&out, ANN).contains(&Happening::Entered {
+            name: "Bob".to_owned(),
+            seat: None
+        }));
     }
 
     #[test]
