@@ -324,6 +324,13 @@ try {
   await waitFor(gus, "(you)");
   await waitFor(fay, "Fay (you)");
   check(true, "a page joins a listed room from the list, and the host has the name she chose");
+  // A room's link pasted into a page already open goes to that room (to watch: it is full).
+  const hal = await person(`http://127.0.0.1:${kept}/`);
+  await waitFor(hal, "Play against");
+  await hal.evaluate((code) => { location.hash = code; }, code3);
+  await waitFor(hal, `online — room ${code3}`);
+  check((await said(hal)).includes("you watch"), "a link pasted into an open page goes to its room");
+  await hal.context().close();
   const pair = { X: fay, O: gus };
   const opener = await firstMover(pair);
   await move(pair, opener, "5");

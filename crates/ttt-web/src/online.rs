@@ -104,6 +104,11 @@ impl Online {
         }
     }
 
+    /// The code of the room, once the server let the page in.
+    pub fn code(&self) -> Option<&str> {
+        self.visit.mirror().code.as_deref()
+    }
+
     /// The board expected before the server says which.
     pub fn rules(&self) -> Rules {
         self.visit.rules()

@@ -22,6 +22,7 @@ use wasm_bindgen::prelude::*;
 use crate::online::{Heard, Listing, Online};
 use crate::protocol::{self, Reply, Request};
 use crate::storage;
+use ttt_online::protocol::RoomCode;
 use ttt_play::records::{Recorder, Remembered};
 
 #[wasm_bindgen]
@@ -213,6 +214,24 @@ impl Page {
             old.close();
         }
         self.connect();
+    }
+
+    /// The page's address changed (a room's link pasted into this tab, or followed): into
+    /// the room it names, unless the page is in it already.
+    fn followed_address(&mut self) {
+        let Some(online) = Online::from_address() else {
+            return;
+        };
+        let named = web_sys::window()
+            .and_then(|window| window.location().hash().ok())
+            .and_then(|hash| hash.trim_start_matches('#').parse::<RoomCode>().ok())
+            .map(|code| code.to_string());
+        let here = self.online.as_ref().and_then(Online::code);
+        if here.is_some() && here == named.as_deref() {
+            return;
+        }
+        self.app.enter_online(online.rules());
+        self.go_online(online);
     }
 
     /// Opens the room's connection (again, after a drop).
@@ -931,6 +950,16 @@ fn listen(page: &Rc<RefCell<Page>>) -> Result<(), JsValue> {
         CLOCK_SHOWN_EVERY,
     )?;
     count_down.forget();
+    // A room's link pasted into this tab (or followed) goes into that room.
+    let followed = Closure::<dyn FnMut()>::new({
+        let page = page.clone();
+        move || {
+            page.borrow_mut().followed_address();
+            wake();
+        }
+    });
+    window.add_event_listener_with_callback("hashchange", followed.as_ref().unchecked_ref())?;
+    followed.forget();
     let closing = Closure::<dyn FnMut()>::new({
         let page = page.clone();
         move || page.borrow_mut().let_go()
