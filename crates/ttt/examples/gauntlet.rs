@@ -22,7 +22,9 @@
 //! engine beat its own copy 70-56-2 at 0.1 s a move). A move the engine does not answer
 //! within its time and a second, an illegal move or a crash loses it the game. Prints each
 //! game's result, then the tally from `search`'s side, the average time per move of each
-//! engine, and `search`'s average depth and nodes per second.
+//! engine, and `search`'s average depth and nodes per second; then the same for the moves
+//! it searched (leaving out forced blocks and wins by threats found at once, which take
+//! milliseconds).
 
 use std::time::{Duration, Instant};
 
@@ -67,6 +69,12 @@ struct Totals {
     search_moves: u32,
     search_time: Duration,
     search_depth: u64,
+    /// Moves `search` searched (not forced, not won by threats at once), their time,
+    /// depth, and nodes of both kinds.
+    searched_moves: u32,
+    searched_time: Duration,
+    searched_depth: u64,
+    searched_nodes: u64,
     search_nodes: u64,
     other_moves: u32,
     other_time: Duration,
@@ -115,6 +123,12 @@ fn game(
             totals.search_time += started.elapsed();
             if let Some(thought) = search.last_thought() {
                 totals.search_depth += u64::from(thought.depth);
+                if thought.depth > 0 {
+                    totals.searched_moves += 1;
+                    totals.searched_time += thought.time;
+                    totals.searched_depth += u64::from(thought.depth);
+                    totals.searched_nodes += thought.nodes + thought.threat_nodes;
+                }
                 totals.search_nodes += thought.nodes;
             }
             square
@@ -197,6 +211,15 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
         average(totals.other_time, totals.other_moves),
         totals.search_depth as f64 / f64::from(totals.search_moves.max(1)),
         totals.search_nodes as f64 / totals.search_time.as_secs_f64().max(1e-9) / 1000.0,
+    );
+    println!(
+        "moves searched (not forced, no win by threats at once): {} of {}, {:.3} s a move, \
+         depth {:.1}, {:.0} k nodes/s of both kinds",
+        totals.searched_moves,
+        totals.search_moves,
+        average(totals.searched_time, totals.searched_moves),
+        totals.searched_depth as f64 / f64::from(totals.searched_moves.max(1)),
+        totals.searched_nodes as f64 / totals.searched_time.as_secs_f64().max(1e-9) / 1000.0,
     );
     Ok(())
 }
