@@ -363,7 +363,12 @@ impl App {
         if online.table.clocks != table.clocks {
             online.clocks_told = online.now;
         }
+        // A game that ended while a box asked before leaving it: the question is gone.
+        let ended = table.over && !online.table.over;
         online.table = table;
+        if ended && matches!(self.overlay, Some(Overlay::Confirm(_))) {
+            self.overlay = None;
+        }
     }
 
     /// The other player lost the connection mid-game, and may be claimed from after
@@ -601,6 +606,23 @@ mod tests {
         key(&mut app, Key::Esc);
         key(&mut app, Key::Enter);
         assert!(lobby(&app).public);
+    }
+
+    #[test]
+    fn a_game_that_ends_under_the_box_asking_to_leave_it_closes_the_box() {
+        let mut app = in_room(Some(Mark::X));
+        key(&mut app, Key::Char('5'));
+        let mut table = app.table().unwrap().clone();
+        table.position =
+            Position::from_moves(Rules::default(), Mark::X, &[Square::new(4)]).unwrap();
+        app.show_online(table.clone());
+        key(&mut app, Key::Char('q'));
+        assert!(matches!(app.overlay(), Some(Overlay::Confirm(_))));
+        // A clock falls meanwhile: the game is over, and nothing is left to ask about.
+        table.over = true;
+        table.ended = Some(Outcome::Win(Mark::O));
+        app.show_online(table);
+        assert!(app.overlay().is_none());
     }
 
     #[test]
