@@ -319,6 +319,15 @@ impl Mirror {
         (self.seat.is_none() || between).then(|| self.request(id, ToServer::Leave))
     }
 
+    /// The word that this client, numbered `id`, steps away on purpose and keeps its seat
+    /// ([`ToServer::Away`]): for a player in a room; none for a watcher or before the
+    /// welcome.
+    #[must_use]
+    pub fn away(&self, id: u64) -> Option<Request> {
+        self.code.as_ref()?;
+        self.seat.map(|_| self.request(id, ToServer::Away))
+    }
+
     /// `ask` as the client's request numbered `id`, meant for the ply on the board.
     #[must_use]
     pub fn request(&self, id: u64, ask: ToServer) -> Request {

@@ -274,6 +274,10 @@ pub enum ToServer {
     },
     /// Asks for the list of public rooms waiting for a player ([`ToClient::Rooms`]).
     Rooms,
+    /// Steps away on purpose, the seat kept for a return (as after a dropped connection,
+    /// but the others are told it was meant: [`Happening::Left`]'s `chose`). The client
+    /// closes its connection after it.
+    Away,
     /// Leaves the room for good, giving up one's seat for someone else to take: only
     /// between games (a game under way is played or resigned first). The server says
     /// goodbye; a room nobody is left in closes.
@@ -585,6 +589,10 @@ pub enum Happening {
         /// [claim](ToServer::Claim) it.
         #[serde(default, skip_serializing_if = "Option::is_none")]
         wait: Option<u64>,
+        /// Whether they stepped away on purpose ([`ToServer::Away`]) rather than lost the
+        /// connection.
+        #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+        chose: bool,
     },
     /// Someone left the room for good ([`ToServer::Leave`]): a player's seat is free for
     /// another to take.

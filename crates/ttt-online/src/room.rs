@@ -372,7 +372,7 @@ impl Room {
     /// Someone's connection dropped at `now`: a player keeps the seat for their return
     /// (in a game under way, for `wait` seconds before the other may claim it), a
     /// watcher goes.
-    fn leave(&mut self, id: MemberId, now: u64, wait: u64) -> Vec<Delivery> {
+    fn leave(&mut self, id: MemberId, now: u64, wait: u64, chose: bool) -> Vec<Delivery> {
         let mut out = self.at(now).unwrap_or_default();
         let Some(index) = self.members.iter().position(|member| member.id == Some(id)) else {
             return out;
@@ -392,6 +392,7 @@ impl Room {
             name,
             seat: seat.map(|mark| mark.to_string()),
             wait: (seat.is_some() && under_way).then_some(wait),
+            chose,
         }));
         out
     }
@@ -534,7 +535,9 @@ impl Room {
                 return refused(id, "You are in a room already.");
             }
             // The lobby answers pings, lists rooms and lets members go.
-            ToServer::Ping | ToServer::Rooms | ToServer::Leave => return Vec::new(),
+            ToServer::Ping | ToServer::Rooms | ToServer::Leave | ToServer::Away => {
+                return Vec::new();
+            }
         };
         if !self.full() && !self.game.started() {
             return refused(id, "Wait for the other player to join.");
@@ -840,6 +843,9 @@ impl Lobby {
         if message == ToServer::Leave {
             return self.leave_room(id, fresh.now);
         }
+        if message == ToServer::Away {
+            return self.step_away(id, fresh.now, true);
+        }
         if let Some(code) = self.rooms_of.get(&id) {
             return match self.rooms.get_mut(code) {
                 Some(room) => room.handle(id, message, ply, limits, fresh.now),
@@ -1100,13 +1106,19 @@ impl Lobby {
 
     /// The connection `id` dropped at `now` (the server's milliseconds).
     pub fn disconnect(&mut self, id: MemberId, now: u64) -> Vec<Delivery> {
+        self.step_away(id, now, false)
+    }
+
+    /// The connection `id` goes from its room at `now`, as [`Lobby::disconnect`] says, on
+    /// purpose (`chose`, [`ToServer::Away`]) or not.
+    fn step_away(&mut self, id: MemberId, now: u64, chose: bool) -> Vec<Delivery> {
         let Some(code) = self.rooms_of.remove(&id) else {
             return Vec::new();
         };
         let wait = self.limits.reconnect_wait;
         self.rooms
             .get_mut(&code)
-            .map(|room| room.leave(id, now, wait))
+            .map(|room| room.leave(id, now, wait, chose))
             .unwrap_or_default()
     }
 
@@ -1305,6 +1317,7 @@ mod tests {
                 name: "Bob".to_owned(),
                 seat: Some("O".to_owned()),
                 wait: Some(60),
+                chose: false,
             }]
         );
         assert_eq!(
@@ -2015,6 +2028,40 @@ mod tests {
             seat: None,
         };
         assert!(happenings(&out, ANN).contains(&entered), "{out:?}");
+    }
+
+    #[test]
+    fn a_player_who_steps_away_on_purpose_keeps_the_seat_and_the_others_are_told_so() {
+        let mut lobby = room_of_three();
+        play(&mut lobby, ANN, 4);
+        let out = send(&mut lobby, BOB, ToServer::Away);
+        let left = Happening::Left {
+            name: "Bob".to_owned(),
+            seat: Some("O".to_owned()),
+            wait: Some(60),
+            chose: true,
+        };
+        assert_eq!(happenings(&out, ANN), std::slice::from_ref(&left));
+        assert_eq!(
+            crate::words::told(&left, &crate::mirror::Mirror::default()).as_deref(),
+            Some(
+                "Bob stepped away: their seat is kept, and the game can be claimed if they \
+                 are not back in 60 s."
+            )
+        );
+        // The connection closing after it says nothing more; the seat waits, as after a
+        // drop, and the token takes it back.
+        assert!(lobby.disconnect(BOB, 10).is_empty());
+        let back = ToServer::Rejoin {
+            code: CODE.to_owned(),
+            token: "bob".to_owned(),
+            name: None,
+        };
+        let out = send(&mut lobby, MemberId(7), back);
+        assert!(happenings(&out, ANN).contains(&Happening::Returned {
+            name: "Bob".to_owned(),
+            seat: Some("O".to_owned())
+        }));
     }
 
     #[test]

@@ -225,6 +225,14 @@ impl Visit {
         Some(request)
     }
 
+    /// The word to send as the person steps away keeping their seat ([`Mirror::away`]),
+    /// before the front end closes the connection.
+    pub fn away(&mut self) -> Option<Request> {
+        let request = self.mirror.away(self.last_id + 1)?;
+        self.last_id += 1;
+        Some(request)
+    }
+
     /// Takes what the server said (`text`, one message), shows it in `app`, and says what
     /// the front end does next.
     pub fn heard(&mut self, text: &str, app: &mut App) -> Reply {

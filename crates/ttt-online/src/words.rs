@@ -7,7 +7,7 @@
 //! use ttt_online::protocol::Happening;
 //! use ttt_online::words;
 //!
-//! let left = Happening::Left { name: "Bob".into(), seat: Some("O".into()), wait: Some(60) };
+//! let left = Happening::Left { name: "Bob".into(), seat: Some("O".into()), wait: Some(60), chose: false };
 //! assert_eq!(
 //!     words::told(&left, &Mirror::default()).as_deref(),
 //!     Some("Bob lost the connection: waiting 60 s for them to come back."),
@@ -157,6 +157,25 @@ pub fn told(happening: &Happening, mirror: &Mirror) -> Option<String> {
             name,
             seat: Some(mark),
         } => format!("{} came in and plays {}.", Shown(name), Shown(mark)),
+        Happening::Left {
+            name,
+            wait: Some(wait),
+            chose: true,
+            ..
+        } => format!(
+            "{} stepped away: their seat is kept, and the game can be claimed if they are \
+             not back in {wait} s.",
+            Shown(name)
+        ),
+        Happening::Left {
+            name,
+            seat: Some(_),
+            chose: true,
+            ..
+        } => format!("{} stepped away: their seat is kept.", Shown(name)),
+        Happening::Left {
+            name, chose: true, ..
+        } => format!("{} left.", Shown(name)),
         Happening::Left {
             name,
             wait: Some(wait),

@@ -161,10 +161,20 @@ impl Online {
         show_code(None);
     }
 
+    /// Leaves the room keeping the seat, saying so to the server first (the others read
+    /// that it was meant, not a dropped connection).
+    pub fn step_away(&mut self) {
+        if let Some(away) = self.visit.away() {
+            self.send_request(&away);
+        }
+        self.leave();
+    }
+
     /// Leaves the room for good, saying so to the server first: between games the seat
     /// is given up for another player ([`Visit::farewell`]).
     pub fn leave_for_good(&mut self) {
-        if let Some(farewell) = self.visit.farewell() {
+        // Mid-game the seat is kept: the others read that it was meant.
+        if let Some(farewell) = self.visit.farewell().or_else(|| self.visit.away()) {
             self.send_request(&farewell);
         }
         self.leave();

@@ -184,7 +184,7 @@ impl Page {
                 }
                 Ask::Leave => {
                     if let Some(mut online) = self.online.take() {
-                        online.leave();
+                        online.step_away();
                     }
                 }
                 Ask::LeaveRoom => {

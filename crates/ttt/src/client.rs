@@ -287,6 +287,8 @@ pub fn run(
                 client.last_id += 1;
                 let farewell = client.mirror.farewell(client.last_id);
                 let kept = farewell.is_none() && client.mirror.seat.is_some() && !own_server;
+                // Mid-game the seat is kept: the others are told it was meant.
+                let farewell = farewell.or_else(|| client.mirror.away(client.last_id));
                 if let Some(farewell) = farewell {
                     let _ = send(&mut socket, farewell);
                 }
@@ -634,6 +636,7 @@ fn happened(
             name,
             seat,
             wait: Some(wait),
+            ..
         } => {
             let theirs = seat.as_deref().and_then(|seat| seat.parse::<Mark>().ok());
             if let (Some(mine), Some(theirs)) = (client.mirror.seat, theirs)

@@ -237,10 +237,12 @@ fn event_loop(
                 Some(End::Interrupted) => Some(Signal::INTERRUPT),
                 Some(End::Quit) => {
                     keeping.leave(&app);
+                    let room = online.tally();
+                    online.close_down();
                     return Ok(Exit {
                         score,
                         signal: None,
-                        room: online.tally(),
+                        room,
                     });
                 }
                 None => None,
@@ -249,6 +251,7 @@ fn event_loop(
         if signal.is_some() {
             keeping.leave(&app);
             let room = online.tally();
+            online.close_down();
             return Ok(Exit {
                 score,
                 signal,

@@ -39,6 +39,8 @@ pub struct Online {
     room: Option<Room>,
     /// The room to enter as the full screen opens (`ttt join`), and its server.
     first: Option<(Visit, String)>,
+    /// The threads of connections closing, with a last word to send.
+    closing: Vec<std::thread::JoinHandle<()>>,
     /// The server's list of public rooms, on its way from a thread of its own.
     listing: Option<mpsc::Receiver<Result<Vec<Waiting>, String>>>,
 }
@@ -59,6 +61,7 @@ struct Room {
 struct Link {
     outgoing: mpsc::Sender<String>,
     heard: mpsc::Receiver<Heard>,
+    thread: std::thread::JoinHandle<()>,
 }
 
 /// What a connection's thread hands back.
@@ -92,6 +95,7 @@ impl Online {
             room: None,
             first: None,
             listing: None,
+            closing: Vec::new(),
         }
     }
 
@@ -235,7 +239,7 @@ impl Online {
                 Ask::ListRooms => self.list_rooms(),
                 // Typed in the box itself.
                 Ask::Edit { .. } => {}
-                Ask::Leave => self.room = None,
+                Ask::Leave => self.step_away(),
                 Ask::LeaveRoom => self.leave(),
                 ask => {
                     let Some(room) = &mut self.room else {
@@ -353,12 +357,38 @@ impl Online {
     /// Leaves the room on purpose: a watcher goes, a player gives the seat up between
     /// games (in the middle of one, the seat is kept for a return); the connection closes.
     pub fn leave(&mut self) {
-        if let Some(mut room) = self.room.take()
-            && room.said_hello
-            && let Some(farewell) = room.visit.farewell()
-        {
-            room.post(&farewell);
+        if let Some(mut room) = self.room.take() {
+            if room.said_hello
+                && let Some(farewell) = room.visit.farewell().or_else(|| room.visit.away())
+            {
+                room.post(&farewell);
+            }
+            self.closing.extend(room.link.take().map(Link::close));
         }
+    }
+
+    /// Steps away from the room keeping the seat, saying so to the server (the others
+    /// read that it was meant, not a dropped connection).
+    fn step_away(&mut self) {
+        if let Some(mut room) = self.room.take() {
+            if room.said_hello
+                && let Some(away) = room.visit.away()
+            {
+                room.post(&away);
+            }
+            self.closing.extend(room.link.take().map(Link::close));
+        }
+    }
+
+    /// As the program ends: steps away from the room it is in (the seat kept, the others
+    /// told it was meant), and waits a moment for the last words to leave.
+    pub fn close_down(&mut self) {
+        self.step_away();
+        let until = Instant::now() + Duration::from_millis(500);
+        while Instant::now() < until && self.closing.iter().any(|thread| !thread.is_finished()) {
+            std::thread::sleep(Duration::from_millis(10));
+        }
+        self.closing.clear();
     }
 
     /// Parses `code` as a room's code and joins it on the server named or the default one.
@@ -398,8 +428,18 @@ impl Link {
     fn open(server: String) -> Link {
         let (outgoing, to_send) = mpsc::channel();
         let (tell, heard) = mpsc::channel();
-        std::thread::spawn(move || carry(&server, &to_send, &tell));
-        Link { outgoing, heard }
+        let thread = std::thread::spawn(move || carry(&server, &to_send, &tell));
+        Link {
+            outgoing,
+            heard,
+            thread,
+        }
+    }
+
+    /// Closes the connection once what was handed to it is sent: its thread, to wait for
+    /// before the program ends.
+    fn close(self) -> std::thread::JoinHandle<()> {
+        self.thread
     }
 
     /// What the connection heard next, if anything yet.
