@@ -530,7 +530,7 @@ fn two_terminals_play_each_other_full_screen_through_a_server() {
     }
     first.wait_for("You win!");
     second.wait_for("wins.");
-    // Bob leaves: Ann sees him go; his tally names the room.
+    // Bob quits: Ann reads that he stepped away; his tally names the room.
     bob.keys(&["q"]);
     let screen = bob.wait_for("EXIT=0");
     assert!(
@@ -539,7 +539,7 @@ fn two_terminals_play_each_other_full_screen_through_a_server() {
         "{screen}"
     );
     bob.assert_restored();
-    ann.wait_for("Bob lost the");
+    ann.wait_for("Bob stepped away: their seat is kept.");
     ann.keys(&["q"]);
     ann.wait_for("EXIT=0");
     ann.assert_restored();
