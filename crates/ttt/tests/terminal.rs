@@ -539,7 +539,7 @@ fn two_terminals_play_each_other_full_screen_through_a_server() {
         "{screen}"
     );
     bob.assert_restored();
-    ann.wait_for("Bob stepped away: their seat is kept.");
+    ann.wait_for("Bob stepped away");
     ann.keys(&["q"]);
     ann.wait_for("EXIT=0");
     ann.assert_restored();
