@@ -310,13 +310,19 @@ impl Mirror {
     }
 
     /// The goodbye, numbered `id`, of a person who leaves the room on purpose: a watcher
-    /// goes, a player gives the seat up between games ([`ToServer::Leave`]); none in the
-    /// middle of a game (the seat is kept for a return) or before the welcome.
+    /// goes, a player gives the seat up between games ([`ToServer::Leave`]); in the middle
+    /// of a game the seat is kept for a return ([`ToServer::Away`]). None before the
+    /// welcome.
     #[must_use]
     pub fn farewell(&self, id: u64) -> Option<Request> {
         self.code.as_ref()?;
         let between = self.position.is_none() || self.over;
-        (self.seat.is_none() || between).then(|| self.request(id, ToServer::Leave))
+        let ask = if self.seat.is_none() || between {
+            ToServer::Leave
+        } else {
+            ToServer::Away
+        };
+        Some(self.request(id, ask))
     }
 
     /// The word that this client, numbered `id`, steps away on purpose and keeps its seat

@@ -62,9 +62,7 @@ impl Online {
     /// The room of the page's address, if it names one: back to this tab's seat after a
     /// reload, or to one of this browser's if nobody holds it, or in as anyone.
     pub fn from_address() -> Option<Online> {
-        let hash = web_sys::window()?.location().hash().ok()?;
-        let code = hash.strip_prefix('#')?.parse::<RoomCode>().ok()?;
-        Some(Online::join(code))
+        address_code().map(Online::join)
     }
 
     /// The room `code`: back to this tab's seat, or to one of this browser's if nobody
@@ -173,8 +171,7 @@ impl Online {
     /// Leaves the room for good, saying so to the server first: between games the seat
     /// is given up for another player ([`Visit::farewell`]).
     pub fn leave_for_good(&mut self) {
-        // Mid-game the seat is kept: the others read that it was meant.
-        if let Some(farewell) = self.visit.farewell().or_else(|| self.visit.away()) {
+        if let Some(farewell) = self.visit.farewell() {
             self.send_request(&farewell);
         }
         self.leave();
@@ -425,6 +422,12 @@ pub fn name() -> String {
         let _ = storage.set_item(NAME, &name);
     }
     name
+}
+
+/// The room's code the page's address names (`/#K7QX-2M`), if it names one.
+pub fn address_code() -> Option<RoomCode> {
+    let hash = web_sys::window()?.location().hash().ok()?;
+    hash.strip_prefix('#')?.parse().ok()
 }
 
 /// The page's host, `HOST:PORT`: the server `ttt join` names to come to its rooms.

@@ -22,7 +22,6 @@ use wasm_bindgen::prelude::*;
 use crate::online::{Heard, Listing, Online};
 use crate::protocol::{self, Reply, Request};
 use crate::storage;
-use ttt_online::protocol::RoomCode;
 use ttt_play::records::{Recorder, Remembered};
 
 #[wasm_bindgen]
@@ -219,17 +218,14 @@ impl Page {
     /// The page's address changed (a room's link pasted into this tab, or followed): into
     /// the room it names, unless the page is in it already.
     fn followed_address(&mut self) {
-        let Some(online) = Online::from_address() else {
+        let Some(named) = crate::online::address_code() else {
             return;
         };
-        let named = web_sys::window()
-            .and_then(|window| window.location().hash().ok())
-            .and_then(|hash| hash.trim_start_matches('#').parse::<RoomCode>().ok())
-            .map(|code| code.to_string());
         let here = self.online.as_ref().and_then(Online::code);
-        if here.is_some() && here == named.as_deref() {
+        if here == Some(named.to_string().as_str()) {
             return;
         }
+        let online = Online::join(named);
         self.app.enter_online(online.rules());
         self.go_online(online);
     }

@@ -121,7 +121,7 @@ fn game(
                 .map_err(|why| why.to_string())?;
             totals.search_moves += 1;
             totals.search_time += started.elapsed();
-            if let Some(thought) = search.last_thought() {
+            if let Some(thought) = search.thought() {
                 totals.search_depth += u64::from(thought.depth);
                 if thought.depth > 0 {
                     totals.searched_moves += 1;

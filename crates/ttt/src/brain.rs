@@ -369,7 +369,7 @@ pub fn run(
             Some(Answer::Chosen(answer, search)) => {
                 thinking = None;
                 // What it thought, as Gomocup engines say it, before the move.
-                if let Some(thought) = search.last_thought().filter(|_| answer.is_some()) {
+                if let Some(thought) = search.thought().filter(|_| answer.is_some()) {
                     writeln!(output, "MESSAGE {thought}")?;
                 }
                 engine = Some(*search);

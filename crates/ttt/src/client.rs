@@ -286,9 +286,11 @@ pub fn run(
             Ok(None) => {
                 client.last_id += 1;
                 let farewell = client.mirror.farewell(client.last_id);
-                let kept = farewell.is_none() && client.mirror.seat.is_some() && !own_server;
-                // Mid-game the seat is kept: the others are told it was meant.
-                let farewell = farewell.or_else(|| client.mirror.away(client.last_id));
+                // Mid-game the seat is kept (the others are told it was meant).
+                let kept = farewell
+                    .as_ref()
+                    .is_some_and(|farewell| farewell.ask == ToServer::Away)
+                    && !own_server;
                 if let Some(farewell) = farewell {
                     let _ = send(&mut socket, farewell);
                 }

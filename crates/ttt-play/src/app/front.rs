@@ -91,6 +91,14 @@ impl Front {
         }
     }
 
+    /// How to claim the game of a player who has not come back.
+    pub(super) fn claim(self) -> &'static str {
+        match self {
+            Front::Terminal => "press c to claim the game, or wait on",
+            Front::Page => "claim the game with c, or wait on",
+        }
+    }
+
     /// A pointer's press, in the help's list of keys.
     pub(super) fn pointer(self) -> &'static str {
         match self {

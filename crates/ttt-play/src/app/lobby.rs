@@ -200,6 +200,16 @@ impl Lobby {
         }
     }
 
+    /// The text of `field`: the code or the name (nothing for the others).
+    #[must_use]
+    pub fn text(&self, field: Field) -> &str {
+        match field {
+            Field::Code => &self.code,
+            Field::Name => &self.name,
+            Field::Public | Field::Room(_) => "",
+        }
+    }
+
     /// Sets the text of `field` (the code or the name) as the front end asked for it.
     pub fn edited(&mut self, field: Field, text: &str) {
         let text = text.trim();

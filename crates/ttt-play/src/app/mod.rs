@@ -930,11 +930,12 @@ impl App {
             return;
         };
         let (rules, clock) = (menu.choices.rules, menu.choices.clock.map(str::to_owned));
+        // The box opens again as it was left: the name and Listed.
         let name = lobby.name.trim().to_owned();
+        self.online_name.clone_from(&name);
         self.online_public = lobby.public;
         let ask = match action {
             LobbyAction::Back => {
-                self.online_name = name;
                 self.status = Status::default();
                 return;
             }
@@ -943,10 +944,7 @@ impl App {
                 return;
             }
             LobbyAction::Edit(field) => {
-                let text = match field {
-                    Field::Name => lobby.name.clone(),
-                    _ => lobby.code.clone(),
-                };
+                let text = lobby.text(field).to_owned();
                 self.asks.push(Ask::Edit { field, text });
                 self.overlay = Some(Overlay::Lobby(lobby));
                 return;
@@ -955,14 +953,10 @@ impl App {
                 rules,
                 clock,
                 public: lobby.public,
-                name: name.clone(),
+                name,
             },
-            LobbyAction::Join(code) => Ask::Join {
-                code,
-                name: name.clone(),
-            },
+            LobbyAction::Join(code) => Ask::Join { code, name },
         };
-        self.online_name = name;
         self.naming = menu.choices.naming;
         self.enter_online(rules);
         self.asks.push(ask);

@@ -399,12 +399,8 @@ impl App {
             .filter(|player| !player.connected && table.started && !table.over)
             .map(|player| player.name.clone());
         if let Some(name) = away {
-            let how = match self.front {
-                super::Front::Terminal => "press c to claim the game, or wait on",
-                super::Front::Page => "claim the game with c, or wait on",
-            };
             self.status = Status {
-                text: format!("{name} has not come back: {how}."),
+                text: format!("{name} has not come back: {}.", self.front.claim()),
                 warning: false,
             };
         }

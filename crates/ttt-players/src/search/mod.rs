@@ -263,12 +263,6 @@ impl Search {
         (self.table, self.threats) = Search::tables(self.limits.memory);
     }
 
-    /// What the search did for its last move, if it has made one.
-    #[must_use]
-    pub fn last_thought(&self) -> Option<Thought> {
-        self.last
-    }
-
     /// The bytes its tables take (the alpha-beta's and the threat search's): at most
     /// [`Limits::memory`].
     #[must_use]

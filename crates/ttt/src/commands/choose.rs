@@ -9,7 +9,7 @@ use std::time::{Duration, Instant};
 use ttt_core::{Position, Square, SquareNaming};
 
 use serde::{Deserialize, Serialize};
-use ttt_players::{Judgement, Limits, Player, PlayerError, Search, Strength, Thought};
+use ttt_players::{Judgement, Limits, Player, PlayerError, Strength, Thought};
 
 use super::PositionArgs;
 use crate::cli::LimitArgs;
@@ -117,13 +117,9 @@ pub fn choose(
         Some(seed) => StdRng::seed_from_u64(seed),
         None => rand::make_rng(),
     };
-    if strength == Strength::Search {
-        let mut search = Search::new(limits);
-        let square = search.choose(position, &mut rng)?;
-        return Ok((square, search.last_thought()));
-    }
-    let square = strength.player(limits).choose(position, &mut rng)?;
-    Ok((square, None))
+    let mut player = strength.player(limits);
+    let square = player.choose(position, &mut rng)?;
+    Ok((square, player.thought()))
 }
 
 /// Runs `ttt move`.

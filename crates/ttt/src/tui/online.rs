@@ -117,11 +117,8 @@ impl Online {
         if self.listing.is_some() {
             return;
         }
-        let server = match (&self.named, &self.own) {
-            (Some(named), _) => named.clone(),
-            (None, Some(own)) => own.reached_at(),
-            (None, None) => client::DEFAULT_SERVER.to_owned(),
-        };
+        let server = self.server_to_join();
+        // At the default address, a server may not run yet: asked quickly first.
         let probe = self.named.is_none() && self.own.is_none();
         let (sender, receiver) = mpsc::channel();
         let listed = std::thread::Builder::new()
@@ -357,24 +354,23 @@ impl Online {
     /// Leaves the room on purpose: a watcher goes, a player gives the seat up between
     /// games (in the middle of one, the seat is kept for a return); the connection closes.
     pub fn leave(&mut self) {
-        if let Some(mut room) = self.room.take() {
-            if room.said_hello
-                && let Some(farewell) = room.visit.farewell().or_else(|| room.visit.away())
-            {
-                room.post(&farewell);
-            }
-            self.closing.extend(room.link.take().map(Link::close));
-        }
+        self.part(Visit::farewell);
     }
 
     /// Steps away from the room keeping the seat, saying so to the server (the others
     /// read that it was meant, not a dropped connection).
     fn step_away(&mut self) {
+        self.part(Visit::away);
+    }
+
+    /// Leaves the room with the last word `word` gives, if any; its connection closes
+    /// once the word is sent.
+    fn part(&mut self, word: fn(&mut Visit) -> Option<Request>) {
         if let Some(mut room) = self.room.take() {
             if room.said_hello
-                && let Some(away) = room.visit.away()
+                && let Some(word) = word(&mut room.visit)
             {
-                room.post(&away);
+                room.post(&word);
             }
             self.closing.extend(room.link.take().map(Link::close));
         }
