@@ -267,11 +267,8 @@ pub fn run(
                 writeln!(out, "That line is not a move: type a square, or help.")?;
                 continue;
             }
-            Some(Ok(Line::End)) => {
-                let _ = socket.close(None);
-                writeln!(out, "Left the room.")?;
-                return Ok(ExitCode::SUCCESS);
-            }
+            // The end of the input is a quit: said to the room as one.
+            Some(Ok(Line::End)) => "quit".to_owned(),
             Some(Err(Interruption::Signal(signal))) => {
                 let _ = socket.close(None);
                 return Ok(signal.exit_code());

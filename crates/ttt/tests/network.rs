@@ -337,6 +337,22 @@ fn a_player_whose_connection_drops_comes_back_to_the_seat_and_plays_on() {
 }
 
 #[test]
+fn the_end_of_a_players_input_mid_game_steps_away_keeping_the_seat() {
+    let server = Running::start(&["serve", "--listen", "127.0.0.1:0", "--no-store"]);
+    let address = served_at(&server);
+    let (mut ann, code) = ann_hosts(&address);
+    let mut bob = Running::start(&["join", &code, "--server", &address, "--name", "Bob"]);
+    bob.wait_for("you play O");
+    ann.wait_for("Game 1: ");
+    // A script's input ends: a quit, said to the room as one.
+    bob.input = None;
+    bob.wait_for("Left the room; your seat is kept for the game under way");
+    assert_eq!(bob.exit_code(), Some(0));
+    ann.wait_for("Bob stepped away: their seat is kept");
+    ann.type_line("quit");
+}
+
+#[test]
 fn a_player_whose_client_was_killed_joins_again_and_takes_back_the_seat() {
     let server = Running::start(&["serve", "--listen", "127.0.0.1:0", "--no-store"]);
     let address = served_at(&server);
