@@ -11,7 +11,9 @@
 //! distinct squares of the centre's 5x5), each played with both colours too: a bigger
 //! sample than the 16 fixed ones, the same on every run. A fourth argument gives the
 //! engine another time a move than `search`'s (time odds: a rung of a ladder against a
-//! stronger engine), e.g. `… pbrain-rapfi 1 0 0.1`.
+//! stronger engine), e.g. `… pbrain-rapfi 1 0 0.1`. A fifth argument names a file that
+//! each game's moves are added to, one game a line (square indices from 0, row by row, as
+//! `ttt-players`' `speed` example reads them).
 //!
 //! The opponent is run by `ttt::engine::Engine`: it gets the whole position with `BOARD`
 //! before each of its moves, `INFO timeout_turn` for the time a move and `INFO max_memory`
@@ -86,7 +88,7 @@ fn game(
     search_mark: Mark,
     (think, their_think): (Duration, Duration),
     totals: &mut Totals,
-) -> Result<(Verdict, String), String> {
+) -> Result<(Verdict, String, String), String> {
     let rules = Rules::new(15, 15, 5).map_err(|why| why.to_string())?;
     let mut position = Position::new(rules, Mark::X);
     for &(dx, dy) in opening {
@@ -139,7 +141,10 @@ fn game(
                     totals.other_time += started.elapsed();
                     square
                 }
-                Err(why) => return Ok((Verdict::Won, format!("the engine lost by fault: {why}"))),
+                Err(why) => {
+                    let why = format!("the engine lost by fault: {why}");
+                    return Ok((Verdict::Won, why, String::new()));
+                }
             }
         };
         position = position.after(square).map_err(|why| why.to_string())?;
@@ -149,7 +154,16 @@ fn game(
         Some(_) => Verdict::Lost,
         None => Verdict::Drawn,
     };
-    Ok((result, format!("{} moves", position.history().len())))
+    let moves: Vec<String> = position
+        .history()
+        .iter()
+        .map(|square| square.index().to_string())
+        .collect();
+    Ok((
+        result,
+        format!("{} moves", position.history().len()),
+        moves.join(" "),
+    ))
 }
 
 fn main() -> Result<(), Box<dyn std::error::Error>> {
@@ -162,6 +176,16 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
     let more: usize = args.next().map_or(Ok(0), |text| text.parse())?;
     let their_seconds: f64 = args.next().map_or(Ok(seconds), |text| text.parse())?;
     let their_think = Duration::from_secs_f64(their_seconds);
+    let mut record = match args.next() {
+        Some(path) => Some(
+            std::fs::OpenOptions::new()
+                .create(true)
+                .append(true)
+                .open(&path)
+                .map_err(|why| format!("cannot open {path}: {why}"))?,
+        ),
+        None => None,
+    };
     let mut openings: Vec<Vec<(i32, i32)>> =
         OPENINGS.iter().map(|opening| opening.to_vec()).collect();
     let mut draw = StdRng::seed_from_u64(2026);
@@ -181,13 +205,17 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
     let mut totals = Totals::default();
     for (number, opening) in openings.iter().enumerate() {
         for search_mark in [Mark::X, Mark::O] {
-            let (result, how) = game(
+            let (result, how, moves) = game(
                 &command,
                 opening,
                 search_mark,
                 (think, their_think),
                 &mut totals,
             )?;
+            if let Some(file) = record.as_mut().filter(|_| !moves.is_empty()) {
+                use std::io::Write as _;
+                writeln!(file, "{moves}")?;
+            }
             match result {
                 Verdict::Won => won += 1,
                 Verdict::Lost => lost += 1,
