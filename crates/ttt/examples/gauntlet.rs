@@ -18,7 +18,7 @@
 //! The opponent is run by `ttt::engine::Engine`: it gets the whole position with `BOARD`
 //! before each of its moves, `INFO timeout_turn` for the time a move and `INFO max_memory`
 //! for the memory. `search` thinks what `ttt brain` makes of that limit
-//! (`ttt::brain::turn_think`: less a tenth and 30 ms, for the answer to reach the manager)
+//! (`ttt::brain::turn_think`: less a twentieth and 20 ms, for the answer to reach the manager)
 //! within the memory the brain takes (half the `max_memory`), so two copies of one engine
 //! meet on equal terms (before, `search` had the whole limit and twice the memory, and one
 //! engine beat its own copy 70-56-2 at 0.1 s a move). A move the engine does not answer

@@ -50,6 +50,10 @@ const LEAF_FOURS_BUDGET: u32 = 200;
 const LEAF_FOURS_PLIES: i64 = 9;
 /// The threat search's table takes this part of the memory bound (a quarter).
 const THREAT_MEMORY_SHARE: usize = 4;
+/// The share of the think time by which the alpha-beta's iterations end.
+const ALPHA_BETA_SHARE: f64 = 0.88;
+/// The share of the think time by which every search ends: the rest is for the answer.
+const END_SHARE: f64 = 0.97;
 /// Nodes the search for the opponent's threats may expand after each root move checked.
 const MOVE_CHECK_BUDGET: u64 = 30_000;
 
@@ -292,8 +296,8 @@ impl Search {
         let start = Instant::now();
         let mut thought = Thought::default();
         let think = self.limits.think;
-        // Leave room for the last check and the answer itself.
-        let deadline = start + think.mul_f64(0.9);
+        // Leave room for the answer itself.
+        let deadline = start + think.mul_f64(END_SHARE);
         let legal = position.legal_moves();
         if legal.is_empty() {
             return Err(PlayerError::NoMove);
@@ -333,14 +337,13 @@ impl Search {
         let mut best = moves[0];
         let mut searcher = Searcher {
             table: &mut self.table,
-            deadline,
+            deadline: start + think.mul_f64(ALPHA_BETA_SHARE),
             nodes: 0,
         };
         let free = legal.len() as u32;
-        let budget = think.mul_f64(0.9);
-        let mut previous: Option<f64> = None;
+        // Deeper and deeper until the alpha-beta's time is up: the last iteration, cut
+        // short, still tells whether a move beats the best of the one before.
         for depth in 1..=free {
-            let iteration = Instant::now();
             match searcher.root(&mut board, &moves, depth) {
                 Ok(mut scored) => {
                     // The next, deeper iteration tries the moves searched best first by
@@ -361,24 +364,16 @@ impl Search {
                 }
                 Err(OutOfTime) => break,
             }
-            // Start the next iteration only if it is expected to get far enough: past its
-            // first move (the best so far), which takes about a third of an iteration that
-            // is, by the growth of the last ones, 2 to 8 times longer than the last.
-            let took = iteration.elapsed().as_secs_f64();
-            let growth = previous
-                .filter(|&before| before > 0.0)
-                .map_or(4.0, |before| (took / before).clamp(2.0, 8.0));
-            if start.elapsed().as_secs_f64() + took * growth / 3.0 > budget.as_secs_f64() {
+            if Instant::now() >= searcher.deadline {
                 break;
             }
-            previous = Some(took);
         }
         thought.nodes = searcher.nodes;
         thought.threat_nodes = self.threats.nodes() - counted;
-        // Time the alpha-beta could not use goes to a longer look for a win by threats
-        // (a proof, so better than any move the alpha-beta judged by its horizon); what
-        // that leaves, to making sure the move chosen allows the opponent none.
-        if start.elapsed() < budget.mul_f64(0.9) {
+        // The rest of the time goes to a longer look for a win by threats (a proof, so
+        // better than any move the alpha-beta judged by its horizon); what that leaves, to
+        // making sure the move chosen allows the opponent none.
+        if Instant::now() < deadline {
             let threats = &mut self.threats;
             threats.start(THREAT_BUDGET, Some(deadline));
             let win = threats.find(&mut board, Reach::Threes);
