@@ -21,6 +21,7 @@ mod count;
 mod geometry;
 mod hash;
 mod pn;
+pub mod proof_numbers;
 mod prover;
 mod review;
 mod solver;

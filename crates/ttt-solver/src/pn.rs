@@ -22,46 +22,21 @@ use ttt_core::Position;
 use crate::GameResult;
 use crate::geometry::{ALL, Bits, BoardSays, Geometry, MoveOrder};
 use crate::hash::{BitsMap, Tally, forget_half, has_room};
+pub(crate) use crate::proof_numbers::Numbers;
+use crate::proof_numbers::{Epsilon, INFINITY, weigh};
 use crate::prover::{Proof, ProofError, ProofLimits, Proving, Run, drive};
 use crate::table::ProofTable;
 
-/// A number too large to reach: the node is settled the other way.
-const INFINITY: u32 = u32::MAX;
+/// The 1 + ε trick's ε: the most proving child is searched until its number passes twice
+/// the second least (see [`Epsilon::widen`]). On 7x7, k=5: 1,181,044 positions with the
+/// plain second least plus one, 793,750 with ε a half, 604,568 with ε = 1, 654,738 with
+/// 5/4, 919,875 with 3/2 (587,945 with twice the second least and one more, before the
+/// widening was shared with the threat search; 6x6, k=4: 34,677 where that took 24,208,
+/// but 5x5 and 6x5 with k=4 a little fewer).
+const EPSILON: Epsilon = Epsilon::ONE;
 
 /// Moves of the order that start with the same numbers (see `first_numbers`).
 const RANKS_A_STEP: usize = 4;
-
-/// How much work a node still needs.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub(crate) struct Numbers {
-    pub(crate) proof: u32,
-    pub(crate) disproof: u32,
-}
-
-impl Numbers {
-    const PROVED: Numbers = Numbers {
-        proof: 0,
-        disproof: INFINITY,
-    };
-    const DISPROVED: Numbers = Numbers {
-        proof: INFINITY,
-        disproof: 0,
-    };
-
-    const fn is_settled(self) -> bool {
-        self.proof == 0 || self.disproof == 0
-    }
-
-    /// Whether the numbers are ones the search makes: a node is proved (0 and infinity),
-    /// disproved (infinity and 0), or open with both numbers between.
-    pub(crate) fn is_consistent(self) -> bool {
-        match (self.proof, self.disproof) {
-            (0, d) => d == INFINITY,
-            (p, 0) => p == INFINITY,
-            (p, d) => p < INFINITY && d < INFINITY,
-        }
-    }
-}
 
 /// What the table keeps of a node: its numbers, a set of squares, and the work it took.
 /// The squares are, for a disproved node, the zone of the disproof; for an OR node still
@@ -440,12 +415,25 @@ impl Search<'_> {
                 node.refutation = Some(zone.unwrap_or(ALL));
             }
             let (allowed, disproved_zones) = node.in_play();
-            let numbers = combine(&node.children, allowed, attacker_moves);
-            if numbers.is_settled()
-                || numbers.proof >= proof_threshold
-                || numbers.disproof >= disproof_threshold
-                || self.run.stopped
-            {
+            let in_play = node
+                .children
+                .iter()
+                .enumerate()
+                .filter(|(_, child)| allowed >> child.square & 1 == 1)
+                .map(|(index, child)| (index, child.numbers));
+            let weighed = weigh(in_play, attacker_moves);
+            // No move in play: the attacker has none that wins, the defender none that
+            // holds.
+            let numbers = weighed.map_or(
+                if attacker_moves {
+                    Numbers::DISPROVED
+                } else {
+                    Numbers::PROVED
+                },
+                |weighed| weighed.numbers,
+            );
+            let limit = Numbers::new(proof_threshold, disproof_threshold);
+            if numbers.reached(limit) || self.run.stopped {
                 let zone = if numbers.disproof == 0 {
                     node.disproof_zone(geometry, disproved_zones)
                 } else {
@@ -470,22 +458,20 @@ impl Search<'_> {
             }
             // The most proving child, and the thresholds that bring the search back here
             // once another child is cheaper.
-            let (best, second) = most_proving(&node.children, allowed, attacker_moves);
-            let child = node.children[best];
-            let (child_proof, child_disproof) = if attacker_moves {
-                (
-                    proof_threshold.min(widen(second)),
-                    grow(disproof_threshold, numbers.disproof, child.numbers.disproof),
-                )
-            } else {
-                (
-                    grow(proof_threshold, numbers.proof, child.numbers.proof),
-                    disproof_threshold.min(widen(second)),
-                )
+            let Some(weighed) = weighed else {
+                return (numbers, ALL);
             };
+            let best = weighed.best;
+            let child = node.children[best];
+            let within = weighed.child_limit(limit, child.numbers, EPSILON);
             let after = mine | 1 << child.square;
-            let (numbers, zone) =
-                self.search(theirs, after, !attacker_moves, child_proof, child_disproof);
+            let (numbers, zone) = self.search(
+                theirs,
+                after,
+                !attacker_moves,
+                within.proof,
+                within.disproof,
+            );
             node.children[best] = Child {
                 numbers,
                 zone,
@@ -521,93 +507,9 @@ fn from_key(geometry: &Geometry, symmetry: usize, squares: Bits) -> Bits {
     }
 }
 
-/// A node's numbers from its children's: at an OR node the cheapest proof and every
-/// disproof, at an AND node every proof and the cheapest disproof.
-fn combine(children: &[Child], allowed: Bits, or_node: bool) -> Numbers {
-    let in_play = || {
-        children
-            .iter()
-            .filter(move |child| allowed >> child.square & 1 == 1)
-            .map(|child| child.numbers)
-    };
-    let cheapest = |pick: fn(Numbers) -> u32| in_play().map(pick).min().unwrap_or(INFINITY);
-    let every = |pick: fn(Numbers) -> u32| {
-        in_play().map(pick).fold(0_u32, |sum, n| {
-            if n == INFINITY || sum == INFINITY {
-                INFINITY
-            } else {
-                sum.saturating_add(n).min(INFINITY - 1)
-            }
-        })
-    };
-    if or_node {
-        Numbers {
-            proof: cheapest(|n| n.proof),
-            disproof: every(|n| n.disproof),
-        }
-    } else {
-        Numbers {
-            proof: every(|n| n.proof),
-            disproof: cheapest(|n| n.disproof),
-        }
-    }
-}
-
-/// The index of the child to search (the smallest proof number at an OR node, disproof
-/// number at an AND node) and the second smallest such number.
-fn most_proving(children: &[Child], allowed: Bits, or_node: bool) -> (usize, u32) {
-    let number = |n: Numbers| if or_node { n.proof } else { n.disproof };
-    let mut best: Option<(usize, u32)> = None;
-    let mut second = INFINITY;
-    for (index, child) in children.iter().enumerate() {
-        if allowed >> child.square & 1 == 0 {
-            continue;
-        }
-        let value = number(child.numbers);
-        match best {
-            Some((_, least)) if value >= least => second = second.min(value),
-            Some((_, least)) => {
-                second = least;
-                best = Some((index, value));
-            }
-            None => best = Some((index, value)),
-        }
-    }
-    (best.map_or(0, |(index, _)| index), second)
-}
-
 /// The numbers a move not searched yet starts from: the first few moves of the order as
 /// one leaf, later ones as more, so that the search tries the order's favourites first.
 fn first_numbers(rank: usize, or_node: bool) -> Numbers {
     let cost = 1 + u32::try_from(rank / RANKS_A_STEP).unwrap_or(INFINITY - 2);
-    if or_node {
-        Numbers {
-            proof: cost,
-            disproof: 1,
-        }
-    } else {
-        Numbers {
-            proof: 1,
-            disproof: cost,
-        }
-    }
-}
-
-/// A child's threshold on the number its parent takes the least of: past the second
-/// least, by the 1 + ε trick of Pawlewicz and Lew (2007) with ε = 1 (twice the second
-/// least, and one), so that the search does not come back up at every change of which
-/// child is cheapest. On 7x7, k=5: 1,181,044 positions with the plain second least plus
-/// one, 793,750 with ε a half, 589,009 with ε = 1, 774,047 with ε = 2.
-fn widen(second: u32) -> u32 {
-    second.saturating_mul(2).saturating_add(1)
-}
-
-/// A child's threshold on the sum its parent adds up: the parent's threshold less what
-/// the other children take.
-fn grow(threshold: u32, sum: u32, child: u32) -> u32 {
-    if threshold == INFINITY {
-        INFINITY
-    } else {
-        threshold - sum + child
-    }
+    Numbers::first(cost, or_node)
 }

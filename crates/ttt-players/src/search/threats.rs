@@ -28,6 +28,7 @@
 use web_time::Instant;
 
 use ttt_core::Mark;
+use ttt_solver::proof_numbers::{Epsilon, INFINITY, Numbers, weigh};
 
 use super::board::SearchBoard;
 
@@ -40,8 +41,12 @@ pub(crate) enum Reach {
     Threes,
 }
 
-/// A proof or disproof number too large to reach: the node is settled the other way.
-const INFINITY: u32 = u32::MAX;
+/// The 1 + ε trick's ε (Pawlewicz and Lew 2007): a child is searched until its own
+/// side's number passes the second best by half again. Measured on the attack suite
+/// (`threat_budget`, 3 M nodes): with a quarter, the 98 proofs took 6.9 s in all and 93
+/// came within 0.2 s; with a half, 3.3 s and 95; with the whole again, 100 proofs but 93
+/// within 0.2 s.
+const EPSILON: Epsilon = Epsilon::HALF;
 /// The slots of the table that share a bucket (one cache line).
 const BUCKET: usize = 4;
 /// The bytes of a slot of the table.
@@ -61,52 +66,18 @@ const O_ATTACKS: u64 = 0x5851_f42d_4c95_7f2d;
 /// Marks a table key as a search by fours alone.
 const FOURS_ONLY: u64 = 0x2545_f491_4f6c_dd1d;
 
-/// How much work a node still needs: the proof number (how many more nodes must be proved
-/// to prove it) and the disproof number (to disprove it).
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-struct Numbers {
-    proof: u32,
-    disproof: u32,
+/// The numbers as one word of a slot.
+const fn packed(numbers: Numbers) -> u64 {
+    ((numbers.proof as u64) << 32) | numbers.disproof as u64
 }
 
-impl Numbers {
-    /// A node proved: the attacker wins.
-    const PROVED: Numbers = Numbers {
-        proof: 0,
-        disproof: INFINITY,
-    };
-    /// A node disproved: no win by these threats.
-    const DISPROVED: Numbers = Numbers {
-        proof: INFINITY,
-        disproof: 0,
-    };
-
-    fn is_settled(self) -> bool {
-        self.proof == 0 || self.disproof == 0
-    }
-
-    /// The numbers of a node not searched yet, with nothing known of it.
-    const UNKNOWN: Numbers = Numbers {
-        proof: 1,
-        disproof: 1,
-    };
-
-    /// The numbers as one word of a slot.
-    const fn packed(self) -> u64 {
-        ((self.proof as u64) << 32) | self.disproof as u64
-    }
-
-    /// The numbers a slot's word holds.
-    const fn unpacked(word: u64) -> Numbers {
-        Numbers {
-            proof: (word >> 32) as u32,
-            disproof: word as u32,
-        }
-    }
+/// The numbers a slot's word holds.
+const fn unpacked(word: u64) -> Numbers {
+    Numbers::new((word >> 32) as u32, word as u32)
 }
 
 /// A slot of the table: the key of a node (0 where nothing is kept) and its numbers,
-/// [`packed`](Numbers::packed). Plain words, so that a new table is the operating system's
+/// [`packed`]. Plain words, so that a new table is the operating system's
 /// zeroed pages, made at once and touched only as they are used.
 type Slot = [u64; 2];
 
@@ -335,7 +306,7 @@ impl Threats {
         self.table[self.bucket(key)]
             .iter()
             .find(|slot| slot[0] == key && key != 0)
-            .map(|slot| Numbers::unpacked(slot[1]))
+            .map(|slot| unpacked(slot[1]))
     }
 
     /// Keeps a node's numbers: in its own slot if it has one, else in a free slot of its
@@ -351,10 +322,10 @@ impl Threats {
             .or_else(|| {
                 slots
                     .iter()
-                    .position(|slot| !Numbers::unpacked(slot[1]).is_settled())
+                    .position(|slot| !unpacked(slot[1]).is_settled())
             })
             .unwrap_or((key >> 62) as usize % BUCKET);
-        slots[at] = [key, numbers.packed()];
+        slots[at] = [key, packed(numbers)];
     }
 
     /// A node's moves, or what it is without them. With the attacker to move: its fours
@@ -567,84 +538,28 @@ impl Threats {
             .map(|(square, four)| {
                 let child = question.key(board.hash_after(square), child_or);
                 // Unsearched: a four leaves one reply, other moves several.
-                let first = if !child_or {
-                    // The attacker's move: the defender's replies are to come.
-                    Numbers {
-                        proof: if four { 1 } else { 2 },
-                        disproof: 1,
-                    }
-                } else {
-                    Numbers {
-                        proof: 1,
-                        disproof: if four { 1 } else { 2 },
-                    }
-                };
+                let first = Numbers::first(if four { 1 } else { 2 }, attacker_to_move);
                 // What the table knows already, else the first guess; from then on, what
                 // the child's own searches return.
                 (square, self.lookup(child).unwrap_or(first))
             })
             .collect();
         loop {
-            // The node's numbers from its children's, and the most proving child.
-            let (mut sum, mut best, mut best_at, mut second) = (0_u32, INFINITY, 0, INFINITY);
-            let mut own_best = Numbers::DISPROVED;
-            for (at, &(_, numbers)) in children.iter().enumerate() {
-                // At an OR node, the attacker's: the least proof number, the sum of the
-                // disproof numbers; at an AND node the other way round.
-                let (min_side, sum_side) = if attacker_to_move {
-                    (numbers.proof, numbers.disproof)
-                } else {
-                    (numbers.disproof, numbers.proof)
-                };
-                sum = sum.saturating_add(sum_side);
-                if min_side < best {
-                    second = best;
-                    best = min_side;
-                    best_at = at;
-                    own_best = numbers;
-                } else if min_side < second {
-                    second = min_side;
-                }
-            }
-            let numbers = if attacker_to_move {
-                Numbers {
-                    proof: best,
-                    disproof: sum,
-                }
-            } else {
-                Numbers {
-                    proof: sum,
-                    disproof: best,
-                }
+            // The node's numbers from its children's, and the most proving child. (A node
+            // without moves was settled by its expansion.)
+            let with_index = children.iter().map(|&(_, numbers)| numbers).enumerate();
+            let Some(weighed) = weigh(with_index, attacker_to_move) else {
+                return Numbers::DISPROVED;
             };
-            if numbers.is_settled()
-                || numbers.proof >= limit.proof
-                || numbers.disproof >= limit.disproof
-                || self.out_of_bounds()
-            {
+            let numbers = weighed.numbers;
+            if numbers.reached(limit) || self.out_of_bounds() {
                 self.keep(key, numbers);
                 return numbers;
             }
-            // The child's thresholds: its own side's up to half again the second best
-            // (the 1 + epsilon trick, Pawlewicz and Lew 2007), the other side's what the
-            // node's limit leaves after its other children. Measured on the attack suite
-            // (`threat_budget`, 3 M nodes): with a quarter, the 98 proofs took 6.9 s in
-            // all and 93 came within 0.2 s; with a half, 3.3 s and 95; with the whole
-            // again, 100 proofs but 93 within 0.2 s.
-            let widened = second
-                .saturating_add(1)
-                .max(second.saturating_add(second / 2));
-            let child_limit = if attacker_to_move {
-                Numbers {
-                    proof: limit.proof.min(widened),
-                    disproof: (limit.disproof - sum).saturating_add(own_best.disproof),
-                }
-            } else {
-                Numbers {
-                    proof: (limit.proof - sum).saturating_add(own_best.proof),
-                    disproof: limit.disproof.min(widened),
-                }
-            };
+            // The child's thresholds: its own side's up to ε past the second best, the
+            // other side's what the node's limit leaves after its other children.
+            let best_at = weighed.best;
+            let child_limit = weighed.child_limit(limit, children[best_at].1, EPSILON);
             let square = children[best_at].0;
             board.play(square);
             children[best_at].1 = self.search(board, question, child_or, child_limit);
@@ -978,7 +893,7 @@ mod tests {
             }
         }
         for numbers in cases {
-            assert_eq!(Numbers::unpacked(numbers.packed()), numbers);
+            assert_eq!(unpacked(packed(numbers)), numbers);
         }
         // An empty slot is all zero words: no key, so never found.
         let threats = Threats::within(1 << 16);
