@@ -11,6 +11,16 @@
 //! Defaults: 400 games a round at 0.02 s a move, 2 rounds. Prints each round's fit (the
 //! loss before and after, how often the evaluation's sign foretells the winner) and the
 //! weights, as `PatternWeights` takes them.
+//!
+//! ```text
+//! cargo run --release -p ttt-players --example tune -- games FILE...
+//! ```
+//!
+//! fits the weights instead to the quiet positions of recorded games (as the `gauntlet`
+//! example of the `ttt` crate records them: one game a line, its moves as square indices),
+//! such as `search`'s games against a stronger engine: every fifth game is held out, and
+//! the loss on those games, before and after, tells whether the fit carries over to games
+//! it did not see.
 
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::thread;
@@ -39,6 +49,9 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
                 .map_err(|_| format!("{name}: expected a number, got {text:?}"))
         })
     };
+    if args.first().is_some_and(|word| word == "games") {
+        return fit_recorded(&args[1..]);
+    }
     let games = number(0, "GAMES", 400.0)? as usize;
     let think = Duration::try_from_secs_f64(number(1, "SECONDS", 0.02)?)
         .map_err(|why| format!("SECONDS: {why}"))?;
@@ -56,6 +69,56 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
         weights = fit(&samples, weights);
         print_weights(&weights);
     }
+    Ok(())
+}
+
+/// Fits the weights to the recorded games of `paths`, every fifth held out.
+fn fit_recorded(paths: &[String]) -> Result<(), Box<dyn std::error::Error>> {
+    let rules = Rules::new(15, 15, 5)?;
+    let (mut fitted_on, mut held_out) = (Vec::new(), Vec::new());
+    let mut games = 0;
+    for path in paths {
+        let text =
+            std::fs::read_to_string(path).map_err(|why| format!("cannot read {path}: {why}"))?;
+        for (number, line) in text.lines().enumerate() {
+            let mut position = Position::new(rules, Mark::X);
+            let mut kept = Vec::new();
+            for word in line.split_whitespace() {
+                let square: usize = word
+                    .parse()
+                    .map_err(|why| format!("{path}:{}: {why}", number + 1))?;
+                kept.extend(quiet(&position)?);
+                position = position
+                    .after(ttt_core::Square::new(square))
+                    .map_err(|why| format!("{path}:{}: {why}", number + 1))?;
+            }
+            let samples = with_results(kept, &position);
+            if games % 5 == 4 {
+                held_out.extend(samples);
+            } else {
+                fitted_on.extend(samples);
+            }
+            games += 1;
+        }
+    }
+    println!(
+        "{games} games: {} positions to fit, {} held out (every fifth game)",
+        fitted_on.len(),
+        held_out.len()
+    );
+    if fitted_on.is_empty() || held_out.is_empty() {
+        return Err("too few games to fit and to hold out: give more".into());
+    }
+    let start = PatternWeights::default();
+    let weights = fit(&fitted_on, start);
+    let (before, right_before) = loss(&held_out, &parameters(&start));
+    let (after, right_after) = loss(&held_out, &parameters(&weights));
+    println!(
+        "held out: loss {before:.4} -> {after:.4}; the evaluation's sign foretells the winner {:.1}% -> {:.1}%",
+        100.0 * right_before,
+        100.0 * right_after
+    );
+    print_weights(&weights);
     Ok(())
 }
 
@@ -111,26 +174,34 @@ fn self_play(search: &mut Search, rng: &mut StdRng) -> Result<Vec<Sample>, Strin
             position = next;
         }
     }
-    let five = FEATURE_NAMES
-        .iter()
-        .position(|&name| name == "five")
-        .ok_or("no five among the features")?;
     let mut kept: Vec<(Mark, [[u32; FEATURES]; 2])> = Vec::new();
     while !position.is_over() {
-        // A square to win on is no evaluation's business: the search takes the win.
-        if let Some(features) = pattern_features(&position)
-            && features.iter().all(|side| side[five] == 0)
-        {
-            kept.push((position.to_move(), features));
-        }
+        kept.extend(quiet(&position)?);
         let square = search
             .choose(&position, rng)
             .map_err(|why| why.to_string())?;
         position = position.after(square).map_err(|why| why.to_string())?;
     }
-    let winner = position.outcome().and_then(|outcome| outcome.winner());
-    Ok(kept
-        .into_iter()
+    Ok(with_results(kept, &position))
+}
+
+/// The mover and the features of `position` if it is quiet: no square to win on for
+/// either side (a square to win on is no evaluation's business: the search takes the
+/// win).
+fn quiet(position: &Position) -> Result<Option<(Mark, [[u32; FEATURES]; 2])>, String> {
+    let five = FEATURE_NAMES
+        .iter()
+        .position(|&name| name == "five")
+        .ok_or("no five among the features")?;
+    Ok(pattern_features(position)
+        .filter(|features| features.iter().all(|side| side[five] == 0))
+        .map(|features| (position.to_move(), features)))
+}
+
+/// The kept positions of a game that ended in `end`, each with the result for its mover.
+fn with_results(kept: Vec<(Mark, [[u32; FEATURES]; 2])>, end: &Position) -> Vec<Sample> {
+    let winner = end.outcome().and_then(|outcome| outcome.winner());
+    kept.into_iter()
         .map(|(mover, [own, other])| {
             let result = match winner {
                 Some(mark) if mark == mover => 1.0,
@@ -139,33 +210,14 @@ fn self_play(search: &mut Search, rng: &mut StdRng) -> Result<Vec<Sample>, Strin
             };
             (own, other, result)
         })
-        .collect())
+        .collect()
 }
 
 /// The weights that best foretell the results, by gradient descent from `start` on the
 /// mean logistic loss.
 fn fit(samples: &[Sample], start: PatternWeights) -> PatternWeights {
-    // Parameters in logistic units: the own weights, then the other's.
-    let mut theta: Vec<f64> = start
-        .own
-        .iter()
-        .chain(&start.other)
-        .map(|&w| f64::from(w) / SCALE)
-        .collect();
-    let loss = |theta: &[f64]| {
-        let mut total = 0.0;
-        let mut right = 0usize;
-        for (own, other, result) in samples {
-            let z = argument(theta, own, other);
-            let p = 1.0 / (1.0 + (-z).exp());
-            total -= result * p.max(1e-12).ln() + (1.0 - result) * (1.0 - p).max(1e-12).ln();
-            right += usize::from((z > 0.0) == (*result > 0.5));
-        }
-        (
-            total / samples.len() as f64,
-            right as f64 / samples.len() as f64,
-        )
-    };
+    let mut theta = parameters(&start);
+    let loss = |theta: &[f64]| loss(samples, theta);
     let (before, right_before) = loss(&theta);
     // Adam, on the whole set each step, the rate falling to nothing; the best weights
     // met are kept.
@@ -217,6 +269,31 @@ fn fit(samples: &[Sample], start: PatternWeights) -> PatternWeights {
         fitted.other[i] = weight(theta[FEATURES + i]);
     }
     fitted
+}
+
+/// The weights in logistic units: the own weights, then the other's.
+fn parameters(weights: &PatternWeights) -> Vec<f64> {
+    weights
+        .own
+        .iter()
+        .chain(&weights.other)
+        .map(|&w| f64::from(w) / SCALE)
+        .collect()
+}
+
+/// The mean logistic loss of `theta` on `samples`, and how often the evaluation's sign
+/// foretells the winner.
+fn loss(samples: &[Sample], theta: &[f64]) -> (f64, f64) {
+    let mut total = 0.0;
+    let mut right = 0usize;
+    for (own, other, result) in samples {
+        let z = argument(theta, own, other);
+        let p = 1.0 / (1.0 + (-z).exp());
+        total -= result * p.max(1e-12).ln() + (1.0 - result) * (1.0 - p).max(1e-12).ln();
+        right += usize::from((z > 0.0) == (*result > 0.5));
+    }
+    let count = samples.len().max(1) as f64;
+    (total / count, right as f64 / count)
 }
 
 /// The logistic's argument: the evaluation in logistic units.

@@ -26,7 +26,8 @@
 //! game's result, then the tally from `search`'s side, the average time per move of each
 //! engine, and `search`'s average depth and nodes per second; then the same for the moves
 //! it searched (leaving out forced blocks and wins by threats found at once, which take
-//! milliseconds).
+//! milliseconds); then the time of the moves searched while the game was undecided (judged
+//! by a score, not a win or a loss found), and the longest move.
 
 use std::time::{Duration, Instant};
 
@@ -77,6 +78,12 @@ struct Totals {
     searched_time: Duration,
     searched_depth: u64,
     searched_nodes: u64,
+    /// Moves searched while the game was undecided (the search judged a score, not a
+    /// win or a loss), and their time.
+    undecided_moves: u32,
+    undecided_time: Duration,
+    /// The longest move `search` took.
+    longest: Duration,
     search_nodes: u64,
     other_moves: u32,
     other_time: Duration,
@@ -125,6 +132,13 @@ fn game(
             totals.search_time += started.elapsed();
             if let Some(thought) = search.thought() {
                 totals.search_depth += u64::from(thought.depth);
+                totals.longest = totals.longest.max(started.elapsed());
+                if thought.depth > 0
+                    && matches!(thought.judgement, Some(ttt_players::Judgement::Score(_)))
+                {
+                    totals.undecided_moves += 1;
+                    totals.undecided_time += thought.time;
+                }
                 if thought.depth > 0 {
                     totals.searched_moves += 1;
                     totals.searched_time += thought.time;
@@ -248,6 +262,13 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
         average(totals.searched_time, totals.searched_moves),
         totals.searched_depth as f64 / f64::from(totals.searched_moves.max(1)),
         totals.searched_nodes as f64 / totals.searched_time.as_secs_f64().max(1e-9) / 1000.0,
+    );
+    println!(
+        "while undecided (searched, and judged by a score): {} moves, {:.3} s a move; \
+         the longest move of all took {:.3} s",
+        totals.undecided_moves,
+        average(totals.undecided_time, totals.undecided_moves),
+        totals.longest.as_secs_f64(),
     );
     Ok(())
 }
