@@ -37,6 +37,10 @@ use ttt_players::{
 /// side to move (1 won, 0.5 drawn, 0 lost).
 type Sample = ([u32; FEATURES], [u32; FEATURES], f64);
 
+/// A quiet position kept before its game's end is known: its mover, and the features of
+/// the mover and of the other side.
+type Kept = (Mark, [[u32; FEATURES]; 2]);
+
 /// Evaluation units per unit of the logistic's argument: a weight of `SCALE` moves the
 /// foretold odds of winning by a factor of e.
 const SCALE: f64 = 400.0;
@@ -174,7 +178,7 @@ fn self_play(search: &mut Search, rng: &mut StdRng) -> Result<Vec<Sample>, Strin
             position = next;
         }
     }
-    let mut kept: Vec<(Mark, [[u32; FEATURES]; 2])> = Vec::new();
+    let mut kept: Vec<Kept> = Vec::new();
     while !position.is_over() {
         kept.extend(quiet(&position)?);
         let square = search
@@ -188,7 +192,7 @@ fn self_play(search: &mut Search, rng: &mut StdRng) -> Result<Vec<Sample>, Strin
 /// The mover and the features of `position` if it is quiet: no square to win on for
 /// either side (a square to win on is no evaluation's business: the search takes the
 /// win).
-fn quiet(position: &Position) -> Result<Option<(Mark, [[u32; FEATURES]; 2])>, String> {
+fn quiet(position: &Position) -> Result<Option<Kept>, String> {
     let five = FEATURE_NAMES
         .iter()
         .position(|&name| name == "five")
@@ -199,7 +203,7 @@ fn quiet(position: &Position) -> Result<Option<(Mark, [[u32; FEATURES]; 2])>, St
 }
 
 /// The kept positions of a game that ended in `end`, each with the result for its mover.
-fn with_results(kept: Vec<(Mark, [[u32; FEATURES]; 2])>, end: &Position) -> Vec<Sample> {
+fn with_results(kept: Vec<Kept>, end: &Position) -> Vec<Sample> {
     let winner = end.outcome().and_then(|outcome| outcome.winner());
     kept.into_iter()
         .map(|(mover, [own, other])| {
