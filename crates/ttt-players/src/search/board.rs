@@ -465,24 +465,34 @@ impl SearchBoard {
     /// The free squares where `mark` would make two different squares to win on at once
     /// (a straight four, or two fours: on gomoku, the squares that answer an open three).
     pub(crate) fn double_squares(&self, mark: Mark) -> Vec<usize> {
-        // Two squares to win on take two windows two short: none, or one, is no threat.
-        if self.live_windows(mark, self.rules().k() - 2).len() < 2 {
-            return Vec::new();
-        }
-        let mut found = Vec::new();
-        for &window in self.live_windows(mark, self.rules().k() - 2) {
-            for &square in &self.shape.windows[window as usize] {
-                let square = usize::from(square);
-                if self.cells[square] == 0
-                    && !found.contains(&square)
-                    && self.is_double(mark, square)
-                {
-                    found.push(square);
-                }
+        let mut found: Vec<usize> = Vec::new();
+        for square in self.doubles(mark) {
+            if !found.contains(&square) {
+                found.push(square);
             }
         }
         found.sort_unstable();
         found
+    }
+
+    /// Whether `mark` has a square that would make two squares to win on at once (see
+    /// [`double_squares`](SearchBoard::double_squares)): the search asks at every node,
+    /// and the first found answers.
+    pub(crate) fn has_double(&self, mark: Mark) -> bool {
+        self.doubles(mark).next().is_some()
+    }
+
+    /// The squares of [`double_squares`](SearchBoard::double_squares), some more than
+    /// once, unordered.
+    fn doubles(&self, mark: Mark) -> impl Iterator<Item = usize> + '_ {
+        let two_short = self.live_windows(mark, self.rules().k() - 2);
+        // Two squares to win on take two windows two short: none, or one, is no threat.
+        let two_short = if two_short.len() < 2 { &[] } else { two_short };
+        two_short
+            .iter()
+            .flat_map(|&window| &self.shape.windows[window as usize])
+            .map(|&square| usize::from(square))
+            .filter(move |&square| self.cells[square] == 0 && self.is_double(mark, square))
     }
 
     /// Whether window `index` holds k - 2 of `mark`'s marks and is open to it.
@@ -538,7 +548,7 @@ impl SearchBoard {
         self.as_mover(!mark, |board| {
             tried.retain(|&square| {
                 board.play(square);
-                let holds = board.double_squares(mark).is_empty();
+                let holds = !board.has_double(mark);
                 board.undo();
                 holds
             });
@@ -989,6 +999,8 @@ mod tests {
                                 doubles,
                                 "{position}: {mark}"
                             );
+                            assert_eq!(board.has_double(mark), !doubles.is_empty());
+                            assert_eq!(board.can_make_four(mark), !fours.is_empty());
                             checked += 1;
                         }
                     }

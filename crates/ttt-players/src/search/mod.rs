@@ -721,10 +721,7 @@ impl Searcher<'_> {
         }
         // Two squares to win on next move (an open three made a four) win when the
         // opponent has no four to gain time with.
-        if forced.is_empty()
-            && !board.double_squares(me).is_empty()
-            && board.four_squares(!me).is_empty()
-        {
+        if forced.is_empty() && !board.can_make_four(!me) && board.has_double(me) {
             return Ok(WIN - ply - 2);
         }
         if depth == 0 && forced.is_empty() {
