@@ -83,7 +83,8 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
     });
     let seconds: f64 = args.next().map_or(Ok(0.1), |text| text.parse())?;
     let depth: u32 = args.next().map_or(Ok(2), |text| text.parse())?;
-    let think = Duration::from_secs_f64(seconds);
+    let think = Duration::try_from_secs_f64(seconds)
+        .map_err(|why| format!("SECONDS: {why} (got {seconds})"))?;
     let rules = Rules::new(15, 15, 5)?;
     let text =
         std::fs::read_to_string(&path).map_err(|why| format!("cannot read {path}: {why}"))?;

@@ -424,14 +424,9 @@ impl Search<'_> {
             let weighed = weigh(in_play, attacker_moves);
             // No move in play: the attacker has none that wins, the defender none that
             // holds.
-            let numbers = weighed.map_or(
-                if attacker_moves {
-                    Numbers::DISPROVED
-                } else {
-                    Numbers::PROVED
-                },
-                |weighed| weighed.numbers,
-            );
+            let numbers = weighed.map_or(Numbers::without_moves(attacker_moves), |weighed| {
+                weighed.numbers
+            });
             let limit = Numbers::new(proof_threshold, disproof_threshold);
             if numbers.reached(limit) || self.run.stopped {
                 let zone = if numbers.disproof == 0 {
@@ -463,7 +458,7 @@ impl Search<'_> {
             };
             let best = weighed.best;
             let child = node.children[best];
-            let within = weighed.child_limit(limit, child.numbers, EPSILON);
+            let within = weighed.child_limit(limit, EPSILON);
             let after = mine | 1 << child.square;
             let (numbers, zone) = self.search(
                 theirs,

@@ -19,7 +19,7 @@
 //! // The child to search is the one with the least proof number, until its proof number
 //! // passes the second least by the 1 + ε trick.
 //! assert_eq!(weighed.best, 1);
-//! let limit = weighed.child_limit(Numbers::new(100, 100), children[1], Epsilon::HALF);
+//! let limit = weighed.child_limit(Numbers::new(100, 100), Epsilon::HALF);
 //! assert_eq!(limit, Numbers::new(4, 99));
 //! ```
 
@@ -68,6 +68,17 @@ impl Numbers {
             Numbers::new(cost, 1)
         } else {
             Numbers::new(1, cost)
+        }
+    }
+
+    /// The numbers of a node with no move to search: at an OR node the attacker has none
+    /// that wins (disproved), at an AND node the defender none that holds (proved).
+    #[must_use]
+    pub const fn without_moves(or_node: bool) -> Numbers {
+        if or_node {
+            Numbers::DISPROVED
+        } else {
+            Numbers::PROVED
         }
     }
 
@@ -149,6 +160,8 @@ pub struct Weighed {
     pub best: usize,
     /// The second least such number ([`INFINITY`] with one child).
     pub second: u32,
+    /// The most proving child's numbers.
+    best_numbers: Numbers,
     or_node: bool,
 }
 
@@ -161,7 +174,7 @@ pub fn weigh(
     or_node: bool,
 ) -> Option<Weighed> {
     let mut sum = 0_u32;
-    let mut best: Option<(usize, u32)> = None;
+    let mut best: Option<(usize, u32, Numbers)> = None;
     let mut second = INFINITY;
     for (index, numbers) in children {
         let (least, summed) = if or_node {
@@ -175,15 +188,15 @@ pub fn weigh(
             sum.saturating_add(summed).min(INFINITY - 1)
         };
         match best {
-            Some((_, cheapest)) if least >= cheapest => second = second.min(least),
-            Some((_, cheapest)) => {
+            Some((_, cheapest, _)) if least >= cheapest => second = second.min(least),
+            Some((_, cheapest, _)) => {
                 second = cheapest;
-                best = Some((index, least));
+                best = Some((index, least, numbers));
             }
-            None => best = Some((index, least)),
+            None => best = Some((index, least, numbers)),
         }
     }
-    let (best, least) = best?;
+    let (best, least, best_numbers) = best?;
     let numbers = if or_node {
         Numbers::new(least, sum)
     } else {
@@ -193,17 +206,19 @@ pub fn weigh(
         numbers,
         best,
         second,
+        best_numbers,
         or_node,
     })
 }
 
 impl Weighed {
-    /// The thresholds the most proving child (whose numbers are `child`) is searched
-    /// within, under the node's own `limit`: on the number the node takes the least of,
-    /// up to `epsilon` past the second cheapest child; on the one it sums, what the limit
-    /// leaves after the other children.
+    /// The thresholds the most proving child is searched within, under the node's own
+    /// `limit`: on the number the node takes the least of, up to `epsilon` past the
+    /// second cheapest child; on the one it sums, what the limit leaves after the other
+    /// children.
     #[must_use]
-    pub fn child_limit(&self, limit: Numbers, child: Numbers, epsilon: Epsilon) -> Numbers {
+    pub fn child_limit(&self, limit: Numbers, epsilon: Epsilon) -> Numbers {
+        let child = self.best_numbers;
         let grow = |threshold: u32, sum: u32, own: u32| {
             if threshold == INFINITY {
                 INFINITY
@@ -246,6 +261,7 @@ mod tests {
         fn a_node_is_its_children_s_cheapest_and_sum(
             children in prop::collection::vec(numbers(), 1..8),
             or_node in any::<bool>(),
+            slack in 1..2000_u32,
         ) {
             let weighed = weigh(children.iter().copied().enumerate(), or_node).unwrap();
             let least = |n: &Numbers| if or_node { n.proof } else { n.disproof };
@@ -267,15 +283,21 @@ mod tests {
                 .min()
                 .unwrap_or(INFINITY);
             prop_assert_eq!(weighed.second, second);
-            // A child's limit never exceeds its parent's on the side the parent takes the
-            // least of, and passes its own number there unless the parent's limit stops it.
+            // Within a limit the node has not reached, the child's limits pass its own
+            // numbers (so its search makes progress), stay within the node's on the side
+            // the node takes the least of, and pass the second least there unless the
+            // node's limit stops them.
             let child = children[weighed.best];
-            let limit = Numbers::new(INFINITY - 1, INFINITY - 1);
-            let within = weighed.child_limit(limit, child, Epsilon::HALF);
-            let (own, their) = if or_node { (within.proof, limit.proof) } else { (within.disproof, limit.disproof) };
-            prop_assert!(own <= their);
-            if second < INFINITY - 1 {
-                prop_assert!(own > second);
+            let limit = Numbers::new(
+                weighed.numbers.proof.saturating_add(slack).min(INFINITY - 1),
+                weighed.numbers.disproof.saturating_add(slack).min(INFINITY - 1),
+            );
+            if !weighed.numbers.reached(limit) {
+                let within = weighed.child_limit(limit, Epsilon::HALF);
+                prop_assert!(within.proof > child.proof && within.disproof > child.disproof);
+                let (own, their) = if or_node { (within.proof, limit.proof) } else { (within.disproof, limit.disproof) };
+                prop_assert!(own <= their);
+                prop_assert!(own > second || own == their);
             }
         }
     }

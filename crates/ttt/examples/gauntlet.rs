@@ -13,7 +13,8 @@
 //! engine another time a move than `search`'s (time odds: a rung of a ladder against a
 //! stronger engine), e.g. `… pbrain-rapfi 1 0 0.1`. A fifth argument names a file that
 //! each game's moves are added to, one game a line (square indices from 0, row by row, as
-//! `ttt-players`' `speed` example reads them).
+//! `ttt-players`' `speed` example reads them; a game the engine lost by fault is not
+//! recorded).
 //!
 //! The opponent is run by `ttt::engine::Engine`: it gets the whole position with `BOARD`
 //! before each of its moves, `INFO timeout_turn` for the time a move and `INFO max_memory`
@@ -27,7 +28,8 @@
 //! engine, and `search`'s average depth and nodes per second; then the same for the moves
 //! it searched (leaving out forced blocks and wins by threats found at once, which take
 //! milliseconds); then the time of the moves searched while the game was undecided (judged
-//! by a score, not a win or a loss found), and the longest move.
+//! by a score, not a win or a loss found; a move whose score the root's last check set
+//! aside is not among them), and the longest move.
 
 use std::time::{Duration, Instant};
 
@@ -186,10 +188,12 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
         .next()
         .ok_or("give the engine's command, e.g. \"/tmp/ttt-old/target/release/ttt brain\"")?;
     let seconds: f64 = args.next().map_or(Ok(0.2), |text| text.parse())?;
-    let think = Duration::from_secs_f64(seconds);
+    let think = Duration::try_from_secs_f64(seconds)
+        .map_err(|why| format!("SECONDS: {why} (got {seconds})"))?;
     let more: usize = args.next().map_or(Ok(0), |text| text.parse())?;
     let their_seconds: f64 = args.next().map_or(Ok(seconds), |text| text.parse())?;
-    let their_think = Duration::from_secs_f64(their_seconds);
+    let their_think = Duration::try_from_secs_f64(their_seconds)
+        .map_err(|why| format!("the engine's seconds: {why} (got {their_seconds})"))?;
     let mut record = match args.next() {
         Some(path) => Some(
             std::fs::OpenOptions::new()

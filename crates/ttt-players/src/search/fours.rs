@@ -94,16 +94,17 @@ mod tests {
     }
 
     #[test]
-    fn a_four_and_an_open_three_in_line_win_and_a_lone_four_does_not() {
+    fn an_open_three_wins_by_fours_and_a_closed_one_does_not() {
         // X to move: x at c2..e2 open; playing f2 or b2 makes an open four.
         let mut open = board(
             &["...............", "..xxx..........", "o.o.o.........."],
             Mark::X,
         );
-        let before = open.played.len();
+        let before = (open.played.len(), open.hash, open.evaluate());
         assert!(wins_by_fours(&mut open, &mut 100));
-        assert_eq!(open.played.len(), before, "the board is as it was");
-        // A four closed at one end by O, with nothing behind it: one block ends it.
+        let after = (open.played.len(), open.hash, open.evaluate());
+        assert_eq!(after, before, "the board is as it was");
+        // A three closed at one end by O, with nothing behind it: its four is blocked.
         let mut lone = board(
             &["oxxx...........", "...............", "o.o.o.........."],
             Mark::X,

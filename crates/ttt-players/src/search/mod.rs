@@ -41,17 +41,23 @@ const OWN_SHARE: f64 = 0.2;
 /// suites at 1 s.
 const DEFENCE_SHARE: f64 = 0.5;
 /// Moves a look for a win by fours may try at the alpha-beta's horizon. On the `speed`
-/// example's positions at 1 s a move: 60 gave 245 k nodes a second and depth 7.9; 200,
-/// 216 k and 7.8; 1000, 167 k and 7.4 (the old look, the threat search's with a table,
-/// 199 k and 7.7 at 200 nodes).
+/// example's positions at 1 s a move (dcc6550, before the time rules of today): 60 gave
+/// 245 k nodes a second and depth 7.9; 200, 216 k and 7.8; 1000, 167 k and 7.4 (the old
+/// look, the threat search's with a table, 199 k and 7.7 at 200 nodes).
 const LEAF_FOURS_BUDGET: u32 = 200;
 /// The plies a win by fours found at the horizon is scored as taking (its length is not
 /// counted; a longer line than most).
 const LEAF_FOURS_PLIES: i64 = 9;
 /// The threat search's table takes this part of the memory bound (a quarter).
 const THREAT_MEMORY_SHARE: usize = 4;
+/// The alpha-beta reads the clock after this much work (positions visited and moves tried
+/// by the looks at its horizon).
+const CLOCK_EVERY: u64 = 512;
 /// The share of the think time by which the alpha-beta's iterations end.
 const ALPHA_BETA_SHARE: f64 = 0.88;
+/// The share of the think time by which the last look for the side to move's own win by
+/// threats ends: what is left goes to checking the move chosen.
+const LOOK_SHARE: f64 = 0.93;
 /// The share of the think time by which every search ends: the rest is for the answer.
 const END_SHARE: f64 = 0.97;
 /// Nodes the search for the opponent's threats may expand after each root move checked.
@@ -67,7 +73,8 @@ const MOVE_CHECK_BUDGET: u64 = 30_000;
 /// (which must be blocked), and sees that two such lines at once cannot both be blocked.
 /// On five-in-a-row lines it judges positions by pattern codes, as gomoku engines do
 /// (weighed by [`PatternWeights`]); on others, by the lines of k each side can still
-/// fill. It stops in time: never later than the bound it is given. Its tables are allocated
+/// fill. It stops in time: every search ends by 97% of the time it is given (the rest is
+/// for the answer), the alpha-beta's deepening by 88%. Its tables are allocated
 /// within the memory bound and never grow; they are made anew only for another bound or
 /// another board (see [`set_limits`](Search::set_limits), [`prepare`](Search::prepare)).
 #[derive(Debug)]
@@ -86,8 +93,9 @@ pub struct Search {
 /// manager's `MESSAGE` line, `ttt move --json`).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
 pub struct Thought {
-    /// How deep the last finished iteration of the alpha-beta went (0 when the move was
-    /// forced or a win by threats was found before it).
+    /// How deep the alpha-beta's last iteration went (0 when the move was forced or a win
+    /// by threats was found before it). The last iteration is mostly cut short by the
+    /// clock: it counts once its first move (the best of the one before) was searched.
     pub depth: u32,
     /// Positions the alpha-beta visited.
     pub nodes: u64,
@@ -287,7 +295,7 @@ impl Search {
         shape
     }
 
-    /// The best square found, and how deep the last finished iteration went.
+    /// The best square found, and what the search made of the position.
     fn best_square(
         &mut self,
         position: &Position,
@@ -339,6 +347,8 @@ impl Search {
             table: &mut self.table,
             deadline: start + think.mul_f64(ALPHA_BETA_SHARE),
             nodes: 0,
+            work: 0,
+            next_clock: CLOCK_EVERY,
         };
         let free = legal.len() as u32;
         // Deeper and deeper until the alpha-beta's time is up: the last iteration, cut
@@ -375,7 +385,7 @@ impl Search {
         // making sure the move chosen allows the opponent none.
         if Instant::now() < deadline {
             let threats = &mut self.threats;
-            threats.start(THREAT_BUDGET, Some(deadline));
+            threats.start(THREAT_BUDGET, Some(start + think.mul_f64(LOOK_SHARE)));
             let win = threats.find(&mut board, Reach::Threes);
             thought.threat_nodes = threats.nodes() - counted;
             if let Some(square) = win {
@@ -636,15 +646,22 @@ fn threat_aware_moves(board: &mut SearchBoard) -> (Vec<usize>, bool) {
 struct Searcher<'a> {
     table: &'a mut Table,
     deadline: Instant,
+    /// Positions visited.
     nodes: u64,
+    /// Positions visited and moves tried by the looks at the horizon: what the clock is
+    /// read by.
+    work: u64,
+    /// The `work` at which the clock is read next.
+    next_clock: u64,
 }
 
 impl Searcher<'_> {
     /// The root moves searched at `depth`, in `moves`' order, each with its score (a move
     /// after the first that fails low scores at most what it says). Out of time after the
     /// first move (the best of the last iteration) was searched, the moves searched so
-    /// far: a move found better than that one at this depth is better by this depth's
-    /// measure.
+    /// far, and the one being searched again when it had shown it beats the best, with
+    /// the bound it showed: a move found better than that one at this depth is better by
+    /// this depth's measure.
     fn root(
         &mut self,
         board: &mut SearchBoard,
@@ -657,9 +674,25 @@ impl Searcher<'_> {
             board.play(square);
             let score = if board.won {
                 Ok(WIN)
+            } else if index == 0 {
+                self.principal(board, None, depth - 1, alpha, WIN * 2, 1)
             } else {
-                let late = (index > 0).then_some(0);
-                self.principal(board, late, depth - 1, alpha, WIN * 2, 1)
+                // A null window at alpha first: a move that does not beat the best so far
+                // scores at most what it says; one that does is searched again with the
+                // whole window.
+                match self.negamax(board, depth - 1, -alpha - 1, -alpha, 1) {
+                    Ok(bound) if -bound <= alpha => Ok(-bound),
+                    Ok(bound) => self
+                        .negamax(board, depth - 1, -WIN * 2, -alpha, 1)
+                        .map(|score| -score)
+                        // Out of time there, it is kept with the bound it has shown, which
+                        // puts it ahead of the best so far.
+                        .map_err(|OutOfTime| {
+                            scored.push((square, -bound));
+                            OutOfTime
+                        }),
+                    Err(OutOfTime) => Err(OutOfTime),
+                }
             };
             board.undo();
             let score = match score {
@@ -704,8 +737,12 @@ impl Searcher<'_> {
         ply: i64,
     ) -> Result<i64, OutOfTime> {
         self.nodes += 1;
-        if self.nodes.is_multiple_of(512) && Instant::now() >= self.deadline {
-            return Err(OutOfTime);
+        self.work += 1;
+        if self.work >= self.next_clock {
+            self.next_clock = self.work + CLOCK_EVERY;
+            if Instant::now() >= self.deadline {
+                return Err(OutOfTime);
+            }
         }
         let me = board.to_move;
         // Threats decide before any depth: a win now, or a loss to two open lines.
@@ -727,7 +764,9 @@ impl Searcher<'_> {
         if depth == 0 && forced.is_empty() {
             // At the horizon, a win by fours is still a win: a short look for one.
             let mut budget = LEAF_FOURS_BUDGET;
-            if board.can_make_four(me) && fours::wins_by_fours(board, &mut budget) {
+            let wins = board.can_make_four(me) && fours::wins_by_fours(board, &mut budget);
+            self.work += u64::from(LEAF_FOURS_BUDGET - budget);
+            if wins {
                 return Ok(WIN - ply - LEAF_FOURS_PLIES);
             }
             return Ok(board.evaluate());

@@ -278,7 +278,7 @@ impl Threats {
                 return numbers.proof == 0;
             }
             // Numbers grown to the limit without settling: no further search changes them.
-            if numbers.proof >= limit.proof || numbers.disproof >= limit.disproof {
+            if numbers.reached(limit) {
                 self.stopped = true;
                 return false;
             }
@@ -510,9 +510,7 @@ impl Threats {
     ) -> Numbers {
         let key = question.key(board.hash, attacker_to_move);
         if let Some(numbers) = self.lookup(key)
-            && (numbers.is_settled()
-                || numbers.proof >= limit.proof
-                || numbers.disproof >= limit.disproof)
+            && numbers.reached(limit)
         {
             return numbers;
         }
@@ -549,7 +547,7 @@ impl Threats {
             // without moves was settled by its expansion.)
             let with_index = children.iter().map(|&(_, numbers)| numbers).enumerate();
             let Some(weighed) = weigh(with_index, attacker_to_move) else {
-                return Numbers::DISPROVED;
+                return Numbers::without_moves(attacker_to_move);
             };
             let numbers = weighed.numbers;
             if numbers.reached(limit) || self.out_of_bounds() {
@@ -559,7 +557,7 @@ impl Threats {
             // The child's thresholds: its own side's up to ε past the second best, the
             // other side's what the node's limit leaves after its other children.
             let best_at = weighed.best;
-            let child_limit = weighed.child_limit(limit, children[best_at].1, EPSILON);
+            let child_limit = weighed.child_limit(limit, EPSILON);
             let square = children[best_at].0;
             board.play(square);
             children[best_at].1 = self.search(board, question, child_or, child_limit);
