@@ -113,6 +113,47 @@ mod tests {
     }
 
     #[test]
+    fn every_win_it_finds_on_small_boards_the_exact_prover_confirms() {
+        use std::sync::atomic::AtomicBool;
+        use ttt_core::WinRule;
+        use ttt_solver::{GameResult, Progress, ProofLimits, prove};
+
+        let mut rng = StdRng::seed_from_u64(31);
+        let mut confirmed = 0;
+        for (width, height, k) in [(6, 6, 4), (7, 6, 5), (7, 7, 5)] {
+            for win in WinRule::ALL {
+                let rules = Rules::new(width, height, k).unwrap().with_win_rule(win);
+                let shape = Arc::new(Shape::new(rules));
+                for _ in 0..80 {
+                    let stones = rng.random_range(6..=14);
+                    let Some(position) = ttt_reference::random_position(rules, stones, &mut rng)
+                    else {
+                        continue;
+                    };
+                    let mut board = SearchBoard::new(Arc::clone(&shape), &position);
+                    if !board.winning_squares(board.to_move).is_empty()
+                        || !wins_by_fours(&mut board, &mut 400)
+                    {
+                        continue;
+                    }
+                    let (stop, progress) = (AtomicBool::new(false), Progress::default());
+                    let limits = ProofLimits {
+                        table_bytes: 16 << 20,
+                        stop: &stop,
+                        progress: &progress,
+                        max_nodes: Some(2_000_000),
+                    };
+                    if let Ok(proof) = prove(&position, limits) {
+                        assert_eq!(proof.result, GameResult::Win, "{rules}: {position}");
+                        confirmed += 1;
+                    }
+                }
+            }
+        }
+        assert!(confirmed >= 20, "only {confirmed} wins confirmed");
+    }
+
+    #[test]
     fn no_budget_finds_nothing() {
         let mut open = board(
             &["...............", "..xxx..........", "o.o.o.........."],
