@@ -25,6 +25,9 @@ use rand::rngs::StdRng;
 use ttt_core::{Mark, Position, Rules, Square, SquareNaming};
 use ttt_players::{Judgement, Limits, Player, Search, wins_by_threats};
 
+#[path = "support/recorded.rs"]
+mod recorded;
+
 /// Nodes the threat search may expand to prove the attacker's win after one reply.
 const PROOF_BUDGET: u64 = 300_000;
 
@@ -78,16 +81,12 @@ impl Checker {
 
 fn main() -> Result<(), Box<dyn std::error::Error>> {
     let mut args = std::env::args().skip(1);
-    let path = args.next().unwrap_or_else(|| {
-        concat!(env!("CARGO_MANIFEST_DIR"), "/examples/data/midgame.txt").to_owned()
-    });
+    let path = args.next().unwrap_or_else(|| recorded::MIDGAME.to_owned());
     let seconds: f64 = args.next().map_or(Ok(0.1), |text| text.parse())?;
     let depth: u32 = args.next().map_or(Ok(2), |text| text.parse())?;
     let think = Duration::try_from_secs_f64(seconds)
         .map_err(|why| format!("SECONDS: {why} (got {seconds})"))?;
     let rules = Rules::new(15, 15, 5)?;
-    let text =
-        std::fs::read_to_string(&path).map_err(|why| format!("cannot read {path}: {why}"))?;
     let limits = Limits {
         think,
         ..Limits::default()
@@ -98,40 +97,31 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
     };
     let mut rng = StdRng::seed_from_u64(1);
     let (mut positions, mut claims, mut confirmed) = (0, 0, 0);
-    for (number, line) in text.lines().enumerate() {
-        let moves: Vec<usize> = line
-            .split_whitespace()
-            .map(str::parse)
-            .collect::<Result<_, _>>()
-            .map_err(|why| format!("{path}:{}: {why}", number + 1))?;
+    for (number, game) in recorded::read(&path, rules)?.into_iter().enumerate() {
         let mut search = Search::new(limits);
-        let mut position = Position::new(rules, Mark::X);
-        for &played in &moves {
-            if position.is_over() {
-                break;
-            }
+        for position in game.iter().filter(|position| !position.is_over()) {
             positions += 1;
-            let square = search.choose(&position, &mut rng)?;
+            let square = search.choose(position, &mut rng)?;
             let claimed = search
                 .thought()
                 .and_then(|thought| thought.judgement)
                 .filter(|judgement| matches!(judgement, Judgement::Win(_)));
-            if let Some(judgement) = claimed {
-                claims += 1;
-                let after = position.after(square)?;
-                let name = SquareNaming::Letters.label(square, rules);
-                match checker.wins_against_every_reply(&after, depth) {
-                    Ok(()) => confirmed += 1,
-                    Err(reply) => println!(
-                        "game {}, move {}: {} claims {judgement} with {name}; after the reply {}, no win found\n{position}",
-                        number + 1,
-                        position.history().len() + 1,
-                        position.to_move(),
-                        SquareNaming::Letters.label(reply, rules),
-                    ),
-                }
+            let Some(judgement) = claimed else {
+                continue;
+            };
+            claims += 1;
+            let after = position.after(square)?;
+            match checker.wins_against_every_reply(&after, depth) {
+                Ok(()) => confirmed += 1,
+                Err(reply) => println!(
+                    "game {}, move {}: {} claims {judgement} with {}; after the reply {}, no win found\n{position}",
+                    number + 1,
+                    position.history().len() + 1,
+                    position.to_move(),
+                    SquareNaming::Letters.label(square, rules),
+                    SquareNaming::Letters.label(reply, rules),
+                ),
             }
-            position.play(Square::new(played))?;
         }
     }
     println!(

@@ -22,8 +22,11 @@ use std::time::Duration;
 
 use rand::SeedableRng;
 use rand::rngs::StdRng;
-use ttt_core::{Mark, Position, Rules, Square};
+use ttt_core::Rules;
 use ttt_players::{Limits, Player, Search};
+
+#[path = "support/recorded.rs"]
+mod recorded;
 
 /// The moves after which a game's position is taken.
 const PLIES: [usize; 3] = [12, 20, 28];
@@ -32,33 +35,17 @@ const GOES_ON: usize = 6;
 
 fn main() -> Result<(), Box<dyn std::error::Error>> {
     let mut args = std::env::args().skip(1);
-    let path = args.next().unwrap_or_else(|| {
-        concat!(env!("CARGO_MANIFEST_DIR"), "/examples/data/midgame.txt").to_owned()
-    });
+    let path = args.next().unwrap_or_else(|| recorded::MIDGAME.to_owned());
     let seconds: f64 = args.next().map_or(Ok(1.0), |text| text.parse())?;
     let think = Duration::try_from_secs_f64(seconds)
         .map_err(|why| format!("SECONDS: {why} (got {seconds})"))?;
     let rules = Rules::new(15, 15, 5)?;
-    let text =
-        std::fs::read_to_string(&path).map_err(|why| format!("cannot read {path}: {why}"))?;
     let mut positions = Vec::new();
-    for (number, line) in text.lines().enumerate() {
-        let moves: Vec<usize> = line
-            .split_whitespace()
-            .map(str::parse)
-            .collect::<Result<_, _>>()
-            .map_err(|why| format!("{path}:{}: {why}", number + 1))?;
-        for plies in PLIES {
-            if moves.len() < plies + GOES_ON {
-                continue;
-            }
-            let mut position = Position::new(rules, Mark::X);
-            for &square in &moves[..plies] {
-                position
-                    .play(Square::new(square))
-                    .map_err(|why| format!("{path}:{}: {why}", number + 1))?;
-            }
-            positions.push((number + 1, plies, position));
+    for (number, game) in recorded::read(&path, rules)?.into_iter().enumerate() {
+        // `game` holds the position before the first move and after each.
+        let moves = game.len() - 1;
+        for plies in PLIES.into_iter().filter(|&plies| moves >= plies + GOES_ON) {
+            positions.push((number + 1, plies, game[plies].clone()));
         }
     }
     let mut rng = StdRng::seed_from_u64(1);

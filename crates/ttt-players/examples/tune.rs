@@ -13,14 +13,14 @@
 //! weights, as `PatternWeights` takes them.
 //!
 //! ```text
-//! cargo run --release -p ttt-players --example tune -- games FILE...
+//! cargo run --release -p ttt-players --example tune -- games [FILE...]
 //! ```
 //!
 //! fits the weights instead to the quiet positions of recorded games (as the `gauntlet`
 //! example of the `ttt` crate records them: one game a line, its moves as square indices),
-//! such as `search`'s games against a stronger engine: every fifth game is held out, and
-//! the loss on those games, before and after, tells whether the fit carries over to games
-//! it did not see.
+//! such as `search`'s games against a stronger engine (by default the 32 games of
+//! `examples/data/midgame.txt`): every fifth game is held out, and the loss on those
+//! games, before and after, tells whether the fit carries over to games it did not see.
 
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::thread;
@@ -32,6 +32,9 @@ use ttt_core::{Mark, Position, Rules};
 use ttt_players::{
     FEATURE_NAMES, FEATURES, Limits, PatternWeights, Player, Search, pattern_features,
 };
+
+#[path = "support/recorded.rs"]
+mod recorded;
 
 /// One kept position: the side to move's features, the other's, and the result for the
 /// side to move (1 won, 0.5 drawn, 0 lost).
@@ -81,22 +84,19 @@ fn fit_recorded(paths: &[String]) -> Result<(), Box<dyn std::error::Error>> {
     let rules = Rules::new(15, 15, 5)?;
     let (mut fitted_on, mut held_out) = (Vec::new(), Vec::new());
     let mut games = 0;
-    for path in paths {
-        let text =
-            std::fs::read_to_string(path).map_err(|why| format!("cannot read {path}: {why}"))?;
-        for (number, line) in text.lines().enumerate() {
-            let mut position = Position::new(rules, Mark::X);
+    let paths = if paths.is_empty() {
+        vec![recorded::MIDGAME.to_owned()]
+    } else {
+        paths.to_vec()
+    };
+    for path in &paths {
+        for positions in recorded::read(path, rules)? {
             let mut kept = Vec::new();
-            for word in line.split_whitespace() {
-                let square: usize = word
-                    .parse()
-                    .map_err(|why| format!("{path}:{}: {why}", number + 1))?;
-                kept.extend(quiet(&position)?);
-                position = position
-                    .after(ttt_core::Square::new(square))
-                    .map_err(|why| format!("{path}:{}: {why}", number + 1))?;
+            for position in &positions[..positions.len() - 1] {
+                kept.extend(quiet(position)?);
             }
-            let samples = with_results(kept, &position);
+            let end = positions.last().ok_or("a game without a position")?;
+            let samples = with_results(kept, end);
             if games % 5 == 4 {
                 held_out.extend(samples);
             } else {
