@@ -4,6 +4,7 @@
 use ttt_core::{Board, Line, Mark, Position, Rules, Square, WinRule, windows};
 
 use crate::SolverError;
+use crate::fours::{self, FoursBoard, Side, Wins};
 
 /// The most squares a board may have for the bitboard solver.
 pub const MAX_SQUARES: usize = 64;
@@ -88,6 +89,71 @@ fn augment(
         }
     }
     false
+}
+
+/// Two sides' marks on a board, the side to move's first: what the look for wins by fours
+/// ([`fours`]) plays on at the prover's leaves.
+struct Stones<'a> {
+    geometry: &'a Geometry,
+    mover: Bits,
+    other: Bits,
+}
+
+impl Stones<'_> {
+    fn free(&self) -> Bits {
+        self.geometry.full & !(self.mover | self.other)
+    }
+}
+
+impl FoursBoard for Stones<'_> {
+    type Squares = BitSquares;
+
+    fn wins(&self, side: Side) -> Wins {
+        let (mine, theirs) = match side {
+            Side::Mover => (self.mover, self.other),
+            Side::Other => (self.other, self.mover),
+        };
+        wins_of(self.geometry.threats(mine, theirs).0 & self.free())
+    }
+
+    fn four_squares(&self) -> BitSquares {
+        BitSquares(self.geometry.four_squares(self.mover, self.other) & self.free())
+    }
+
+    fn play(&mut self, square: usize) {
+        self.mover |= 1 << square;
+        std::mem::swap(&mut self.mover, &mut self.other);
+    }
+
+    fn undo(&mut self, square: usize) {
+        std::mem::swap(&mut self.mover, &mut self.other);
+        self.mover &= !(1 << square);
+    }
+}
+
+/// The squares of a set, lowest first.
+struct BitSquares(Bits);
+
+impl Iterator for BitSquares {
+    type Item = usize;
+
+    fn next(&mut self) -> Option<usize> {
+        if self.0 == 0 {
+            return None;
+        }
+        let square = self.0.trailing_zeros() as usize;
+        self.0 &= self.0 - 1;
+        Some(square)
+    }
+}
+
+/// The squares to win on of a set of them.
+fn wins_of(squares: Bits) -> Wins {
+    match squares.count_ones() {
+        0 => Wins::None,
+        1 => Wins::One(squares.trailing_zeros() as usize),
+        _ => Wins::Several,
+    }
 }
 
 /// A zone of every square: nothing known beyond the result itself.
@@ -495,28 +561,9 @@ impl Geometry {
         (wins, live)
     }
 
-    /// Whether `attacker`, to move, wins by continuous fours: moves that each leave it one
-    /// square to win on, which `defender` must take (its only reply that does not lose at
-    /// once, as long as it has no square to win on itself), until the attacker has two
-    /// squares to win on, or one it can take. Where the defender has a square to win on,
-    /// the attacker must take it first, and goes on only if that move is a four as well.
-    /// At most `budget` moves of the attacker's are tried (fewer left after): a search cut
-    /// short finds nothing. A win found is a proof: every reply of the defender's that
-    /// does not lose at once was followed.
-    pub(crate) fn wins_by_fours(&self, attacker: Bits, defender: Bits, budget: &mut u32) -> bool {
-        let free = self.full & !(attacker | defender);
-        if self.threats(attacker, defender).0 & free != 0 {
-            return true;
-        }
-        let their_wins = self.threats(defender, attacker).0 & free;
-        if their_wins.count_ones() > 1 {
-            return false;
-        }
-        self.fours_from(attacker, defender, their_wins, budget)
-    }
-
-    /// [`wins_by_fours`](Geometry::wins_by_fours) where `attacker` is known to have no
-    /// square to win on, and `defender` at most one, `their_win` (0 for none): as
+    /// Whether `attacker`, to move, wins by continuous fours ([`fours::fours_from`], at
+    /// most `budget` of its moves tried), where it is known to have no square to win on,
+    /// and `defender` at most one, `their_win` (0 for none): as
     /// [`board_says`](Geometry::board_says) leaves a position it calls open.
     pub(crate) fn fours_from(
         &self,
@@ -525,32 +572,20 @@ impl Geometry {
         their_win: Bits,
         budget: &mut u32,
     ) -> bool {
-        let free = self.full & !(attacker | defender);
-        let mut candidates = if their_win == 0 {
-            self.four_squares(attacker, defender) & free
-        } else {
-            their_win
-        };
-        while candidates != 0 {
-            if *budget == 0 {
-                return false;
-            }
-            *budget -= 1;
-            let square = candidates & candidates.wrapping_neg();
-            candidates &= candidates - 1;
-            let after = attacker | square;
-            let wins = self.threats(after, defender).0 & free & !square;
-            match wins.count_ones() {
-                0 => {}
-                1 => {
-                    if self.wins_by_fours(after, defender | wins, budget) {
-                        return true;
-                    }
-                }
-                _ => return true,
-            }
+        fours::fours_from(
+            &mut self.stones(attacker, defender),
+            wins_of(their_win),
+            budget,
+        )
+    }
+
+    /// `mover`'s and `other`'s marks, as the look for wins by fours plays on them.
+    fn stones(&self, mover: Bits, other: Bits) -> Stones<'_> {
+        Stones {
+            geometry: self,
+            mover,
+            other,
         }
-        false
     }
 
     /// The free squares that would leave `mine` one square short of a winning line: those
@@ -786,7 +821,7 @@ mod tests {
                 }
                 let (mine, theirs) = geometry.sides(&position);
                 let wins = solver.value(&position).unwrap().result == crate::GameResult::Win;
-                if geometry.wins_by_fours(mine, theirs, &mut 1_000) {
+                if fours::wins_by_fours(&mut geometry.stones(mine, theirs), &mut 1_000) {
                     assert!(wins, "{rules}: {position}");
                     found += 1;
                 } else if wins {

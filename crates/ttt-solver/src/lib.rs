@@ -18,6 +18,7 @@
 //! ```
 
 mod count;
+pub mod fours;
 mod geometry;
 mod hash;
 mod pn;

@@ -122,7 +122,7 @@ impl Zoned {
 }
 
 /// Moves of the attacker's a look for a win by fours may try (see
-/// [`Geometry::wins_by_fours`]).
+/// [`crate::fours`]).
 pub(crate) const FOURS_BUDGET: u32 = 64;
 
 /// The bytes one slot of the table takes: the key, the bounds, and the map's control byte.

@@ -1,5 +1,6 @@
 //! A quick look for a win by continuous fours at the alpha-beta's horizon: depth first,
-//! no table, a few hundred moves at most.
+//! no table, a few hundred moves at most ([`ttt_solver::fours`], the look the solver's
+//! prover makes at its leaves, here on the search board).
 //!
 //! The threat search ([`super::threats`]) proves wins by fours too, but each of its nodes
 //! reads and writes a table kept for the whole game; at the horizon, where the alpha-beta
@@ -8,62 +9,42 @@
 //! the defender one reply, so the tree is narrow, and a budget of moves bounds it. A win
 //! found is a win (every reply the defender has is played); "no" proves nothing.
 
+use ttt_solver::fours::{self, FoursBoard, Side, Wins};
+
 use super::board::SearchBoard;
 
 /// Whether the side to move wins by continuous fours, found within `budget` moves tried
-/// (the budget is used up by the look): each of its moves makes a four (or blocks the
-/// defender's four with one), the defender takes the one square that stops it, until a
-/// move makes two squares to win on, or a five. The side to move has no square to win on
-/// when asked (the alpha-beta has taken those); the patterns are left as they are while
-/// it looks.
+/// (the budget is used up by the look); the patterns are left as they are while it looks.
 pub(crate) fn wins_by_fours(board: &mut SearchBoard, budget: &mut u32) -> bool {
-    board.without_patterns(|board| attack(board, budget))
+    board.without_patterns(|board| fours::wins_by_fours(board, budget))
 }
 
-/// The attacker to move, with no square to win on.
-fn attack(board: &mut SearchBoard, budget: &mut u32) -> bool {
-    let me = board.to_move;
-    let theirs = board.winning_squares(!me);
-    let moves = match theirs.len() {
-        0 => board.four_squares(me),
-        // The defender's four is blocked first: by a four of one's own, or not at all.
-        1 => theirs,
-        _ => return false,
-    };
-    for square in moves {
-        if *budget == 0 {
-            return false;
-        }
-        *budget -= 1;
-        board.play(square);
-        let won = board.won || defend(board, budget);
-        board.undo();
-        if won {
-            return true;
-        }
-    }
-    false
-}
+impl FoursBoard for SearchBoard {
+    type Squares = Vec<usize>;
 
-/// The defender to move, after the attacker's move: whether the attacker wins.
-fn defend(board: &mut SearchBoard, budget: &mut u32) -> bool {
-    let attacker = !board.to_move;
-    if board.threatens(board.to_move) {
-        // The defender completes a line of its own first.
-        return false;
-    }
-    let wins = board.winning_squares(attacker);
-    match wins.as_slice() {
-        // No four: the attacker's move was a quiet block.
-        [] => false,
-        [block] => {
-            board.play(*block);
-            let won = !board.won && attack(board, budget);
-            board.undo();
-            won
+    fn wins(&self, side: Side) -> Wins {
+        let mark = match side {
+            Side::Mover => self.to_move,
+            Side::Other => !self.to_move,
+        };
+        match self.winning_squares(mark).as_slice() {
+            [] => Wins::None,
+            [square] => Wins::One(*square),
+            _ => Wins::Several,
         }
-        // Two squares to win on: one block cannot stop both.
-        _ => true,
+    }
+
+    fn four_squares(&self) -> Vec<usize> {
+        SearchBoard::four_squares(self, self.to_move)
+    }
+
+    fn play(&mut self, square: usize) {
+        SearchBoard::play(self, square);
+    }
+
+    fn undo(&mut self, square: usize) {
+        debug_assert_eq!(self.played.last().map(|&s| usize::from(s)), Some(square));
+        SearchBoard::undo(self);
     }
 }
 
