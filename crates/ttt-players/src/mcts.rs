@@ -163,7 +163,7 @@ fn iterate(tree: &mut Vec<Node>, limit: usize, board: &mut SearchBoard, rng: &mu
     }
     let depth = board.played.len();
     // A quick game never evaluates: its moves leave the pattern codes alone.
-    let winner = board.without_patterns(|board| {
+    let winner = board.without_codes(|board| {
         let winner = playout(board, rng);
         while board.played.len() > depth {
             board.undo();

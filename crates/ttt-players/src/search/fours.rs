@@ -14,9 +14,10 @@ use ttt_solver::fours::{self, FoursBoard, Side, Wins};
 use super::board::SearchBoard;
 
 /// Whether the side to move wins by continuous fours, found within `budget` moves tried
-/// (the budget is used up by the look); the patterns are left as they are while it looks.
+/// (the budget is used up by the look); the squares' worths are left as they are while it
+/// looks.
 pub(crate) fn wins_by_fours(board: &mut SearchBoard, budget: &mut u32) -> bool {
-    board.without_patterns(|board| fours::wins_by_fours(board, budget))
+    board.without_codes(|board| fours::wins_by_fours(board, budget))
 }
 
 impl FoursBoard for SearchBoard {
@@ -27,11 +28,7 @@ impl FoursBoard for SearchBoard {
             Side::Mover => self.to_move,
             Side::Other => !self.to_move,
         };
-        match self.winning_squares(mark).as_slice() {
-            [] => Wins::None,
-            [square] => Wins::One(*square),
-            _ => Wins::Several,
-        }
+        SearchBoard::wins(self, mark)
     }
 
     fn four_squares(&self) -> Vec<usize> {

@@ -3,6 +3,7 @@
 pub(crate) mod board;
 mod fours;
 mod patterns;
+mod squares;
 mod table;
 mod threats;
 

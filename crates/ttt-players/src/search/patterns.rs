@@ -10,6 +10,8 @@ use std::sync::{Arc, Mutex, PoisonError};
 
 use ttt_core::{DIRECTIONS, Rules, WinRule};
 
+use super::squares::SquareSet;
+
 /// What playing a square makes along one line, for one side, named for gomoku (k = 5):
 /// a five wins; a four wins with one more mark (a flex four on two squares, so the other
 /// side cannot stop it; a block four on one); a three makes a four with one more (a flex
@@ -153,12 +155,73 @@ pub(crate) fn combination(classes: [Class; 4]) -> u16 {
         .sum()
 }
 
+/// The class in `direction` of a combination number (see [`combination`]).
+pub(crate) fn class_in(number: u16, direction: usize) -> Class {
+    Class::ALL[usize::from(number / PLACE[direction] % 10)]
+}
+
+/// The four classes of a combination number.
+fn classes_of(number: u16) -> [Class; 4] {
+    [0, 1, 2, 3].map(|direction| class_in(number, direction))
+}
+
+/// What a free square offers one side, read from its four classes: the board keeps the
+/// squares offering each in a set, so the search reads its threats without looking.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Threat {
+    /// Playing it wins: a five in some direction.
+    Five,
+    /// Playing it makes a square to win on: a four (block or flex) in some direction.
+    Four,
+    /// Playing it makes two squares to win on: a flex four, or fours in two directions.
+    Double,
+    /// A flex three in some direction: one more mark on that line makes a flex four.
+    FlexThree,
+    /// A block three in some direction: one more mark on that line makes a block four
+    /// (a double where that square already makes a four on another line).
+    BlockThree,
+}
+
+impl Threat {
+    pub(crate) const ALL: [Threat; 5] = [
+        Threat::Five,
+        Threat::Four,
+        Threat::Double,
+        Threat::FlexThree,
+        Threat::BlockThree,
+    ];
+
+    /// The threat's bit among a square's.
+    pub(crate) const fn bit(self) -> u8 {
+        1 << self as u8
+    }
+
+    /// The threats (as bits) a square of these four classes offers.
+    fn of(classes: [Class; 4]) -> u8 {
+        let has = |class: Class| classes.contains(&class);
+        let fours = classes
+            .iter()
+            .filter(|&&c| c == Class::Block4 || c == Class::Flex4)
+            .count();
+        [
+            (Threat::Five, has(Class::Five)),
+            (Threat::Four, fours > 0),
+            (Threat::Double, fours >= 2 || has(Class::Flex4)),
+            (Threat::FlexThree, has(Class::Flex3)),
+            (Threat::BlockThree, has(Class::Block3)),
+        ]
+        .into_iter()
+        .filter(|&(_, offered)| offered)
+        .fold(0, |bits, (threat, _)| bits | threat.bit())
+    }
+}
+
 /// A square's worth for each combination of its four classes (see [`combination`]), to
 /// the side the classes are for as its own and as the other's.
 fn worths(weights: &PatternWeights) -> Vec<[i64; 2]> {
     (0..10_000u16)
         .map(|number| {
-            let classes = PLACE.map(|place| Class::ALL[usize::from(number / place % 10)]);
+            let classes = classes_of(number);
             [worth(classes, &weights.own), worth(classes, &weights.other)]
         })
         .collect()
@@ -169,8 +232,10 @@ fn worths(weights: &PatternWeights) -> Vec<[i64; 2]> {
 pub(crate) struct PatternTable {
     /// Squares a code covers on each side of its square.
     pub(crate) radius: usize,
-    /// For each code, the class for X and for O playing the square.
-    classes: Vec<[Class; 2]>,
+    /// For each code, the class for X and for O playing the square, packed (see
+    /// [`PatternTable::packed`]): a byte an entry keeps the table small enough for the
+    /// processor's nearer caches.
+    classes: Vec<u8>,
 }
 
 impl PatternTable {
@@ -200,12 +265,12 @@ impl PatternTable {
     fn build(k: usize, exact: bool, radius: usize) -> PatternTable {
         let lines = Lines { k, exact, radius };
         let codes = 1usize << (4 * radius);
-        let mut classes = vec![[Class::None; 2]; codes];
+        let mut classes = vec![0; codes];
         let possible = lines.possible_codes();
-        for (side, own) in [(0, 1), (1, 2)] {
+        for (shift, own) in [(0, 1), (4, 2)] {
             let mut memo = vec![UNKNOWN; codes];
             for &code in &possible {
-                classes[code as usize][side] = lines.class(code, own, &mut memo);
+                classes[code as usize] |= (lines.class(code, own, &mut memo) as u8) << shift;
             }
         }
         PatternTable { radius, classes }
@@ -213,7 +278,18 @@ impl PatternTable {
 
     /// The classes for X and for O of `code`.
     pub(crate) fn classes(&self, code: u32) -> [Class; 2] {
+        PatternTable::unpacked(self.packed(code))
+    }
+
+    /// The classes for X and for O of `code` in one byte: X's in the low four bits, O's
+    /// in the high.
+    pub(crate) fn packed(&self, code: u32) -> u8 {
         self.classes[code as usize]
+    }
+
+    /// The classes for X and for O of a [`packed`](PatternTable::packed) byte.
+    pub(crate) fn unpacked(packed: u8) -> [Class; 2] {
+        [packed & 15, packed >> 4].map(|class| Class::ALL[usize::from(class)])
     }
 }
 
@@ -345,6 +421,11 @@ pub(crate) struct PatternShape {
     pub(crate) links: Vec<Vec<Link>>,
     /// By [`combination`]: the worth to a side as its own and as the other's.
     pub(crate) worths: Vec<[i64; 2]>,
+    /// By [`combination`]: the [`Threat`]s offered, as bits.
+    pub(crate) threats: Vec<u8>,
+    /// For each square and direction, the squares on that line within k - 1 of it: those
+    /// a five through the square can take.
+    pub(crate) lines: Vec<[SquareSet; 4]>,
 }
 
 impl PatternShape {
@@ -354,11 +435,16 @@ impl PatternShape {
         let r = radius as isize;
         let mut empty = vec![[0u32; 4]; rules.square_count()];
         let mut links = vec![Vec::new(); rules.square_count()];
+        let mut lines = vec![[SquareSet::EMPTY; 4]; rules.square_count()];
+        let reach = rules.k() as isize - 1;
         for square in rules.squares() {
             let (column, row) = (rules.column(square) as isize, rules.row(square) as isize);
             for (direction, (dc, dr)) in DIRECTIONS.into_iter().enumerate() {
                 for offset in (-r..=r).filter(|&o| o != 0) {
                     let near = rules.square_signed(column + dc * offset, row + dr * offset);
+                    if let Some(near) = near.filter(|_| offset.abs() <= reach) {
+                        lines[square.index()][direction].insert(near.index());
+                    }
                     match near {
                         None => empty[square.index()][direction] |= WALL << shift(radius, offset),
                         // This square sits at -offset from `near`.
@@ -376,6 +462,10 @@ impl PatternShape {
             empty,
             links,
             worths: worths(weights),
+            threats: (0..10_000u16)
+                .map(|number| Threat::of(classes_of(number)))
+                .collect(),
+            lines,
         })
     }
 }

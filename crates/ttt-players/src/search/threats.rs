@@ -252,14 +252,14 @@ impl Threats {
     }
 
     /// Searches the node until it is settled or the bounds run out: whether it is proved.
-    /// The threat search never evaluates: its moves leave the pattern codes alone.
+    /// The threat search never evaluates: its moves leave the squares' worths alone.
     fn solve(
         &mut self,
         board: &mut SearchBoard,
         question: Question,
         attacker_to_move: bool,
     ) -> bool {
-        board.without_patterns(|board| self.solve_threats(board, question, attacker_to_move))
+        board.without_codes(|board| self.solve_threats(board, question, attacker_to_move))
     }
 
     fn solve_threats(
