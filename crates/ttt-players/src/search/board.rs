@@ -13,11 +13,12 @@
 use std::sync::Arc;
 
 use ttt_core::{DIRECTIONS, Mark, Position, Rules, Square, WinRule, windows};
-
 use ttt_solver::fours::Wins;
 
 use super::WIN;
-use super::patterns::{Class, PLACE, PatternShape, PatternWeights, Threat, class_in, combination};
+use super::patterns::{
+    Class, PLACE, PatternShape, PatternTable, PatternWeights, Threat, class_in, combination,
+};
 use super::squares::SquareSet;
 
 /// The shape of a board, shared by all boards of the same rules.
@@ -169,10 +170,11 @@ impl ShapeCache {
 /// searches that play many moves only to ask about fours and threes (the threat search,
 /// the look for wins by fours, a quick game) leave the codes alone (see
 /// [`without_codes`](SearchBoard::without_codes)) and are answered from the counts: a
-/// move and its undo cost them a third as much there (163 ns against 579 ns with the
-/// codes, timed once on a 15x15 position of 14 marks), and on the `speed` example's
-/// positions at 1 s keeping the codes through them searched fewer alpha-beta nodes a
-/// second (196 k against 206 k; the codes alone, without counts, 157 k).
+/// move and its undo cost them about a quarter as much there (163 ns on the counts alone
+/// against 579 ns keeping the codes too, timed once on a 15x15 position of 14 marks). On
+/// the `speed` example's positions at 1 s, the threat search keeping the codes searched
+/// fewer alpha-beta nodes a second (196 k against 206 k), and the codes alone, without
+/// counts, fewer still (140-157 k): see docs/strength.md.
 #[derive(Debug, Clone)]
 pub(crate) struct SearchBoard {
     pub(crate) shape: Arc<Shape>,
@@ -180,8 +182,8 @@ pub(crate) struct SearchBoard {
     cells: Vec<u8>,
     /// Window counts: kept on every board.
     windows: Windows,
-    /// Pattern codes and what they offer: kept where the shape has pattern codes, and
-    /// moves do not leave them alone.
+    /// Pattern codes and what they offer: kept where the shape has pattern codes, except
+    /// while moves leave them alone.
     codes: Codes,
     pub(crate) hash: u64,
     pub(crate) to_move: Mark,
@@ -194,7 +196,7 @@ pub(crate) struct SearchBoard {
 /// Each window's marks: every window of k squares keeps its count of X and O marks, so a
 /// move updates the evaluation (without pattern codes) and the threats in time
 /// proportional to the windows through one square.
-#[derive(Debug, Clone, Default)]
+#[derive(Debug, Clone)]
 struct Windows {
     /// Marks of X and of O in each window.
     counts: [Vec<u8>; 2],
@@ -212,7 +214,7 @@ struct Windows {
 /// emptier windows are too many to list and nothing reads them. On gomoku a window with
 /// one mark changes list at nearly every move: not listing them gave the threat search
 /// 5-18% more nodes in the same time, the alpha-beta up to 7%, on seven suite positions.
-#[derive(Debug, Clone, Default)]
+#[derive(Debug, Clone)]
 struct LiveWindows {
     /// The fewest marks of a listed window.
     fewest: usize,
@@ -375,9 +377,11 @@ struct Codes {
     paused: bool,
 }
 
-/// One square's pattern codes and what they give (while it is free), together: a move
-/// changes all of them for each square near it.
+/// One square's pattern codes and what they give (while it is free), together in one
+/// 64-byte block aligned to a cache line: a move changes all of them for each square near
+/// it.
 #[derive(Debug, Clone, Copy, Default)]
+#[repr(align(64))]
 struct Coded {
     /// The pattern code in each direction.
     codes: [u32; 4],
@@ -427,9 +431,13 @@ impl Codes {
 
     /// Works out the free `square`'s classes anew from its codes, and what they give.
     fn rescore(&mut self, patterns: &PatternShape, square: usize) {
-        let [x, o] = self.classes(patterns, square);
         let coded = &mut self.squares[square];
         coded.classes = coded.codes.map(|code| patterns.table.packed(code));
+        let mut x = [Class::None; 4];
+        let mut o = [Class::None; 4];
+        for (direction, &packed) in coded.classes.iter().enumerate() {
+            [x[direction], o[direction]] = PatternTable::unpacked(packed);
+        }
         let numbers = [combination(x), combination(o)];
         coded.combinations = numbers;
         self.refresh(patterns, square, numbers);
@@ -525,13 +533,20 @@ const fn side(mark: Mark) -> usize {
     }
 }
 
+/// The pattern shape of `shape`, while `codes` are kept up to date: apart from the board,
+/// so that a move can read the shape while it changes the codes.
+fn live<'a>(shape: &'a Shape, codes: &Codes) -> Option<&'a PatternShape> {
+    shape.patterns.as_ref().filter(|_| !codes.paused)
+}
+
 impl SearchBoard {
     pub(crate) fn new(shape: Arc<Shape>, position: &Position) -> SearchBoard {
         let rules = shape.rules;
-        let (windows, codes) = match &shape.patterns {
-            Some(patterns) => (Windows::new(&shape), Codes::new(patterns)),
-            None => (Windows::new(&shape), Codes::default()),
-        };
+        let windows = Windows::new(&shape);
+        let codes = shape
+            .patterns
+            .as_ref()
+            .map_or_else(Codes::default, Codes::new);
         let mut board = SearchBoard {
             cells: vec![0; rules.square_count()],
             windows,
@@ -568,15 +583,16 @@ impl SearchBoard {
         self.played.len() == self.cells.len()
     }
 
-    /// The pattern codes' sets of squares offering threats to `mark`: `None` on a board
-    /// without them.
-    fn offered(&self, mark: Mark) -> Option<&[SquareSet; Threat::ALL.len()]> {
-        self.live_codes().map(|_| &self.codes.offered[side(mark)])
+    /// The free squares offering `threat` to `mark`, from the pattern codes: `None` on a
+    /// board without them or while moves leave them alone.
+    fn offering(&self, mark: Mark, threat: Threat) -> Option<&SquareSet> {
+        self.live_codes()
+            .map(|_| self.codes.offering(side(mark), threat))
     }
 
     /// The pattern shape, while the codes are kept up to date.
     fn live_codes(&self) -> Option<&PatternShape> {
-        self.shape.patterns.as_ref().filter(|_| !self.codes.paused)
+        live(&self.shape, &self.codes)
     }
 
     /// The evaluation for the side to move. With pattern codes: the worth of the free
@@ -605,8 +621,8 @@ impl SearchBoard {
 
     /// Whether `mark` could complete a window with one more mark.
     pub(crate) fn threatens(&self, mark: Mark) -> bool {
-        match self.offered(mark) {
-            Some(offered) => !offered[Threat::Five as usize].is_empty(),
+        match self.offering(mark, Threat::Five) {
+            Some(squares) => !squares.is_empty(),
             None => !self.live_windows(mark, self.rules().k() - 1).is_empty(),
         }
     }
@@ -614,15 +630,15 @@ impl SearchBoard {
     /// Whether `mark` could make a line one short of winning with one more mark (a four,
     /// on gomoku).
     pub(crate) fn can_make_four(&self, mark: Mark) -> bool {
-        match self.offered(mark) {
-            Some(offered) => !offered[Threat::Four as usize].is_empty(),
+        match self.offering(mark, Threat::Four) {
+            Some(squares) => !squares.is_empty(),
             // A window open to it with two marks to go.
             None => !self.live_windows(mark, self.rules().k() - 2).is_empty(),
         }
     }
 
     /// The windows open to `mark` holding exactly `count` of its marks (at least k - 3,
-    /// and 1), on a board without pattern codes.
+    /// and 1).
     fn live_windows(&self, mark: Mark, count: usize) -> &[u32] {
         let live = &self.windows.live[side(mark)];
         debug_assert!(count >= live.fewest, "{count} marks are not listed");
@@ -631,8 +647,8 @@ impl SearchBoard {
 
     /// The free squares that would complete a window for `mark`, lowest first.
     pub(crate) fn winning_squares(&self, mark: Mark) -> Vec<usize> {
-        if let Some(offered) = self.offered(mark) {
-            return offered[Threat::Five as usize].iter().collect();
+        if let Some(squares) = self.offering(mark, Threat::Five) {
+            return squares.iter().collect();
         }
         if !self.threatens(mark) {
             return Vec::new();
@@ -653,12 +669,12 @@ impl SearchBoard {
     /// Whether `mark` has no square to win on, one (which), or several: the
     /// [`winning_squares`](SearchBoard::winning_squares), without listing them.
     pub(crate) fn wins(&self, mark: Mark) -> Wins {
-        if let Some(offered) = self.offered(mark) {
-            let wins = &offered[Threat::Five as usize];
-            return match (wins.count_to(2), wins.first()) {
-                (1, Some(square)) => Wins::One(square),
-                (0, _) | (_, None) => Wins::None,
-                _ => Wins::Several,
+        if let Some(squares) = self.offering(mark, Threat::Five) {
+            let mut squares = squares.iter();
+            return match (squares.next(), squares.next()) {
+                (None, _) => Wins::None,
+                (Some(square), None) => Wins::One(square),
+                (Some(_), Some(_)) => Wins::Several,
             };
         }
         match self.winning_squares(mark).as_slice() {
@@ -673,8 +689,8 @@ impl SearchBoard {
     /// with two marks to go and none of the other side's, those in the most such windows
     /// first.
     pub(crate) fn four_squares(&self, mark: Mark) -> Vec<usize> {
-        if let Some(offered) = self.offered(mark) {
-            return offered[Threat::Four as usize].iter().collect();
+        if let Some(squares) = self.offering(mark, Threat::Four) {
+            return squares.iter().collect();
         }
         match (self.rules().k() as u8).checked_sub(2) {
             // Windows one short already have their square: only those two short count.
@@ -691,8 +707,8 @@ impl SearchBoard {
     /// (a straight four, or two fours: on gomoku, the squares that answer an open three),
     /// lowest first.
     pub(crate) fn double_squares(&self, mark: Mark) -> Vec<usize> {
-        if let Some(offered) = self.offered(mark) {
-            return offered[Threat::Double as usize].iter().collect();
+        if let Some(squares) = self.offering(mark, Threat::Double) {
+            return squares.iter().collect();
         }
         let mut found: Vec<usize> = Vec::new();
         for square in self.doubles(mark) {
@@ -707,8 +723,8 @@ impl SearchBoard {
     /// Whether `mark` has a square that would make two squares to win on at once (see
     /// [`double_squares`](SearchBoard::double_squares)): the search asks at every node.
     pub(crate) fn has_double(&self, mark: Mark) -> bool {
-        match self.offered(mark) {
-            Some(offered) => !offered[Threat::Double as usize].is_empty(),
+        match self.offering(mark, Threat::Double) {
+            Some(squares) => !squares.is_empty(),
             None => self.doubles(mark).next().is_some(),
         }
     }
@@ -737,20 +753,29 @@ impl SearchBoard {
     /// window counts, two windows through it that hold k - 2 of its marks and are open to
     /// it, each with a different other free square.
     pub(crate) fn is_double(&self, mark: Mark, square: usize) -> bool {
-        if self.live_codes().is_some() {
-            return self.codes.squares[square].threats[side(mark)] & Threat::Double.bit() != 0;
+        if let Some(doubles) = self.offering(mark, Threat::Double) {
+            return doubles.contains(square);
         }
         self.is_double_after(mark, square, None)
     }
 
-    /// Runs `work` with moves leaving the pattern codes as they are, for a look that plays
-    /// and undoes many moves and asks only about fours (the look for wins by fours at the
-    /// alpha-beta's horizon): the window counts answer it, and moves are quicker. The
-    /// codes are right again once every move made within is undone.
+    /// Runs `work` with moves leaving the pattern codes as they are, for a search that
+    /// plays and undoes many moves and never evaluates (the threat search, the look for
+    /// wins by fours at the alpha-beta's horizon, the tree search's quick games): its
+    /// questions (wins, fours, doubles, threes, their answers) are answered from the window
+    /// counts, and moves cost it about a quarter as much. `work` must leave the position
+    /// as it found it (every move made within undone): the codes are right again then. The
+    /// evaluation and the classes must not be asked for within.
     pub(crate) fn without_codes<T>(&mut self, work: impl FnOnce(&mut Self) -> T) -> T {
+        let before = (self.hash, self.played.len());
         let paused = std::mem::replace(&mut self.codes.paused, true);
         let result = work(self);
         self.codes.paused = paused;
+        debug_assert_eq!(
+            (self.hash, self.played.len()),
+            before,
+            "a move made without the codes was not undone"
+        );
         result
     }
 
@@ -832,7 +857,10 @@ impl SearchBoard {
 
     /// The free squares where `mark` would make a three: a line that one more mark turns
     /// into two squares to win on (on gomoku, an open or broken three, or a closed three
-    /// whose four would meet another four).
+    /// whose four would meet another four). Read from the pattern codes and from the
+    /// window counts the answers are the same, but for squares that also make a four, and
+    /// where `mark` has a square to win on or a double already (the codes count only a
+    /// double the three makes anew).
     pub(crate) fn three_squares(&mut self, mark: Mark) -> Vec<usize> {
         if self.live_codes().is_some() {
             return self.pattern_threes(mark);
@@ -851,8 +879,8 @@ impl SearchBoard {
 
     /// [`three_squares`](SearchBoard::three_squares) from the pattern codes, lowest first:
     /// a flex three is one; a block three is one when its line's four would land on a
-    /// square that makes a four on another line already, and playing it gives `mark` a
-    /// double it did not have on a square near it.
+    /// square that already makes a four, and playing it gives `mark` a double it did not
+    /// have on a square near it.
     fn pattern_threes(&mut self, mark: Mark) -> Vec<usize> {
         let me = side(mark);
         let shape = Arc::clone(&self.shape);
@@ -1088,7 +1116,7 @@ impl SearchBoard {
         if self.windows.add_mark(&self.shape, square, me) {
             self.won = true;
         }
-        if let Some(patterns) = self.shape.patterns.as_ref().filter(|_| !self.codes.paused) {
+        if let Some(patterns) = live(&self.shape, &self.codes) {
             self.codes.unscore(square);
             self.codes
                 .relink(patterns, &self.cells, square, u32::from(value));
@@ -1107,7 +1135,7 @@ impl SearchBoard {
         let me = side(mark);
         self.cells[square] = 0;
         self.windows.take_mark(&self.shape, square, me);
-        if let Some(patterns) = self.shape.patterns.as_ref().filter(|_| !self.codes.paused) {
+        if let Some(patterns) = live(&self.shape, &self.codes) {
             self.codes.relink(patterns, &self.cells, square, 0);
             self.codes.rescore(patterns, square);
         }
@@ -1188,7 +1216,7 @@ mod tests {
     #[test]
     fn wins_and_threats_are_the_core_s_under_both_rules() {
         let mut rng = StdRng::seed_from_u64(4);
-        let (mut overlines, mut checked) = (0, 0);
+        let (mut overlines, mut checked, mut by_codes, mut defended) = (0, 0, 0, 0);
         // On 8x8, k = 5 both by pattern codes and by window counts.
         for (width, k, codes) in [(7, 4, false), (8, 5, true), (8, 5, false)] {
             for win in WinRule::ALL {
@@ -1248,6 +1276,12 @@ mod tests {
                                 "{position}: {mark}"
                             );
                             assert_eq!(board.threatens(mark), !wins.is_empty());
+                            let expected = match wins.as_slice() {
+                                [] => Wins::None,
+                                [square] => Wins::One(*square),
+                                _ => Wins::Several,
+                            };
+                            assert_eq!(board.wins(mark), expected, "{position}: {mark}");
                             if !wins.is_empty() || position.is_over() {
                                 continue;
                             }
@@ -1283,7 +1317,33 @@ mod tests {
                                     "{position}: {mark} on {free}"
                                 );
                             }
+                            // The answers to a double are every square after which the
+                            // other side leaves it none.
+                            let answers = (!doubles.is_empty()).then(|| {
+                                let free: Vec<usize> = position
+                                    .board()
+                                    .empty_squares()
+                                    .map(Square::index)
+                                    .collect();
+                                board.as_mover(!mark, |board| {
+                                    free.into_iter()
+                                        .filter(|&square| {
+                                            board.play(square);
+                                            let holds = !board.has_double(mark);
+                                            board.undo();
+                                            holds
+                                        })
+                                        .collect::<Vec<usize>>()
+                                })
+                            });
+                            defended += usize::from(answers.is_some());
+                            assert_eq!(
+                                board.defences(mark),
+                                answers,
+                                "{position}: {mark}'s doubles"
+                            );
                             checked += 1;
+                            by_codes += usize::from(codes);
                         }
                     }
                     while !board.played.is_empty() {
@@ -1313,10 +1373,11 @@ mod tests {
                 }
             }
         }
-        // Not vacuous (seeded: 5,668 positions with threats compared, 11 overlines made).
+        // Not vacuous (seeded: 5,668 positions with threats compared, 2,208 of them by
+        // the pattern codes, 1,809 with doubles to answer; 11 overlines made).
         assert!(
-            checked > 5_000 && overlines >= 8,
-            "{checked} positions, {overlines} overlines"
+            checked > 5_000 && by_codes > 2_000 && defended > 1_500 && overlines >= 8,
+            "{checked} positions ({by_codes} by codes, {defended} defended), {overlines} overlines"
         );
     }
 
@@ -1445,10 +1506,7 @@ mod tests {
                         let counted = not_fours(board.without_codes(|b| b.three_squares(mark)));
                         assert_eq!(read, counted, "{rules}, {mark}: {:?}", board.played);
                         let flex = board.codes.offering(side(mark), Threat::FlexThree);
-                        closed += read
-                            .iter()
-                            .filter(|&&s| !flex.iter().any(|f| f == s))
-                            .count();
+                        closed += read.iter().filter(|&&s| !flex.contains(s)).count();
                         compared += read.len();
                     }
                 }

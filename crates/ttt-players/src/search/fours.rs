@@ -14,8 +14,8 @@ use ttt_solver::fours::{self, FoursBoard, Side, Wins};
 use super::board::SearchBoard;
 
 /// Whether the side to move wins by continuous fours, found within `budget` moves tried
-/// (the budget is used up by the look); the squares' worths are left as they are while it
-/// looks.
+/// (the budget is used up by the look); the pattern codes are left as they are while it
+/// looks, and the window counts answer it.
 pub(crate) fn wins_by_fours(board: &mut SearchBoard, budget: &mut u32) -> bool {
     board.without_codes(|board| fours::wins_by_fours(board, budget))
 }

@@ -199,6 +199,11 @@ impl Threats {
     /// The first move of a forced win for the side to move by the threats of `reach`, if
     /// one is found within the bounds.
     pub(crate) fn find(&mut self, board: &mut SearchBoard, reach: Reach) -> Option<usize> {
+        // Every node the same way, the root's moves too: from the window counts.
+        board.without_codes(|board| self.find_from_counts(board, reach))
+    }
+
+    fn find_from_counts(&mut self, board: &mut SearchBoard, reach: Reach) -> Option<usize> {
         let question = Question {
             attacker: board.to_move,
             reach,
@@ -252,7 +257,8 @@ impl Threats {
     }
 
     /// Searches the node until it is settled or the bounds run out: whether it is proved.
-    /// The threat search never evaluates: its moves leave the squares' worths alone.
+    /// The threat search never evaluates: its moves leave the pattern codes alone, and
+    /// its questions are answered from the window counts.
     fn solve(
         &mut self,
         board: &mut SearchBoard,
@@ -626,6 +632,13 @@ mod tests {
                 }
                 let fresh = SearchBoard::new(Arc::clone(&shape), &position);
                 assert_eq!(board.evaluate(), fresh.evaluate(), "{position}");
+                for mark in Mark::ALL {
+                    assert_eq!(
+                        (board.four_squares(mark), board.double_squares(mark)),
+                        (fresh.four_squares(mark), fresh.double_squares(mark)),
+                        "{position}: {mark}'s threats as the codes keep them"
+                    );
+                }
                 for square in position.board().empty_squares() {
                     let square = square.index();
                     assert_eq!(board.classes(square), fresh.classes(square), "{position}");
