@@ -1469,6 +1469,38 @@ mod tests {
         }
     }
 
+    /// Plays `games` random games of at most `plies` moves each on `shape`'s board from
+    /// the seed `seed`, each move among the eight best candidates (near the marks already
+    /// down, so that lines grow), and hands `each` the board after every move that does
+    /// not end the game.
+    fn random_games(
+        shape: Shape,
+        (games, plies): (usize, usize),
+        seed: u64,
+        mut each: impl FnMut(&mut SearchBoard),
+    ) {
+        let shape = Arc::new(shape);
+        let rules = shape.rules;
+        let mut state = seed;
+        for _game in 0..games {
+            let mut board = SearchBoard::new(Arc::clone(&shape), &Position::new(rules, Mark::X));
+            for _ply in 0..plies {
+                state = state
+                    .wrapping_mul(6_364_136_223_846_793_005)
+                    .wrapping_add(1);
+                let near = board.candidates();
+                if near.is_empty() {
+                    break;
+                }
+                board.play(near[(state >> 33) as usize % near.len().min(8)]);
+                if board.won {
+                    break;
+                }
+                each(&mut board);
+            }
+        }
+    }
+
     #[test]
     fn threes_read_from_the_codes_are_the_threes_the_window_counts_give() {
         // Where the side has no square to win on nor a double already (a three's double is
@@ -1476,41 +1508,24 @@ mod tests {
         // as one).
         for win in WinRule::ALL {
             let rules = Rules::new(15, 15, 5).unwrap().with_win_rule(win);
-            let shape = Arc::new(Shape::new(rules));
-            let mut state: u64 = 5;
             let (mut compared, mut closed) = (0, 0);
-            for _game in 0..40 {
-                let mut board =
-                    SearchBoard::new(Arc::clone(&shape), &Position::new(rules, Mark::X));
-                for _ply in 0..40 {
-                    state = state
-                        .wrapping_mul(6_364_136_223_846_793_005)
-                        .wrapping_add(1);
-                    let near = board.candidates();
-                    if near.is_empty() || board.won {
-                        break;
+            random_games(Shape::new(rules), (40, 40), 5, |board| {
+                for mark in Mark::ALL {
+                    if board.threatens(mark) || board.has_double(mark) {
+                        continue;
                     }
-                    board.play(near[(state >> 33) as usize % near.len().min(8)]);
-                    if board.won {
-                        break;
-                    }
-                    for mark in Mark::ALL {
-                        if board.threatens(mark) || board.has_double(mark) {
-                            continue;
-                        }
-                        let fours = board.four_squares(mark);
-                        let not_fours = |threes: Vec<usize>| -> Vec<usize> {
-                            sorted(threes.into_iter().filter(|s| !fours.contains(s)).collect())
-                        };
-                        let read = not_fours(board.three_squares(mark));
-                        let counted = not_fours(board.without_codes(|b| b.three_squares(mark)));
-                        assert_eq!(read, counted, "{rules}, {mark}: {:?}", board.played);
-                        let flex = board.codes.offering(side(mark), Threat::FlexThree);
-                        closed += read.iter().filter(|&&s| !flex.contains(s)).count();
-                        compared += read.len();
-                    }
+                    let fours = board.four_squares(mark);
+                    let not_fours = |threes: Vec<usize>| -> Vec<usize> {
+                        sorted(threes.into_iter().filter(|s| !fours.contains(s)).collect())
+                    };
+                    let read = not_fours(board.three_squares(mark));
+                    let counted = not_fours(board.without_codes(|b| b.three_squares(mark)));
+                    assert_eq!(read, counted, "{rules}, {mark}: {:?}", board.played);
+                    let flex = board.codes.offering(side(mark), Threat::FlexThree);
+                    closed += read.iter().filter(|&&s| !flex.contains(s)).count();
+                    compared += read.len();
                 }
-            }
+            });
             // Not vacuous: threes found, some by a closed three meeting another four
             // (seeded: 3,559 and 123 under freestyle, 3,021 and 115 under exactly five).
             assert!(
@@ -1526,33 +1541,16 @@ mod tests {
         // many; in each position both sides' threes, by both ways.
         for (width, height, k) in [(15, 15, 5), (7, 6, 4), (6, 6, 3)] {
             let rules = Rules::new(width, height, k).unwrap();
-            let mut state: u64 = 11;
             let mut seen = 0;
-            for _game in 0..20 {
-                let shape = Arc::new(Shape::unweighed(rules));
-                let mut board = SearchBoard::new(shape, &Position::new(rules, Mark::X));
-                for _ply in 0..30 {
-                    state = state
-                        .wrapping_mul(6_364_136_223_846_793_005)
-                        .wrapping_add(1);
-                    // Near the marks already played, so that lines grow.
-                    let near = board.candidates();
-                    if near.is_empty() || board.won {
-                        break;
-                    }
-                    board.play(near[(state >> 33) as usize % near.len().min(8)]);
-                    if board.won {
-                        break;
-                    }
-                    for mark in [Mark::X, Mark::O] {
-                        let fast = board.three_squares(mark);
-                        let candidates = board.growth_squares(mark, (k - 3) as u8);
-                        let played = board.threes_played_out(mark, candidates);
-                        assert_eq!(fast, played, "{rules}, {mark}: {:?}", board.played);
-                        seen += fast.len();
-                    }
+            random_games(Shape::unweighed(rules), (20, 30), 11, |board| {
+                for mark in [Mark::X, Mark::O] {
+                    let fast = board.three_squares(mark);
+                    let candidates = board.growth_squares(mark, (k - 3) as u8);
+                    let played = board.threes_played_out(mark, candidates);
+                    assert_eq!(fast, played, "{rules}, {mark}: {:?}", board.played);
+                    seen += fast.len();
                 }
-            }
+            });
             assert!(seen > 100, "{rules}: only {seen} threes seen");
         }
     }

@@ -1,5 +1,5 @@
 //! A quick look for a win by continuous fours at the alpha-beta's horizon: depth first,
-//! no table, a few hundred moves at most ([`ttt_solver::fours`], the look the solver's
+//! no table, a few dozen moves at most ([`ttt_solver::fours`], the look the solver's
 //! prover makes at its leaves, here on the search board).
 //!
 //! The threat search ([`super::threats`]) proves wins by fours too, but each of its nodes

@@ -44,8 +44,10 @@ const DEFENCE_SHARE: f64 = 0.5;
 /// Moves a look for a win by fours may try at the alpha-beta's horizon. On the `speed`
 /// example's positions at 1 s a move (dcc6550, before the time rules of today): 60 gave
 /// 245 k nodes a second and depth 7.9; 200, 216 k and 7.8; 1000, 167 k and 7.4 (the old
-/// look, the threat search's with a table, 199 k and 7.7 at 200 nodes).
-const LEAF_FOURS_BUDGET: u32 = 200;
+/// look, the threat search's with a table, 199 k and 7.7 at 200 nodes). On the ladder's
+/// first rung (Rapfi at 0.1 s, 128 games on the same openings, 2026-11-27) 60 scored 44-84
+/// where 200 scored 37-91 (13 games won that 200 lost, 6 lost that it won).
+const LEAF_FOURS_BUDGET: u32 = 60;
 /// The plies a win by fours found at the horizon is scored as taking (its length is not
 /// counted; a longer line than most).
 const LEAF_FOURS_PLIES: i64 = 9;
