@@ -419,12 +419,10 @@ impl Codes {
     }
 
     /// The classes of the free `square` in the four directions, for X and for O.
-    fn classes(&self, patterns: &PatternShape, square: usize) -> [[Class; 4]; 2] {
+    fn classes(&self, square: usize) -> [[Class; 4]; 2] {
         let mut classes = [[Class::None; 4]; 2];
-        for (direction, &code) in self.squares[square].codes.iter().enumerate() {
-            let [x, o] = patterns.table.classes(code);
-            classes[0][direction] = x;
-            classes[1][direction] = o;
+        for (direction, &packed) in self.squares[square].classes.iter().enumerate() {
+            [classes[0][direction], classes[1][direction]] = PatternTable::unpacked(packed);
         }
         classes
     }
@@ -433,13 +431,8 @@ impl Codes {
     fn rescore(&mut self, patterns: &PatternShape, square: usize) {
         let coded = &mut self.squares[square];
         coded.classes = coded.codes.map(|code| patterns.table.packed(code));
-        let mut x = [Class::None; 4];
-        let mut o = [Class::None; 4];
-        for (direction, &packed) in coded.classes.iter().enumerate() {
-            [x[direction], o[direction]] = PatternTable::unpacked(packed);
-        }
-        let numbers = [combination(x), combination(o)];
-        coded.combinations = numbers;
+        let numbers = self.classes(square).map(combination);
+        self.squares[square].combinations = numbers;
         self.refresh(patterns, square, numbers);
     }
 
@@ -521,6 +514,25 @@ impl Codes {
     fn offering(&self, me: usize, threat: Threat) -> &SquareSet {
         &self.offered[me][threat as usize]
     }
+
+    /// The squares on the lines through the free `square` (within k - 1 of it) in the
+    /// directions where its class for side `me` is one that `wanted` takes.
+    fn lines_where(
+        &self,
+        patterns: &PatternShape,
+        square: usize,
+        me: usize,
+        wanted: impl Fn(Class) -> bool,
+    ) -> SquareSet {
+        let number = self.squares[square].combinations[me];
+        let mut lines = SquareSet::EMPTY;
+        for (direction, line) in patterns.lines[square].iter().enumerate() {
+            if wanted(class_in(number, direction)) {
+                lines.extend(line);
+            }
+        }
+        lines
+    }
 }
 
 /// The side to move's evaluation counts its own windows 1 + 1/`TEMPO_SHARE` times.
@@ -530,6 +542,15 @@ const fn side(mark: Mark) -> usize {
     match mark {
         Mark::X => 0,
         Mark::O => 1,
+    }
+}
+
+/// No square to win on, one, or several, of `squares`.
+fn wins_among(mut squares: impl Iterator<Item = usize>) -> Wins {
+    match (squares.next(), squares.next()) {
+        (None, _) => Wins::None,
+        (Some(square), None) => Wins::One(square),
+        (Some(_), Some(_)) => Wins::Several,
     }
 }
 
@@ -615,8 +636,10 @@ impl SearchBoard {
     /// without a pattern table.
     pub(crate) fn classes(&self, square: usize) -> Option<[[Class; 4]; 2]> {
         debug_assert!(!self.codes.paused, "the codes are not kept up to date");
-        let patterns = self.shape.patterns.as_ref()?;
-        Some(self.codes.classes(patterns, square))
+        self.shape
+            .patterns
+            .as_ref()
+            .map(|_| self.codes.classes(square))
     }
 
     /// Whether `mark` could complete a window with one more mark.
@@ -669,18 +692,9 @@ impl SearchBoard {
     /// Whether `mark` has no square to win on, one (which), or several: the
     /// [`winning_squares`](SearchBoard::winning_squares), without listing them.
     pub(crate) fn wins(&self, mark: Mark) -> Wins {
-        if let Some(squares) = self.offering(mark, Threat::Five) {
-            let mut squares = squares.iter();
-            return match (squares.next(), squares.next()) {
-                (None, _) => Wins::None,
-                (Some(square), None) => Wins::One(square),
-                (Some(_), Some(_)) => Wins::Several,
-            };
-        }
-        match self.winning_squares(mark).as_slice() {
-            [] => Wins::None,
-            [square] => Wins::One(*square),
-            _ => Wins::Several,
+        match self.offering(mark, Threat::Five) {
+            Some(squares) => wins_among(squares.iter()),
+            None => wins_among(self.winning_squares(mark).into_iter()),
         }
     }
 
@@ -806,12 +820,8 @@ impl SearchBoard {
                 // square, takes that four away.
                 let mut lines = doubles;
                 for double in doubles.iter() {
-                    let number = self.codes.squares[double].combinations[me];
-                    for (direction, line) in patterns.lines[double].iter().enumerate() {
-                        if matches!(class_in(number, direction), Class::Block4 | Class::Flex4) {
-                            lines.extend(line);
-                        }
-                    }
+                    let fours = |class| matches!(class, Class::Block4 | Class::Flex4);
+                    lines.extend(&self.codes.lines_where(patterns, double, me, fours));
                 }
                 lines
                     .iter()
@@ -897,23 +907,14 @@ impl SearchBoard {
             .without(&flex)
             .iter()
             .filter(|&square| {
-                let number = self.codes.squares[square].combinations[me];
-                patterns.lines[square]
-                    .iter()
-                    .enumerate()
-                    .any(|(direction, line)| {
-                        class_in(number, direction) == Class::Block3 && line.meets(&fours)
-                    })
+                let threes = |class| class == Class::Block3;
+                self.codes
+                    .lines_where(patterns, square, me, threes)
+                    .meets(&fours)
             })
             .collect();
         for square in blocked {
-            let near: SquareSet = {
-                let mut near = SquareSet::EMPTY;
-                for line in &patterns.lines[square] {
-                    near.extend(line);
-                }
-                near
-            };
+            let near = self.codes.lines_where(patterns, square, me, |_| true);
             let before = self.codes.offering(me, Threat::Double).and(&near);
             let made = self.as_mover(mark, |board| {
                 board.play(square);

@@ -276,11 +276,6 @@ impl PatternTable {
         PatternTable { radius, classes }
     }
 
-    /// The classes for X and for O of `code`.
-    pub(crate) fn classes(&self, code: u32) -> [Class; 2] {
-        PatternTable::unpacked(self.packed(code))
-    }
-
     /// The classes for X and for O of `code` in one byte: X's in the low four bits, O's
     /// in the high.
     pub(crate) fn packed(&self, code: u32) -> u8 {
@@ -497,8 +492,8 @@ mod tests {
     #[test]
     fn lines_are_classed_as_gomoku_players_name_them() {
         let table = PatternTable::for_rules(Rules::new(15, 15, 5).unwrap()).unwrap();
-        let x = |line: &str| table.classes(code(line, 4))[0];
-        let o = |line: &str| table.classes(code(line, 4))[1];
+        let x = |line: &str| PatternTable::unpacked(table.packed(code(line, 4)))[0];
+        let o = |line: &str| PatternTable::unpacked(table.packed(code(line, 4)))[1];
         assert_eq!(x("xx_xx...."), Class::Five);
         assert_eq!(x("..._xxx.."), Class::Flex4);
         assert_eq!(x("..o_xxx.."), Class::Block4);
@@ -517,7 +512,7 @@ mod tests {
     fn under_exactly_five_an_overline_is_no_five() {
         let rules = Rules::new(15, 15, 5).unwrap().with_win_rule(WinRule::Exact);
         let table = PatternTable::for_rules(rules).unwrap();
-        let at = |line: &str| table.classes(code(line, 5))[0];
+        let at = |line: &str| PatternTable::unpacked(table.packed(code(line, 5)))[0];
         assert_eq!(at("...xx_xx..."), Class::Five);
         assert_eq!(at("..xxx_xx..."), Class::None, "six is no five");
         assert_eq!(at(".x.xx_x...."), Class::Block4, "not the six on the left");

@@ -199,7 +199,7 @@ impl Threats {
     /// The first move of a forced win for the side to move by the threats of `reach`, if
     /// one is found within the bounds.
     pub(crate) fn find(&mut self, board: &mut SearchBoard, reach: Reach) -> Option<usize> {
-        // Every node the same way, the root's moves too: from the window counts.
+        // Every node from the window counts, the root's moves too.
         board.without_codes(|board| self.find_from_counts(board, reach))
     }
 
@@ -253,22 +253,14 @@ impl Threats {
             attacker: !board.to_move,
             reach,
         };
-        self.solve(board, question, false)
+        board.without_codes(|board| self.solve(board, question, false))
     }
 
     /// Searches the node until it is settled or the bounds run out: whether it is proved.
-    /// The threat search never evaluates: its moves leave the pattern codes alone, and
-    /// its questions are answered from the window counts.
+    /// Called within [`without_codes`](SearchBoard::without_codes): the threat search
+    /// never evaluates, so its moves leave the pattern codes alone, and its questions are
+    /// answered from the window counts.
     fn solve(
-        &mut self,
-        board: &mut SearchBoard,
-        question: Question,
-        attacker_to_move: bool,
-    ) -> bool {
-        board.without_codes(|board| self.solve_threats(board, question, attacker_to_move))
-    }
-
-    fn solve_threats(
         &mut self,
         board: &mut SearchBoard,
         question: Question,
