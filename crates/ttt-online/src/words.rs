@@ -87,6 +87,37 @@ pub fn welcome(mirror: &Mirror, server: &str, link: Option<&str>) -> String {
     }
 }
 
+/// The room's score in words, for the last line after a full screen: none before the
+/// room has a code.
+///
+/// ```
+/// use ttt_online::mirror::Mirror;
+/// use ttt_online::words;
+///
+/// let mut mirror = Mirror::default();
+/// assert_eq!(words::tally(&mirror), None);
+/// mirror.code = Some("K7QX-2M".into());
+/// assert_eq!(words::tally(&mirror).as_deref(), Some("Room K7QX-2M: no game was played."));
+/// ```
+pub fn tally(mirror: &Mirror) -> Option<String> {
+    let code = mirror.code.as_deref()?;
+    if mirror.game == 0 {
+        return Some(format!("Room {code}: no game was played."));
+    }
+    let [x, o, draws] = mirror.score;
+    // A seat given up since is nobody's now.
+    let name = |mark| {
+        mirror
+            .name_of(mark)
+            .map_or_else(|| "nobody".to_owned(), |name| Shown(name).to_string())
+    };
+    Some(format!(
+        "Room {code}: {} (X) {x}, {} (O) {o}, draws {draws}.",
+        name(Mark::X),
+        name(Mark::O)
+    ))
+}
+
 /// The flag that names `server` (`HOST:PORT`) after a command a person is told to type,
 /// with its space before it: none for the default server.
 ///

@@ -160,7 +160,7 @@ fn serve(store: Option<std::path::PathBuf>) {
             limits,
             seed: None,
         };
-        ttt::server::serve(listener, config, kept, std::future::pending())
+        ttt::server::serve(listener, None, config, kept, std::future::pending())
             .await
             .unwrap();
     });

@@ -21,8 +21,11 @@ use std::io::{self, Write};
 use std::path::{Path, PathBuf};
 use std::time::{SystemTime, UNIX_EPOCH};
 
+use ttt_core::Shown;
+use ttt_play::app::{App, KeptGames};
 use ttt_play::records::{GameRecord, Keep, RecordError, Remembered};
 
+use crate::failure::BadInput;
 use crate::files;
 
 /// The environment variable that names the folder instead of the platform's.
@@ -65,6 +68,31 @@ impl Kept {
             )
         };
         games.sort_by_key(key);
+    }
+
+    /// The kept game `which` names: its number in `ttt games`, `last`, or its id.
+    ///
+    /// # Errors
+    /// [`BadInput`] saying what would name one.
+    pub fn find<'a>(kept: &'a [Kept], which: &str) -> Result<&'a Kept, BadInput> {
+        let which = which.trim();
+        let found = if which.eq_ignore_ascii_case("last") {
+            kept.last()
+        } else if let Ok(number) = which.parse::<usize>() {
+            number.checked_sub(1).and_then(|index| kept.get(index))
+        } else {
+            kept.iter().find(|game| game.id == which)
+        };
+        found.ok_or_else(|| match kept.len() {
+            0 => BadInput(format!(
+                "no kept game '{}': no game is kept yet",
+                Shown(which)
+            )),
+            games => BadInput(format!(
+                "no kept game '{}': give its number in `ttt games` (1 to {games}), last, or its id",
+                Shown(which)
+            )),
+        })
     }
 }
 
@@ -521,6 +549,65 @@ pub fn now() -> u64 {
     SystemTime::now()
         .duration_since(UNIX_EPOCH)
         .map_or(0, |since| since.as_secs())
+}
+
+/// What a full screen keeps as it is played (the terminal's own, and each SSH session's):
+/// the games, the start screen's choices, and what keeping them had to say.
+pub struct Keeping {
+    /// The games, once the app is there to show them (none with `--no-save`).
+    pub kept: Option<KeptGames>,
+    /// Where the choices are kept.
+    pub store: Option<Store>,
+    /// The choices as last kept.
+    pub remembered: Option<Remembered>,
+    /// The first failure to keep a game, said after the full screen ends.
+    pub trouble: Option<String>,
+    /// Whether a game under way was kept on the way out.
+    pub kept_unfinished: bool,
+}
+
+impl Keeping {
+    /// Keeps the choices in `store` (none kept yet when `remembered` is `None`); the games
+    /// once [`Keeping::kept`] is set, with the app.
+    pub fn new(store: Option<Store>, remembered: Option<Remembered>) -> Keeping {
+        Keeping {
+            kept: None,
+            store,
+            remembered,
+            trouble: None,
+            kept_unfinished: false,
+        }
+    }
+
+    /// Keeps what changed in the app's games since the last look.
+    pub fn observe(&mut self, app: &mut App) {
+        if let Some(kept) = &mut self.kept
+            && let Err(error) = kept.follow(app, now())
+        {
+            self.trouble.get_or_insert(error);
+        }
+    }
+
+    /// As the full screen ends: the choices, and the game under way (then
+    /// [`Keeping::kept_unfinished`]).
+    pub fn leave(&mut self, app: &App) {
+        if let (Some(store), Some(choices)) = (&self.store, app.remembered())
+            && self.remembered.as_ref() != Some(&choices)
+            && let Err(error) = store.keep_choices(&choices)
+        {
+            self.trouble.get_or_insert(format!(
+                "the start screen's choices could not be kept: {error}"
+            ));
+        }
+        if let Some(kept) = &mut self.kept {
+            match kept.leave(app, now()) {
+                Ok(kept) => self.kept_unfinished = kept,
+                Err(error) => {
+                    self.trouble.get_or_insert(error);
+                }
+            }
+        }
+    }
 }
 
 #[cfg(test)]

@@ -68,31 +68,6 @@ pub struct ImportArgs {
     pub store: StoreArgs,
 }
 
-/// The kept game `which` names: its number in `ttt games`, `last`, or its id.
-///
-/// # Errors
-/// [`BadInput`] saying what would name one.
-pub fn find<'a>(kept: &'a [Kept], which: &str) -> Result<&'a Kept, BadInput> {
-    let which = which.trim();
-    let found = if which.eq_ignore_ascii_case("last") {
-        kept.last()
-    } else if let Ok(number) = which.parse::<usize>() {
-        number.checked_sub(1).and_then(|index| kept.get(index))
-    } else {
-        kept.iter().find(|game| game.id == which)
-    };
-    found.ok_or_else(|| match kept.len() {
-        0 => BadInput(format!(
-            "no kept game '{}': no game is kept yet",
-            Shown(which)
-        )),
-        games => BadInput(format!(
-            "no kept game '{}': give its number in `ttt games` (1 to {games}), last, or its id",
-            Shown(which)
-        )),
-    })
-}
-
 /// `ttt export`: a kept game (or all) as SGF or PSQ, on standard output or into a new file.
 ///
 /// # Errors
@@ -108,7 +83,7 @@ pub fn export(
         kept.into_iter().map(|kept| kept.record).collect()
     } else {
         let which = args.game.as_deref().unwrap_or("last");
-        vec![find(&kept, which)?.record.clone()]
+        vec![Kept::find(&kept, which)?.record.clone()]
     };
     let text = args
         .format
@@ -144,7 +119,7 @@ pub fn replay_of(args: &ReplayArgs, keeping: &StoreArgs) -> anyhow::Result<Repla
         read_games(path)?.1.remove(0)
     } else {
         let (_, kept) = load(keeping)?;
-        find(&kept, &args.game)?.record.clone()
+        Kept::find(&kept, &args.game)?.record.clone()
     };
     let rules = record.rules;
     let replay = Replay::new(record).map_err(|error| BadInput(error.to_string()))?;

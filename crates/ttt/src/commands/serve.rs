@@ -23,6 +23,11 @@ pub struct ServeArgs {
     #[arg(long, value_name = "ADDR", default_value = client::DEFAULT_SERVER)]
     pub listen: SocketAddr,
 
+    /// Also serve the full-screen game over SSH on this address (e.g. 127.0.0.1:2222; off
+    /// unless given): `ssh -p 2222 HOST` plays, in the same rooms.
+    #[arg(long, value_name = "ADDR")]
+    pub ssh: Option<SocketAddr>,
+
     /// The web page's files to serve [default: web/dist, when it is built].
     #[arg(long, value_name = "DIR")]
     pub web: Option<PathBuf>,
@@ -85,6 +90,10 @@ pub fn run(args: &ServeArgs, out: &mut impl Write) -> anyhow::Result<ExitCode> {
         };
         let listener = listen(args.listen).await?;
         let address = listener.local_addr()?;
+        let ssh = match args.ssh {
+            Some(at) => Some(ssh_door(args, at).await?),
+            None => None,
+        };
         let web = server::web_folder(args.web.as_deref());
         writeln!(
             out,
@@ -104,6 +113,16 @@ pub fn run(args: &ServeArgs, out: &mut impl Write) -> anyhow::Result<ExitCode> {
                 "The web page is not built: run web/build.sh to serve it too."
             )?,
         }
+        if let Some(door) = &ssh {
+            let at = door.listener.local_addr()?;
+            writeln!(
+                out,
+                "SSH on {at}: ssh -p {} {} plays (host key {}).",
+                at.port(),
+                at.ip(),
+                server::ssh::host_key::fingerprint(&door.host_key)
+            )?;
+        }
         writeln!(out, "{kept_in}")?;
         writeln!(out, "Ctrl-C stops it.")?;
         out.flush()?;
@@ -112,11 +131,30 @@ pub fn run(args: &ServeArgs, out: &mut impl Write) -> anyhow::Result<ExitCode> {
             limits,
             seed: None,
         };
-        server::serve(listener, config, kept, stopped())
+        server::serve(listener, ssh, config, kept, stopped())
             .await
             .context("the server stopped")?;
         writeln!(out, "Stopped.")?;
         Ok(ExitCode::SUCCESS)
+    })
+}
+
+/// The SSH side on `address`: its listener, the host key kept in the server's folder (made
+/// on the first start), and the players' folders beside it.
+async fn ssh_door(args: &ServeArgs, address: SocketAddr) -> anyhow::Result<server::ssh::Door> {
+    let folder = match &args.store {
+        Some(folder) => folder.clone(),
+        None => Store::folder(args.data.data_dir.as_deref())
+            .context("no folder to keep the SSH host key in: give --store DIR")?
+            .join("server"),
+    };
+    let (host_key, _) = server::ssh::host_key::load_or_make(&folder)
+        .with_context(|| format!("no SSH host key in {}", folder.display()))?;
+    Ok(server::ssh::Door {
+        listener: listen(address).await?,
+        host_key,
+        players: Some(folder.join("ssh-players")),
+        limits: server::ssh::Limits::default(),
     })
 }
 
@@ -408,7 +446,7 @@ impl OwnServer {
             let stopped = async {
                 let _ = stopped.await;
             };
-            let _ = runtime.block_on(server::serve(listener, config, None, stopped));
+            let _ = runtime.block_on(server::serve(listener, None, config, None, stopped));
         });
         Ok(OwnServer {
             address,

@@ -13,6 +13,7 @@
 //! up the others. A browser's connection must come from the page this server serves (its
 //! `Origin` names this host), so another site cannot play in its visitor's name.
 
+pub mod ssh;
 mod store;
 
 pub use store::ServerStore;
@@ -216,6 +217,23 @@ struct Counted {
     address: IpAddr,
 }
 
+impl Counted {
+    /// A connection from `address` counted, unless it has as many open as one may.
+    fn take(hub: &Hub, address: IpAddr) -> Option<Counted> {
+        let mut shared = lock(hub);
+        let limit = shared.limits.per_address;
+        let open = shared.per_address.entry(address).or_default();
+        if *open >= limit {
+            return None;
+        }
+        *open += 1;
+        Some(Counted {
+            hub: hub.clone(),
+            address,
+        })
+    }
+}
+
 impl Drop for Counted {
     fn drop(&mut self) {
         let mut shared = lock(&self.hub);
@@ -247,15 +265,17 @@ fn lock(hub: &Hub) -> MutexGuard<'_, Shared> {
     hub.lock().unwrap_or_else(PoisonError::into_inner)
 }
 
-/// Serves on `listener` until `shutdown` completes. With `kept` (a lobby and its store,
-/// from [`ServerStore::open`]), the server goes on from that lobby and writes every
-/// change to the store before telling anyone; without, its rooms last as long as it does.
+/// Serves on `listener` until `shutdown` completes, and with `ssh`, the full-screen game
+/// over SSH in the same rooms. With `kept` (a lobby and its store, from
+/// [`ServerStore::open`]), the server goes on from that lobby and writes every change to
+/// the store before telling anyone; without, its rooms last as long as it does.
 ///
 /// # Errors
 /// The listener's, should accepting fail for good; the store's, should writing to it
 /// fail (the server stops then: what it cannot keep, it does not acknowledge).
 pub async fn serve(
     listener: tokio::net::TcpListener,
+    ssh: Option<ssh::Door>,
     config: Config,
     kept: Option<(Lobby, ServerStore)>,
     shutdown: impl Future<Output = ()> + Send + 'static,
@@ -347,6 +367,16 @@ pub async fn serve(
             }
         }
     });
+    // The SSH sessions end when the server stops, once their rooms have said goodbye.
+    let (stop_ssh, ssh_stopping) = tokio::sync::watch::channel(false);
+    let web_address = listener.local_addr().ok();
+    let ssh_door = ssh.map(|door| {
+        let web = ssh::WebSide {
+            address: web_address,
+            page: config.web.as_deref().is_some_and(built),
+        };
+        tokio::spawn(ssh::serve(door, hub.clone(), web, ssh_stopping))
+    });
     let router = Router::new()
         .route("/ws", get(upgrade))
         .with_state(hub.clone());
@@ -381,6 +411,7 @@ pub async fn serve(
                 })
                 .collect();
             route(&mut shared, out);
+            let _ = stop_ssh.send(true);
             failed
         }
     };
@@ -393,6 +424,10 @@ pub async fn serve(
         let _ = stop.send(stopped.await);
     })
     .await;
+    if let Some(door) = ssh_door {
+        // Each session leaves its client's terminal as it found it, within a moment.
+        let _ = tokio::time::timeout(Duration::from_secs(3), door).await;
+    }
     sweeper.abort();
     ticker.abort();
     // The writer ends once the way to it is gone; connections still open are told nothing
@@ -478,7 +513,7 @@ async fn upgrade(
     State(hub): State<Hub>,
 ) -> Response {
     let limits = {
-        let mut shared = lock(&hub);
+        let shared = lock(&hub);
         if !same_origin(&headers, shared.loopback) {
             return (
                 StatusCode::FORBIDDEN,
@@ -486,21 +521,14 @@ async fn upgrade(
             )
                 .into_response();
         }
-        let limits = shared.limits;
-        let open = shared.per_address.entry(address.ip()).or_default();
-        if *open >= limits.per_address {
-            return (
-                StatusCode::TOO_MANY_REQUESTS,
-                "Too many connections from this address.\n",
-            )
-                .into_response();
-        }
-        *open += 1;
-        limits
+        shared.limits
     };
-    let counted = Counted {
-        hub: hub.clone(),
-        address: address.ip(),
+    let Some(counted) = Counted::take(&hub, address.ip()) else {
+        return (
+            StatusCode::TOO_MANY_REQUESTS,
+            "Too many connections from this address.\n",
+        )
+            .into_response();
     };
     ws.max_message_size(limits.message_bytes)
         .max_frame_size(limits.message_bytes)
@@ -553,16 +581,12 @@ fn names_this_machine(host: &str) -> bool {
 async fn connection(socket: WebSocket, counted: Counted) {
     let (hub, address) = (counted.hub.clone(), counted.address);
     let (mut sink, mut stream) = socket.split();
-    let cut = Arc::new(tokio::sync::Notify::new());
-    let (id, mut outbox, limits) = {
-        let mut shared = lock(&hub);
-        shared.next_id += 1;
-        let id = MemberId(shared.next_id);
-        let (queue, outbox) = mpsc::channel(shared.limits.queue);
-        let cut = cut.clone();
-        shared.outboxes.insert(id, Outbox { queue, cut });
-        (id, outbox, shared.limits)
-    };
+    let limits = lock(&hub).limits;
+    let Member {
+        id,
+        inbox: mut outbox,
+        cut,
+    } = Member::enlist(&hub);
     // The writer sends what the queue holds, and a ping now and then, until the queue is
     // dropped (the connection ended, the client was too slow to read, or it was told
     // goodbye).
@@ -644,13 +668,7 @@ async fn connection(socket: WebSocket, counted: Counted) {
             break;
         }
     }
-    {
-        let mut shared = lock(&hub);
-        shared.outboxes.remove(&id);
-        let now = shared.now();
-        let (out, left) = shared.lobby.disconnect_kept(id, now);
-        deliver(&mut shared, left, out);
-    }
+    Member::dismiss(&hub, id);
     if was_cut {
         // Its writer may wait for ever on a client that reads nothing.
         writer.abort();
@@ -658,6 +676,41 @@ async fn connection(socket: WebSocket, counted: Counted) {
         let _ = writer.await;
     }
     drop(counted);
+}
+
+/// One member of the lobby whose messages the server carries (a WebSocket connection, or
+/// an SSH session's stay in a room): what it is told comes to `inbox`, and `cut` says it
+/// was cut off for not taking it in time.
+struct Member {
+    id: MemberId,
+    inbox: mpsc::Receiver<ToClient>,
+    cut: Arc<tokio::sync::Notify>,
+}
+
+impl Member {
+    /// A new member, with a queue of its own.
+    fn enlist(hub: &Hub) -> Member {
+        let mut shared = lock(hub);
+        shared.next_id += 1;
+        let id = MemberId(shared.next_id);
+        let (queue, inbox) = mpsc::channel(shared.limits.queue);
+        let cut = Arc::new(tokio::sync::Notify::new());
+        let outbox = Outbox {
+            queue,
+            cut: cut.clone(),
+        };
+        shared.outboxes.insert(id, outbox);
+        Member { id, inbox, cut }
+    }
+
+    /// The member `id` is gone: its room sees it leave as a dropped connection does.
+    fn dismiss(hub: &Hub, id: MemberId) {
+        let mut shared = lock(hub);
+        shared.outboxes.remove(&id);
+        let now = shared.now();
+        let (out, left) = shared.lobby.disconnect_kept(id, now);
+        deliver(&mut shared, left, out);
+    }
 }
 
 /// A request from the connection `id` at `address`, handed to the lobby within what the

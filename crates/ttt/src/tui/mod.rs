@@ -26,7 +26,7 @@ use crate::signals::{Interrupts, Signal};
 use online::Online;
 use ttt::engine::EngineLauncher;
 use ttt::line::Resume;
-use ttt::store::{self, Store};
+use ttt::store::{Keeping, Store};
 use ttt_play::records::{GameRecord, Recorder, Remembered};
 use watchdog::Watchdog;
 
@@ -59,13 +59,7 @@ pub fn run(
     let watchdog = Watchdog::start(interrupts)?;
     let terminal = ratatui::init();
     let guard = MouseGuard::enable();
-    let mut keeping = Keeping {
-        kept: None,
-        store: memory.store.clone(),
-        remembered: memory.remembered.clone(),
-        trouble: None,
-        kept_unfinished: false,
-    };
+    let mut keeping = Keeping::new(memory.store.clone(), memory.remembered.clone());
     let result = guard.and_then(|_guard| {
         event_loop(
             terminal,
@@ -106,48 +100,6 @@ pub struct Memory {
     pub remembered: Option<Remembered>,
     /// An unfinished game to take up now, or to offer on the start screen.
     pub resume: Option<Resume>,
-}
-
-/// The kept games, the remembered choices, and what keeping them had to say.
-struct Keeping {
-    /// The games, once the app is there to show them (none with `--no-save`).
-    kept: Option<KeptGames>,
-    store: Option<Store>,
-    /// The choices as last kept.
-    remembered: Option<Remembered>,
-    /// The first failure to keep a game, said after the full screen ends.
-    trouble: Option<String>,
-    /// Whether a game under way was kept on the way out.
-    kept_unfinished: bool,
-}
-
-impl Keeping {
-    fn observe(&mut self, app: &mut App) {
-        if let Some(kept) = &mut self.kept
-            && let Err(error) = kept.follow(app, store::now())
-        {
-            self.trouble.get_or_insert(error);
-        }
-    }
-
-    fn leave(&mut self, app: &App) {
-        if let (Some(store), Some(choices)) = (&self.store, app.remembered())
-            && self.remembered.as_ref() != Some(&choices)
-            && let Err(error) = store.keep_choices(&choices)
-        {
-            self.trouble.get_or_insert(format!(
-                "the start screen's choices could not be kept: {error}"
-            ));
-        }
-        if let Some(kept) = &mut self.kept {
-            match kept.leave(app, store::now()) {
-                Ok(kept) => self.kept_unfinished = kept,
-                Err(error) => {
-                    self.trouble.get_or_insert(error);
-                }
-            }
-        }
-    }
 }
 
 /// Mouse capture and a hidden cursor for as long as it lives, undone on drop and on panic

@@ -331,24 +331,7 @@ impl Online {
     /// The room's score in words, for the last line after the full screen: none when the
     /// person is in no room.
     pub fn tally(&self) -> Option<String> {
-        let mirror = self.room.as_ref()?.visit.mirror();
-        let code = mirror.code.as_deref()?;
-        if mirror.game == 0 {
-            return Some(format!("Room {code}: no game was played."));
-        }
-        let [x, o, draws] = mirror.score;
-        // A seat given up since is nobody's now.
-        let name = |mark| {
-            mirror.name_of(mark).map_or_else(
-                || "nobody".to_owned(),
-                |name| ttt_core::Shown(name).to_string(),
-            )
-        };
-        Some(format!(
-            "Room {code}: {} (X) {x}, {} (O) {o}, draws {draws}.",
-            name(ttt_core::Mark::X),
-            name(ttt_core::Mark::O)
-        ))
+        words::tally(self.room.as_ref()?.visit.mirror())
     }
 
     /// Leaves the room on purpose: a watcher goes, a player gives the seat up between

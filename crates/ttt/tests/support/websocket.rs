@@ -30,6 +30,7 @@ pub async fn start_keeping(config: Config, kept: Option<(Lobby, ServerStore)>) -
     let address = listener.local_addr().unwrap();
     tokio::spawn(server::serve(
         listener,
+        None,
         config,
         kept,
         std::future::pending(),
