@@ -2,6 +2,11 @@
 //! and its load example: every wait bounded by [`PATIENCE`], any failure a panic that
 //! says where.
 
+#![allow(
+    dead_code,
+    reason = "each test binary, and the load example, uses a part"
+)]
+
 use std::net::SocketAddr;
 use std::time::Duration;
 
@@ -36,6 +41,34 @@ pub async fn start_keeping(config: Config, kept: Option<(Lobby, ServerStore)>) -
         std::future::pending(),
     ));
     address
+}
+
+/// A server as [`start`]s, with SSH too (its host key and players' folders in `folder`):
+/// its WebSocket address and its SSH address.
+pub async fn start_with_ssh(
+    config: Config,
+    folder: &std::path::Path,
+    limits: server::ssh::Limits,
+) -> (SocketAddr, SocketAddr) {
+    let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+    let address = listener.local_addr().unwrap();
+    let ssh = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+    let ssh_address = ssh.local_addr().unwrap();
+    let (host_key, _) = server::ssh::host_key::load_or_make(folder).unwrap();
+    let door = server::ssh::Door {
+        listener: ssh,
+        host_key,
+        players: Some(folder.join("ssh-players")),
+        limits,
+    };
+    tokio::spawn(server::serve(
+        listener,
+        Some(door),
+        config,
+        None,
+        std::future::pending(),
+    ));
+    (address, ssh_address)
 }
 
 /// A new client of the server at `address`.

@@ -309,6 +309,15 @@ impl Online {
         }
     }
 
+    /// As the connection is gone without a word: the room sees the member drop, as a
+    /// dropped connection (the seat waits for a return).
+    pub fn dropped(&mut self, context: &Context) {
+        self.part(context, |_| None);
+        if let Some(member) = self.listing.take() {
+            Member::dismiss(&context.hub, member.id);
+        }
+    }
+
     /// Leaves the room with the last word `word` gives, if any.
     fn part(&mut self, context: &Context, word: fn(&mut Visit) -> Option<Request>) {
         let Some(mut room) = self.room.take() else {

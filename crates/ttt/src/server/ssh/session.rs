@@ -426,7 +426,11 @@ async fn play(
     let mut score = online
         .tally()
         .unwrap_or_else(|| app.session().score().to_string());
-    online.close_down(context);
+    if matches!(ending, Ending::Gone) {
+        online.dropped(context);
+    } else {
+        online.close_down(context);
+    }
     if let Some(trouble) = keeping.trouble.take() {
         score = format!("{score}\r\n{}", ttt_play::words::capitalised(&trouble));
     }

@@ -1,0 +1,592 @@
+//! The full-screen game over SSH (`ttt serve --ssh`), with a russh client over loopback
+//! and a terminal of its own (vt100) that shows what the client was sent: a whole game
+//! against the computer, kept under the player's key; an SSH player and a WebSocket client
+//! in one room, with a resize in the middle; a client gone without a word leaving the room
+//! as a dropped connection does; a client that stops reading holding nobody up; a guest;
+//! the host key the same after a restart. Every wait is bounded.
+
+#![allow(
+    clippy::unwrap_used,
+    clippy::expect_used,
+    clippy::panic,
+    reason = "a test fails by panicking"
+)]
+
+mod common;
+mod support;
+
+use std::net::SocketAddr;
+use std::sync::{Arc, Mutex};
+use std::time::Duration;
+
+use russh::keys::ssh_key::private::{Ed25519Keypair, KeypairData};
+use russh::keys::{HashAlg, PrivateKey, PrivateKeyWithHashAlg, PublicKeyOrCertificate};
+use russh::{ChannelMsg, client};
+use tokio::time::Instant;
+use ttt::server::{Config, Limits, ssh};
+use ttt_online::protocol::{Happening, ToClient, ToServer};
+
+use support::websocket::{Client, PATIENCE, connect, next, send, start_with_ssh};
+
+fn config() -> Config {
+    Config {
+        web: None,
+        limits: Limits::default(),
+        seed: Some(11),
+    }
+}
+
+/// A client that trusts any host key, and says which it was shown.
+struct Trusting {
+    seen: Arc<Mutex<Option<String>>>,
+}
+
+impl client::Handler for Trusting {
+    type Error = russh::Error;
+
+    async fn check_server_key(
+        &mut self,
+        key: &PublicKeyOrCertificate,
+    ) -> Result<bool, Self::Error> {
+        if let PublicKeyOrCertificate::PublicKey { key, .. } = key {
+            *self.seen.lock().unwrap() = Some(key.fingerprint(HashAlg::Sha256).to_string());
+        }
+        Ok(true)
+    }
+}
+
+/// The key `seed` makes.
+fn key(seed: u8) -> PrivateKey {
+    PrivateKey::new(
+        KeypairData::Ed25519(Ed25519Keypair::from_seed(&[seed; 32])),
+        "",
+    )
+    .unwrap()
+}
+
+/// One person at an SSH client: the session, its channel, and the screen it was sent.
+struct Player {
+    _session: client::Handle<Trusting>,
+    channel: russh::Channel<client::Msg>,
+    screen: vt100::Parser,
+    exit: Option<u32>,
+    closed: bool,
+    /// The host key's fingerprint the client was shown.
+    host_key: Option<String>,
+}
+
+impl Player {
+    /// `user` logs in at `address` (with `key`, or none), asks for a terminal of `size`
+    /// (none for `None`) and a shell, or `command`.
+    async fn open(
+        address: SocketAddr,
+        user: &str,
+        key: Option<&PrivateKey>,
+        command: Option<&str>,
+        size: Option<(u16, u16)>,
+        client_config: client::Config,
+    ) -> Player {
+        let seen = Arc::new(Mutex::new(None));
+        let handler = Trusting { seen: seen.clone() };
+        let stream = tokio::time::timeout(PATIENCE, tokio::net::TcpStream::connect(address))
+            .await
+            .unwrap()
+            .unwrap();
+        let mut session = client::connect_stream(Arc::new(client_config), stream, handler)
+            .await
+            .unwrap();
+        let logged_in = match key {
+            Some(key) => session
+                .authenticate_publickey(
+                    user,
+                    PrivateKeyWithHashAlg::new(Arc::new(key.clone()), None),
+                )
+                .await
+                .unwrap(),
+            None => session.authenticate_none(user).await.unwrap(),
+        };
+        assert!(logged_in.success(), "{user} logs in");
+        let channel = session.channel_open_session().await.unwrap();
+        let (width, height) = size.unwrap_or((80, 24));
+        if size.is_some() {
+            channel
+                .request_pty(
+                    false,
+                    "xterm-256color",
+                    width.into(),
+                    height.into(),
+                    0,
+                    0,
+                    &[],
+                )
+                .await
+                .unwrap();
+        }
+        match command {
+            Some(command) => channel.exec(false, command).await.unwrap(),
+            None => channel.request_shell(false).await.unwrap(),
+        }
+        let host_key = seen.lock().unwrap().clone();
+        Player {
+            _session: session,
+            channel,
+            screen: vt100::Parser::new(cells(height), cells(width), 0),
+            exit: None,
+            closed: false,
+            host_key,
+        }
+    }
+
+    /// Logs in as `user` with `key` and asks for an 80x24 terminal and a shell.
+    async fn keyed(address: SocketAddr, user: &str, key: &PrivateKey) -> Player {
+        Player::open(
+            address,
+            user,
+            Some(key),
+            None,
+            Some((80, 24)),
+            client::Config::default(),
+        )
+        .await
+    }
+
+    /// Types `bytes`.
+    async fn typed(&mut self, bytes: &[u8]) {
+        self.channel.data(bytes).await.unwrap();
+    }
+
+    /// Takes one message of the channel, waiting until `until`: false once nothing more
+    /// comes.
+    async fn take(&mut self, until: Instant) -> bool {
+        let Ok(message) = tokio::time::timeout_at(until, self.channel.wait()).await else {
+            return true;
+        };
+        match message {
+            Some(ChannelMsg::Data { data }) => self.screen.process(&data),
+            Some(ChannelMsg::ExitStatus { exit_status }) => self.exit = Some(exit_status),
+            Some(ChannelMsg::Close) | None => {
+                self.closed = true;
+                return false;
+            }
+            Some(_) => {}
+        }
+        true
+    }
+
+    /// Reads what comes for `time`.
+    async fn read_for(&mut self, time: Duration) {
+        let until = Instant::now() + time;
+        while Instant::now() < until && self.take(until).await {}
+    }
+
+    /// Reads until the screen shows `text`, and returns the screen.
+    async fn wait_for(&mut self, text: &str) -> String {
+        let until = Instant::now() + PATIENCE;
+        loop {
+            let shown = self.text();
+            if shown.contains(text) {
+                return shown;
+            }
+            assert!(
+                Instant::now() < until && !self.closed,
+                "waited for {text:?}; the screen shows:\n{shown}"
+            );
+            self.take(until).await;
+        }
+    }
+
+    /// Reads until the session closes: its exit status, and the screen as it was left.
+    async fn wait_closed(&mut self) -> (Option<u32>, String) {
+        let until = Instant::now() + PATIENCE;
+        while !self.closed {
+            assert!(
+                Instant::now() < until,
+                "the session closes:\n{}",
+                self.text()
+            );
+            self.take(until).await;
+        }
+        (self.exit, self.text())
+    }
+
+    /// The screen as the client's terminal shows it.
+    fn text(&self) -> String {
+        self.screen.screen().contents()
+    }
+}
+
+/// A count of cells, never none.
+fn cells(count: u16) -> std::num::NonZeroU16 {
+    std::num::NonZeroU16::new(count.max(1)).unwrap()
+}
+
+const VERDICTS: [&str; 3] = ["You win!", "The computer wins.", "Draw."];
+const UP: &[u8] = b"\x1b[A";
+const RIGHT: &[u8] = b"\x1b[C";
+
+/// A fresh folder for a server's host key and players.
+fn folder() -> std::path::PathBuf {
+    let folder = common::home();
+    let _ = std::fs::remove_dir_all(&folder);
+    folder
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_keyed_player_plays_the_computer_to_the_end_resizing_midway_and_the_game_is_kept() {
+    let folder = folder();
+    let (_, address) = start_with_ssh(config(), &folder, ssh::Limits::default()).await;
+    let mut alice = Player::keyed(address, "alice", &key(1)).await;
+    alice.wait_for("Play against").await;
+    // The impossible computer, chosen on the start screen with the keys.
+    for key in [UP, UP, UP, UP, UP, RIGHT, RIGHT, RIGHT, b"\r"] {
+        alice.typed(key).await;
+    }
+    alice.wait_for("Computer (impossible)").await;
+    // A larger window in the middle of the game: drawn again whole, in the new size.
+    alice.typed(b"5").await;
+    alice.read_for(Duration::from_millis(800)).await;
+    alice.channel.window_change(100, 30, 0, 0).await.unwrap();
+    alice.screen.set_size(cells(30), cells(100));
+    alice.screen.process(b"\x1b[2J");
+    let resized = alice.wait_for("Computer (impossible)").await;
+    assert!(
+        resized.lines().count() > 24 && resized.lines().any(|line| line.len() > 80),
+        "drawn in 100x30:\n{resized}"
+    );
+    // Every square in reading order: a free one takes the mark, a taken one is refused.
+    let mut verdict = None;
+    for square in b'1'..=b'9' {
+        alice.typed(&[square]).await;
+        alice.read_for(Duration::from_millis(700)).await;
+        let shown = alice.text();
+        verdict = VERDICTS.into_iter().find(|verdict| shown.contains(verdict));
+        if verdict.is_some() {
+            break;
+        }
+    }
+    let verdict = verdict.unwrap_or_else(|| panic!("no verdict:\n{}", alice.text()));
+    assert_ne!(verdict, "You win!", "nobody beats the impossible computer");
+    alice.typed(b"q").await;
+    let (status, left) = alice.wait_closed().await;
+    assert_eq!(status, Some(0));
+    let tally = if verdict == "Draw." {
+        "X wins: 0, O wins: 0, draws: 1"
+    } else {
+        "X wins: 0, O wins: 1, draws: 0"
+    };
+    assert!(
+        left.contains(tally),
+        "the tally on the main screen:\n{left}"
+    );
+    assert!(!alice.screen.screen().alternate_screen(), "the main screen");
+    assert!(!alice.screen.screen().hide_cursor(), "a cursor");
+    assert_eq!(
+        alice.screen.screen().mouse_protocol_mode(),
+        vt100::MouseProtocolMode::None
+    );
+    // Kept under the key, as a local player's games are.
+    let players: Vec<_> = std::fs::read_dir(folder.join("ssh-players"))
+        .unwrap()
+        .collect();
+    assert_eq!(players.len(), 1, "one key, one folder");
+    let games = players[0].as_ref().unwrap().path().join("games");
+    assert_eq!(
+        std::fs::read_dir(games).unwrap().count(),
+        1,
+        "the game is kept"
+    );
+
+    // Back with the same key: the start screen remembers the choice and the record.
+    let mut again = Player::keyed(address, "alice", &key(1)).await;
+    let record = if verdict == "Draw." {
+        "Your record against the computer, impossible: 0 won, 0 lost, 1 drawn"
+    } else {
+        "Your record against the computer, impossible: 0 won, 1 lost, 0 drawn"
+    };
+    again.wait_for(record).await;
+}
+
+/// Ann hosts a 3x3 room over WebSocket; her client and the room's code.
+async fn ann_hosts(address: SocketAddr) -> (Client, String) {
+    let mut ann = connect(address).await;
+    let host = ToServer::Host {
+        rules: "3x3, k=3".to_owned(),
+        name: "Ann".to_owned(),
+        computer: None,
+        clock: None,
+        public: false,
+    };
+    send(&mut ann, &host).await;
+    let ToClient::Welcome { code, .. } = next(&mut ann).await else {
+        panic!("welcomed")
+    };
+    (ann, code)
+}
+
+/// Reads Ann's messages until one that `wanted` picks (at most 100).
+async fn until(client: &mut Client, wanted: impl Fn(&Happening) -> bool) -> Happening {
+    for _ in 0..100 {
+        if let ToClient::Happened { happening, .. } = next(client).await
+            && wanted(&happening)
+        {
+            return happening;
+        }
+    }
+    panic!("not in 100 messages");
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn an_ssh_player_and_a_websocket_client_play_a_game_in_one_room() {
+    let folder = folder();
+    let (web, address) = start_with_ssh(config(), &folder, ssh::Limits::default()).await;
+    let (mut ann, code) = ann_hosts(web).await;
+    let mut bob = Player::open(
+        address,
+        "bob",
+        Some(&key(2)),
+        Some(&format!("join {code}")),
+        Some((80, 24)),
+        client::Config::default(),
+    )
+    .await;
+    let Happening::GameStarted { first, .. } = until(&mut ann, |happening| {
+        matches!(happening, Happening::GameStarted { .. })
+    })
+    .await
+    else {
+        unreachable!()
+    };
+    bob.wait_for("bob (you)").await;
+    let ann_first = first == "X";
+    // The first player wins on the top row; Bob types his squares' names.
+    for (mover, square) in [(0, 0), (1, 3), (0, 1), (1, 4), (0, 2)] {
+        if (mover == 0) == ann_first {
+            send(&mut ann, &ToServer::Play { square }).await;
+        } else {
+            let name = b'1' + u8::try_from(square).unwrap();
+            bob.typed(&[name]).await;
+        }
+        until(&mut ann, |happening| {
+            matches!(happening, Happening::Played { square: played, .. } if *played == square)
+        })
+        .await;
+    }
+    until(&mut ann, |happening| {
+        matches!(happening, Happening::Ended { .. })
+    })
+    .await;
+    let shown = bob.wait_for(" wins.").await;
+    let winner = if ann_first { "Ann (X) 1" } else { "bob (O) 1" };
+    let shown_joined = shown.replace('\n', " ");
+    assert!(shown_joined.contains("Score"), "{shown}");
+    bob.typed(b"q").await;
+    let (status, left) = bob.wait_closed().await;
+    assert_eq!(status, Some(0));
+    assert!(
+        left.contains(&format!("Room {code}")) && left.contains(winner),
+        "{left}"
+    );
+    // Leaving on purpose is said as such.
+    until(&mut ann, |happening| {
+        matches!(happening, Happening::Left { chose: true, .. })
+    })
+    .await;
+}
+
+/// A loopback proxy to `to`: its address, and the task to abort to cut every connection
+/// through it without a word.
+async fn proxy(to: SocketAddr) -> (SocketAddr, tokio::task::JoinHandle<()>) {
+    let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+    let address = listener.local_addr().unwrap();
+    let task = tokio::spawn(async move {
+        let (mut near, _) = listener.accept().await.unwrap();
+        let mut far = tokio::net::TcpStream::connect(to).await.unwrap();
+        let _ = tokio::io::copy_bidirectional(&mut near, &mut far).await;
+    });
+    (address, task)
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_client_gone_without_a_word_leaves_the_room_as_a_dropped_connection_does() {
+    let folder = folder();
+    let (web, address) = start_with_ssh(config(), &folder, ssh::Limits::default()).await;
+    let (mut ann, code) = ann_hosts(web).await;
+    let (through, cut) = proxy(address).await;
+    let mut bob = Player::open(
+        through,
+        "bob",
+        Some(&key(3)),
+        Some(&format!("join {code}")),
+        Some((80, 24)),
+        client::Config::default(),
+    )
+    .await;
+    bob.wait_for("bob (you)").await;
+    until(&mut ann, |happening| {
+        matches!(happening, Happening::GameStarted { .. })
+    })
+    .await;
+    cut.abort();
+    // Not meant: the seat waits for Bob's return.
+    let left = until(&mut ann, |happening| {
+        matches!(happening, Happening::Left { .. })
+    })
+    .await;
+    assert!(
+        matches!(
+            left,
+            Happening::Left {
+                chose: false,
+                wait: Some(_),
+                ..
+            }
+        ),
+        "{left:?}"
+    );
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_client_that_stops_reading_holds_nobody_up() {
+    let folder = folder();
+    let (web, address) = start_with_ssh(config(), &folder, ssh::Limits::default()).await;
+    let (mut ann, code) = ann_hosts(web).await;
+    // Eve watches on a large screen, and never reads again: her client stops taking
+    // what the server sends once one message waits.
+    let stalled = client::Config {
+        channel_buffer_size: 1,
+        window_size: 4096,
+        ..client::Config::default()
+    };
+    let _eve = Player::open(
+        address,
+        "eve",
+        Some(&key(4)),
+        Some(&format!("watch {code}")),
+        Some((400, 200)),
+        stalled,
+    )
+    .await;
+    // Bob plays through SSH, and Ann talks a lot: every line is a new frame for Eve.
+    let mut bob = Player::open(
+        address,
+        "bob",
+        Some(&key(5)),
+        Some(&format!("join {code}")),
+        Some((80, 24)),
+        client::Config::default(),
+    )
+    .await;
+    bob.wait_for("bob (you)").await;
+    let Happening::GameStarted { first, .. } = until(&mut ann, |happening| {
+        matches!(happening, Happening::GameStarted { .. })
+    })
+    .await
+    else {
+        unreachable!()
+    };
+    // As fast as a connection may send (20 a second).
+    let started = Instant::now();
+    for line in 0..60 {
+        send(
+            &mut ann,
+            &ToServer::Say {
+                text: format!("line {line}"),
+            },
+        )
+        .await;
+        tokio::time::sleep(Duration::from_millis(60)).await;
+    }
+    bob.wait_for("line 59").await;
+    assert!(
+        started.elapsed() < Duration::from_secs(10),
+        "the room went on: {:?}",
+        started.elapsed()
+    );
+    // And the game goes on at once: Bob's move in the centre, after Ann's if she is first.
+    if first == "X" {
+        send(&mut ann, &ToServer::Play { square: 0 }).await;
+    }
+    bob.wait_for("your move").await;
+    bob.typed(b"5").await;
+    until(&mut ann, |happening| {
+        matches!(happening, Happening::Played { square: 4, .. })
+    })
+    .await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_guest_plays_without_a_key_and_a_client_without_a_terminal_is_told_how() {
+    let folder = folder();
+    let (_, address) = start_with_ssh(config(), &folder, ssh::Limits::default()).await;
+    let mut guest = Player::open(
+        address,
+        ssh::GUEST,
+        None,
+        None,
+        Some((80, 24)),
+        client::Config::default(),
+    )
+    .await;
+    guest.wait_for("Play against").await;
+    guest.typed(b"q").await;
+    let (status, _) = guest.wait_closed().await;
+    assert_eq!(status, Some(0));
+    assert!(
+        !folder.join("ssh-players").exists(),
+        "a guest keeps nothing"
+    );
+
+    // Without a terminal: one line saying how, and a failure.
+    let mut piped = Player::open(
+        address,
+        "carol",
+        Some(&key(6)),
+        None,
+        None,
+        client::Config::default(),
+    )
+    .await;
+    let (status, said) = piped.wait_closed().await;
+    assert_eq!(status, Some(1));
+    assert!(said.contains("ssh -t"), "{said}");
+    // A command that is not one: said, exit 2.
+    let mut wrong = Player::open(
+        address,
+        "carol",
+        Some(&key(6)),
+        Some("rm -rf /"),
+        Some((80, 24)),
+        client::Config::default(),
+    )
+    .await;
+    let (status, said) = wrong.wait_closed().await;
+    assert_eq!(status, Some(2));
+    assert!(said.contains("is not a ttt command here"), "{said}");
+
+    // Someone else's name without a key: refused.
+    let seen = Arc::new(Mutex::new(None));
+    let stream = tokio::net::TcpStream::connect(address).await.unwrap();
+    let mut session = client::connect_stream(
+        Arc::new(client::Config::default()),
+        stream,
+        Trusting { seen },
+    )
+    .await
+    .unwrap();
+    assert!(!session.authenticate_none("alice").await.unwrap().success());
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_host_key_is_the_same_after_a_restart() {
+    let folder = folder();
+    let mut seen = Vec::new();
+    for _ in 0..2 {
+        let (_, address) = start_with_ssh(config(), &folder, ssh::Limits::default()).await;
+        let mut player = Player::keyed(address, "alice", &key(7)).await;
+        player.wait_for("Play against").await;
+        seen.push(player.host_key.clone().expect("a host key"));
+    }
+    assert_eq!(seen[0], seen[1]);
+    let kept = ssh::host_key::load_or_make(&folder).unwrap().0;
+    assert_eq!(seen[0], ssh::host_key::fingerprint(&kept));
+}
