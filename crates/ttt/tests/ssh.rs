@@ -590,3 +590,37 @@ async fn the_host_key_is_the_same_after_a_restart() {
     let kept = ssh::host_key::load_or_make(&folder).unwrap().0;
     assert_eq!(seen[0], ssh::host_key::fingerprint(&kept));
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_silent_person_is_let_go_and_an_address_has_so_many_connections() {
+    let folder = folder();
+    let mut config = config();
+    config.limits.per_address = 2;
+    let limits = ssh::Limits {
+        idle: Duration::from_secs(1),
+        ..ssh::Limits::default()
+    };
+    let (web, address) = start_with_ssh(config, &folder, limits).await;
+    let mut quiet = Player::keyed(address, "quiet", &key(8)).await;
+    quiet.wait_for("Play against").await;
+    // A second connection from the address, a WebSocket one: the address has its two.
+    let _ws = connect(web).await;
+    let refused = tokio::time::timeout(PATIENCE, async {
+        let stream = tokio::net::TcpStream::connect(address).await.unwrap();
+        let seen = Arc::new(Mutex::new(None));
+        client::connect_stream(
+            Arc::new(client::Config::default()),
+            stream,
+            Trusting { seen },
+        )
+        .await
+        .is_err()
+    })
+    .await
+    .unwrap();
+    assert!(refused, "a third connection is closed before a word");
+    // Nothing typed for the idle time: told so on the main screen, exit 1.
+    let (status, left) = quiet.wait_closed().await;
+    assert_eq!(status, Some(1));
+    assert!(left.contains("nothing was typed for a long time"), "{left}");
+}

@@ -544,3 +544,124 @@ fn two_terminals_play_each_other_full_screen_through_a_server() {
     ann.wait_for("EXIT=0");
     ann.assert_restored();
 }
+
+/// A `ttt serve` of the test's own, with SSH, on free loopback ports: ended on drop.
+struct Served {
+    child: std::process::Child,
+    ssh_port: u16,
+}
+
+impl Served {
+    fn start(home: &std::path::Path) -> Served {
+        use std::io::BufRead;
+        let mut child = Command::new(env!("CARGO_BIN_EXE_ttt"))
+            .args(["serve", "--listen", "127.0.0.1:0", "--ssh", "127.0.0.1:0"])
+            .arg("--data-dir")
+            .arg(home)
+            .stdout(std::process::Stdio::piped())
+            .spawn()
+            .unwrap();
+        let out = std::io::BufReader::new(child.stdout.take().unwrap());
+        let ssh_port = out
+            .lines()
+            .take(10)
+            .map_while(Result::ok)
+            .find_map(|line| {
+                let at = line.strip_prefix("SSH on 127.0.0.1:")?;
+                at.split(':').next()?.parse().ok()
+            })
+            .expect("the server says where SSH is");
+        Served { child, ssh_port }
+    }
+}
+
+impl Drop for Served {
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
+
+/// Whether OpenSSH's client is here; without it the test says so and passes, unless
+/// `TTT_REQUIRE_TMUX` is set (as `.ci/run` does, after installing both).
+fn openssh() -> bool {
+    let here = Command::new("ssh-keygen").arg("-?").output().is_ok()
+        && Command::new("ssh").arg("-V").output().is_ok();
+    if !here {
+        assert!(
+            std::env::var_os("TTT_REQUIRE_TMUX").is_none(),
+            "OpenSSH's client is required (TTT_REQUIRE_TMUX is set) but is not installed"
+        );
+        eprintln!("OpenSSH's client is not installed: skipping the SSH test");
+    }
+    here
+}
+
+#[test]
+fn openssh_plays_the_computer_to_the_end_over_ttt_serve_ssh() {
+    if !openssh() {
+        return;
+    }
+    let Some(tmux) = Tmux::start("ssh") else {
+        return;
+    };
+    let home = common::home();
+    std::fs::create_dir_all(&home).unwrap();
+    let key = home.join("id_ed25519");
+    let made = Command::new("ssh-keygen")
+        .args(["-q", "-t", "ed25519", "-N", "", "-f"])
+        .arg(&key)
+        .status()
+        .unwrap();
+    assert!(made.success());
+    let served = Served::start(&home);
+    tmux.keys(&[
+        &format!(
+            "ssh -o StrictHostKeyChecking=no -o UserKnownHostsFile=/dev/null -o LogLevel=ERROR \
+             -o IdentitiesOnly=yes -i {} -p {} tester@127.0.0.1; echo EXIT=$?",
+            key.display(),
+            served.ssh_port
+        ),
+        "Enter",
+    ]);
+    tmux.wait_for("Play against");
+    assert_eq!(
+        tmux.modes().split(' ').next(),
+        Some("1"),
+        "the alternate screen"
+    );
+    tmux.keys(&[
+        "Up", "Up", "Up", "Up", "Up", "Right", "Right", "Right", "Enter",
+    ]);
+    tmux.wait_for("Computer (impossible)");
+    let mut verdict = None;
+    'squares: for row in 0..3 {
+        for column in 0..3 {
+            let mut keys = vec!["Up", "Up", "Left", "Left"];
+            keys.extend(std::iter::repeat_n("Right", column));
+            keys.extend(std::iter::repeat_n("Down", row));
+            keys.push("Enter");
+            tmux.keys(&keys);
+            sleep(Duration::from_millis(1_200));
+            let screen = tmux.screen();
+            verdict = VERDICTS.into_iter().find(|v| screen.contains(v));
+            if verdict.is_some() {
+                break 'squares;
+            }
+        }
+    }
+    let verdict = verdict.unwrap_or_else(|| panic!("no verdict on screen:\n{}", tmux.screen()));
+    assert_ne!(verdict, "You win!", "nobody beats the impossible computer");
+    tmux.keys(&["q"]);
+    let screen = tmux.wait_for("EXIT=0");
+    let tally = if verdict == "Draw." {
+        "X wins: 0, O wins: 0, draws: 1"
+    } else {
+        "X wins: 0, O wins: 1, draws: 0"
+    };
+    assert!(
+        screen.contains(tally),
+        "the tally on the main screen:\n{screen}"
+    );
+    tmux.assert_restored();
+}

@@ -111,8 +111,9 @@ pub(super) async fn serve(door: Door, hub: Hub, web: WebSide, mut stopping: watc
         max_auth_attempts: door.limits.auth_attempts,
         auth_rejection_time: Duration::from_millis(500),
         auth_rejection_time_initial: Some(Duration::ZERO),
-        // A connection that says nothing at all, not even to keepalives, goes.
-        inactivity_timeout: Some(door.limits.idle),
+        // A connection that says nothing at all, not even to keepalives, goes; a person
+        // who types nothing is told so by their session first.
+        inactivity_timeout: Some(door.limits.idle + door.limits.login),
         keepalive_interval: Some(Duration::from_secs(25)),
         keepalive_max: 3,
         nodelay: true,
