@@ -15,6 +15,18 @@
 //! cargo run --release -p ttt --example load -- 500 3 1000 /tmp/ttt-load-store
 //! ```
 //!
+//! With `ssh` first, the SSH side instead (`ttt serve --ssh`): SESSIONS guests at 80x24
+//! terminals (from loopback addresses of their own, 8 an address), every one on the start
+//! screen before any key, then for SECONDS each pressing an arrow about PAUSE
+//! milliseconds after the last frame came (half to one and a half of it): each key moves
+//! the start screen's choice, and its frame is timed from the key's sending to the first
+//! bytes back. It prints the sessions held, the frames a second and their bytes, the
+//! round trips, and the server's memory (a session's share) and CPU.
+//!
+//! ```text
+//! cargo run --release -p ttt --example load -- ssh 200 20 1000
+//! ```
+//!
 //! ROOMS defaults to 200, GAMES to 3, PAUSE to 1000; with a fourth argument, the rooms
 //! are kept in that folder (emptied first) as `ttt serve` keeps them: every change flushed
 //! to the disk before anyone is told it. Each address may hold 16 connections and host 8
@@ -61,6 +73,30 @@ fn main() {
     if first.as_deref() == Some("serve") {
         return serve(arguments.next().map(std::path::PathBuf::from));
     }
+    if first.as_deref() == Some("serve-ssh") {
+        return serve_ssh(
+            arguments
+                .next()
+                .map_or(256, |text| text.parse().expect("SESSIONS")),
+        );
+    }
+    if first.as_deref() == Some("ssh") {
+        let mut number = |default: u64, what: &str| {
+            arguments
+                .next()
+                .map_or(default, |text| text.parse().expect(what))
+        };
+        let sessions = number(200, "SESSIONS") as usize;
+        let seconds = Duration::from_secs(number(20, "SECONDS"));
+        let pause = Duration::from_millis(number(1000, "PAUSE (ms)"));
+        let mut server = Server::start_ssh(sessions);
+        let runtime = tokio::runtime::Builder::new_multi_thread()
+            .worker_threads(2)
+            .enable_all()
+            .build()
+            .unwrap();
+        return runtime.block_on(ssh::run(&mut server, sessions, seconds, pause));
+    }
     let rooms: usize = first.map_or(200, |text| text.parse().expect("ROOMS"));
     let games: u32 = arguments
         .next()
@@ -89,9 +125,19 @@ struct Server {
 impl Server {
     /// This program started again as `load serve`, once it says where it listens.
     fn start(store: Option<&str>) -> Server {
+        Server::started(&["serve"], store)
+    }
+
+    /// This program started again as `load serve-ssh SESSIONS`: `address` is its SSH
+    /// side's.
+    fn start_ssh(sessions: usize) -> Server {
+        Server::started(&["serve-ssh"], Some(&sessions.to_string()))
+    }
+
+    fn started(command: &[&str], argument: Option<&str>) -> Server {
         let mut child = Command::new(std::env::current_exe().unwrap())
-            .arg("serve")
-            .args(store)
+            .args(command)
+            .args(argument)
             .stdout(Stdio::piped())
             .spawn()
             .unwrap();
@@ -161,6 +207,41 @@ fn serve(store: Option<std::path::PathBuf>) {
             seed: None,
         };
         ttt::server::serve(listener, None, config, kept, std::future::pending())
+            .await
+            .unwrap();
+    });
+}
+
+/// The child of `load ssh`: `ttt serve`'s server with its SSH side on free loopback
+/// ports, with room for `sessions` sessions, until killed; it says the SSH address.
+fn serve_ssh(sessions: usize) {
+    let runtime = tokio::runtime::Builder::new_multi_thread()
+        .worker_threads(2)
+        .enable_all()
+        .build()
+        .unwrap();
+    runtime.block_on(async {
+        let folder = std::env::temp_dir().join(format!("ttt-load-ssh-{}", std::process::id()));
+        let (host_key, _) = ttt::server::ssh::host_key::load_or_make(&folder).unwrap();
+        let _ = std::fs::remove_dir_all(&folder);
+        let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+        let ssh = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+        println!("listening on {}", ssh.local_addr().unwrap());
+        let door = ttt::server::ssh::Door {
+            listener: ssh,
+            host_key,
+            players: None,
+            limits: ttt::server::ssh::Limits {
+                sessions: sessions.max(256),
+                ..ttt::server::ssh::Limits::default()
+            },
+        };
+        let config = Config {
+            web: None,
+            limits: Limits::default(),
+            seed: None,
+        };
+        ttt::server::serve(listener, Some(door), config, None, std::future::pending())
             .await
             .unwrap();
     });
@@ -359,5 +440,217 @@ async fn play_games(
             let think = pause.mul_f64(rand::random_range(0.5..1.5));
             due = Some((player, tokio::time::Instant::now() + think));
         }
+    }
+}
+
+/// `load ssh`: guests at SSH terminals, pressing keys.
+mod ssh {
+    use std::net::{IpAddr, Ipv4Addr, SocketAddr};
+    use std::sync::Arc;
+    use std::time::{Duration, Instant};
+
+    use futures_util::StreamExt;
+    use russh::keys::PublicKeyOrCertificate;
+    use russh::{ChannelMsg, client};
+
+    use super::support::websocket::PATIENCE;
+    use super::{OPENING, Server};
+
+    /// Sessions from one loopback address (it may hold 16 connections).
+    const AN_ADDRESS: usize = 8;
+
+    /// Takes any host key.
+    struct Trusting;
+
+    impl client::Handler for Trusting {
+        type Error = russh::Error;
+
+        async fn check_server_key(
+            &mut self,
+            _key: &PublicKeyOrCertificate,
+        ) -> Result<bool, Self::Error> {
+            Ok(true)
+        }
+    }
+
+    /// One guest's session, on the start screen.
+    struct Guest {
+        _session: client::Handle<Trusting>,
+        channel: russh::Channel<client::Msg>,
+    }
+
+    /// What one guest measured: frames, their bytes, and the round trip of each key.
+    #[derive(Default)]
+    struct Measured {
+        frames: usize,
+        bytes: usize,
+        trips: Vec<Duration>,
+    }
+
+    pub async fn run(server: &mut Server, sessions: usize, seconds: Duration, pause: Duration) {
+        let before = server.status_kb("VmRSS:");
+        let opening = Instant::now();
+        let address = server.address;
+        let guests: Vec<Guest> = futures_util::stream::iter(0..sessions)
+            .map(|number| open(address, number))
+            .buffer_unordered(OPENING)
+            .collect()
+            .await;
+        let opened_in = opening.elapsed();
+        // The first frames drawn and sent: the sessions as they stay.
+        tokio::time::sleep(Duration::from_secs(1)).await;
+        let open = server.status_kb("VmRSS:");
+        let (cpu_before, start) = (server.cpu(), Instant::now());
+        let pressing: Vec<_> = guests
+            .into_iter()
+            .enumerate()
+            .map(|(number, guest)| tokio::spawn(press(guest, number, seconds, pause)))
+            .collect();
+        let mut all = Measured::default();
+        for measured in pressing {
+            let measured = measured.await.unwrap();
+            all.frames += measured.frames;
+            all.bytes += measured.bytes;
+            all.trips.extend(measured.trips);
+        }
+        let elapsed = start.elapsed().as_secs_f64();
+        let cpu = (server.cpu() - cpu_before).as_secs_f64();
+        let peak = server.status_kb("VmHWM:");
+        let trips = &mut all.trips;
+        trips.sort_unstable();
+        let at = |share: f64| {
+            let index = ((trips.len() as f64 * share).ceil() as usize).clamp(1, trips.len()) - 1;
+            trips[index].as_secs_f64() * 1000.0
+        };
+        println!(
+            "{sessions} SSH sessions held (opened in {:.1} s), a key about {} ms after the \
+             last frame, for {:.0} s",
+            opened_in.as_secs_f64(),
+            pause.as_millis(),
+            seconds.as_secs_f64()
+        );
+        println!(
+            "{} frames in {elapsed:.1} s: {:.0} frames a second, {:.0} bytes a frame; key to \
+             frame p50 {:.2} ms, p99 {:.2} ms, worst {:.1} ms",
+            all.frames,
+            all.frames as f64 / elapsed,
+            all.bytes as f64 / all.frames.max(1) as f64,
+            at(0.5),
+            at(0.99),
+            at(1.0),
+        );
+        println!(
+            "server: {:.1} MB resident before, {:.1} MB with every session open ({:.1} KB a \
+             session), {:.1} MB at its peak; CPU {cpu:.1} s in {elapsed:.1} s ({:.0}% of one \
+             core)",
+            before as f64 / 1024.0,
+            open as f64 / 1024.0,
+            open.saturating_sub(before) as f64 / sessions as f64,
+            peak as f64 / 1024.0,
+            cpu / elapsed * 100.0,
+        );
+    }
+
+    /// Guest number `number` logs in from its address and waits for its start screen.
+    async fn open(server: SocketAddr, number: usize) -> Guest {
+        let group = number / AN_ADDRESS;
+        let from = IpAddr::V4(Ipv4Addr::new(
+            127,
+            2,
+            (group / 250) as u8,
+            (group % 250 + 1) as u8,
+        ));
+        let socket = tokio::net::TcpSocket::new_v4().unwrap();
+        socket.bind(SocketAddr::new(from, 0)).unwrap();
+        let stream = tokio::time::timeout(PATIENCE, socket.connect(server))
+            .await
+            .expect("connects in time")
+            .expect("connects");
+        let config = Arc::new(client::Config::default());
+        let mut session =
+            tokio::time::timeout(PATIENCE, client::connect_stream(config, stream, Trusting))
+                .await
+                .expect("a session in time")
+                .expect("a session");
+        let guest = session
+            .authenticate_none(ttt::server::ssh::GUEST)
+            .await
+            .unwrap();
+        assert!(guest.success());
+        let mut channel = session.channel_open_session().await.unwrap();
+        channel
+            .request_pty(false, "xterm-256color", 80, 24, 0, 0, &[])
+            .await
+            .unwrap();
+        channel.request_shell(false).await.unwrap();
+        // The start screen: its first bytes, and the rest that follows within a moment.
+        let mut until = tokio::time::Instant::now() + PATIENCE;
+        let mut shown = 0;
+        loop {
+            match tokio::time::timeout_at(until, channel.wait()).await {
+                Ok(Some(ChannelMsg::Data { data })) => {
+                    shown += data.len();
+                    until = tokio::time::Instant::now() + Duration::from_millis(200);
+                }
+                Ok(Some(_)) => {}
+                Err(_) if shown > 0 => break,
+                other => panic!("guest {number}: no start screen ({other:?})"),
+            }
+        }
+        Guest {
+            _session: session,
+            channel,
+        }
+    }
+
+    /// Presses Up and Down in turn for `seconds`, each about `pause` after the last frame.
+    async fn press(
+        mut guest: Guest,
+        number: usize,
+        seconds: Duration,
+        pause: Duration,
+    ) -> Measured {
+        let mut measured = Measured::default();
+        let end = tokio::time::Instant::now() + seconds;
+        // A pause from half to one and a half of `pause`, varied by guest and key.
+        let mut seed = number as u64 * 2_654_435_761 + 1;
+        let mut next_pause = || {
+            seed = seed.wrapping_mul(6_364_136_223_846_793_005).wrapping_add(1);
+            pause.mul_f64(0.5 + (seed >> 11) as f64 / (1u64 << 53) as f64)
+        };
+        // The choice starts on Start, at the bottom: up first.
+        let mut down = false;
+        while tokio::time::Instant::now() < end {
+            tokio::time::sleep(next_pause()).await;
+            let key: &[u8] = if down { b"\x1b[B" } else { b"\x1b[A" };
+            down = !down;
+            let sent = Instant::now();
+            guest.channel.data(key).await.unwrap();
+            let until = tokio::time::Instant::now() + PATIENCE;
+            let mut timed = false;
+            // The frame of the key, and whatever else comes within a moment.
+            loop {
+                let wait = if timed {
+                    tokio::time::Instant::now() + Duration::from_millis(20)
+                } else {
+                    until
+                };
+                match tokio::time::timeout_at(wait, guest.channel.wait()).await {
+                    Ok(Some(ChannelMsg::Data { data })) => {
+                        if !timed {
+                            measured.trips.push(sent.elapsed());
+                            timed = true;
+                        }
+                        measured.frames += 1;
+                        measured.bytes += data.len();
+                    }
+                    Ok(Some(_)) => {}
+                    Ok(None) => panic!("guest {number}: the session closed"),
+                    Err(_) if timed => break,
+                    Err(_) => panic!("guest {number}: no frame for a key"),
+                }
+            }
+        }
+        measured
     }
 }

@@ -6,6 +6,7 @@
 
 #![allow(
     clippy::unwrap_used,
+    clippy::expect_used,
     clippy::panic,
     reason = "a test fails by panicking"
 )]

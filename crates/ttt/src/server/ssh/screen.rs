@@ -8,9 +8,9 @@
 use std::io;
 use std::sync::{Mutex, PoisonError};
 
-use ratatui::backend::CrosstermBackend;
-use ratatui::buffer::Buffer;
-use ratatui::layout::Rect;
+use ratatui::backend::{Backend, ClearType, CrosstermBackend, WindowSize};
+use ratatui::buffer::Cell;
+use ratatui::layout::{Position, Rect, Size};
 use ratatui::widgets::Widget;
 use ratatui::{Terminal, TerminalOptions, Viewport};
 
@@ -28,12 +28,13 @@ pub const LEAVE: &[u8] = b"\x1b[?2004l\x1b[?1006l\x1b[?1000l\x1b[0m\x1b[?25h\x1b
 
 /// The client's terminal as ratatui draws into it: each frame the cells that changed.
 pub struct Screen {
-    terminal: Terminal<CrosstermBackend<Sink>>,
+    terminal: Terminal<Remote>,
     /// What the terminal wrote, for the frame.
     written: Sink,
     area: Rect,
-    /// The cells the client was last sent.
-    shown: Buffer,
+    /// What ratatui writes for a frame in which no cell changed (it resets the colours
+    /// and hides the cursor after every frame), learnt by drawing one.
+    unchanged: Vec<u8>,
 }
 
 /// Bytes written, shared by the terminal that writes them and the screen that takes them.
@@ -69,12 +70,25 @@ impl Screen {
             viewport: Viewport::Fixed(area),
         };
         let written = Sink::default();
-        let backend = CrosstermBackend::new(written.clone());
+        let backend = Remote {
+            inner: CrosstermBackend::new(written.clone()),
+            size: area.as_size(),
+            cursor: Position::ORIGIN,
+        };
+        let mut terminal = Terminal::with_options(backend, options)?;
+        // The same empty frame twice: the second changes no cell.
+        terminal.draw(|_| {})?;
+        written.take();
+        terminal.draw(|_| {})?;
+        let unchanged = written.take();
+        // And the client's screen taken as unknown: the first frame is drawn whole.
+        terminal.resize(area)?;
+        written.take();
         Ok(Screen {
-            terminal: Terminal::with_options(backend, options)?,
+            terminal,
             written,
             area,
-            shown: Buffer::empty(Rect::default()),
+            unchanged,
         })
     }
 
@@ -89,6 +103,7 @@ impl Screen {
     /// Never in practice.
     pub fn resize(&mut self, width: u16, height: u16) -> io::Result<()> {
         self.area = area(width, height);
+        self.terminal.backend_mut().size = self.area.as_size();
         self.terminal.resize(self.area)
     }
 
@@ -97,17 +112,74 @@ impl Screen {
     /// # Errors
     /// Never in practice.
     pub fn draw(&mut self, widget: impl Widget) -> io::Result<Vec<u8>> {
-        let drawn = self
-            .terminal
+        self.terminal
             .draw(|frame| frame.render_widget(widget, frame.area()))?;
         let frame = self.written.take();
-        // ratatui ends every frame with a reset of colours and a hidden cursor, changed
-        // cells or none: a frame with no cell changed is no frame.
-        if *drawn.buffer == self.shown {
+        // A frame with no cell changed is no frame.
+        if frame == self.unchanged {
             return Ok(Vec::new());
         }
-        self.shown = drawn.buffer.clone();
         Ok(frame)
+    }
+}
+
+/// crossterm's backend writing to the client, knowing the client's terminal by what the
+/// client said (its size) and what was written (the cursor): the terminal the crossterm
+/// backend would ask is the server's own, or none.
+struct Remote {
+    inner: CrosstermBackend<Sink>,
+    size: Size,
+    cursor: Position,
+}
+
+impl Backend for Remote {
+    type Error = io::Error;
+
+    fn draw<'a, I>(&mut self, content: I) -> io::Result<()>
+    where
+        I: Iterator<Item = (u16, u16, &'a Cell)>,
+    {
+        self.inner.draw(content)
+    }
+
+    fn hide_cursor(&mut self) -> io::Result<()> {
+        self.inner.hide_cursor()
+    }
+
+    fn show_cursor(&mut self) -> io::Result<()> {
+        self.inner.show_cursor()
+    }
+
+    fn get_cursor_position(&mut self) -> io::Result<Position> {
+        Ok(self.cursor)
+    }
+
+    fn set_cursor_position<P: Into<Position>>(&mut self, position: P) -> io::Result<()> {
+        self.cursor = position.into();
+        self.inner.set_cursor_position(self.cursor)
+    }
+
+    fn clear(&mut self) -> io::Result<()> {
+        self.inner.clear()
+    }
+
+    fn clear_region(&mut self, clear_type: ClearType) -> io::Result<()> {
+        self.inner.clear_region(clear_type)
+    }
+
+    fn size(&self) -> io::Result<Size> {
+        Ok(self.size)
+    }
+
+    fn window_size(&mut self) -> io::Result<WindowSize> {
+        Ok(WindowSize {
+            columns_rows: self.size,
+            pixels: Size::default(),
+        })
+    }
+
+    fn flush(&mut self) -> io::Result<()> {
+        Backend::flush(&mut self.inner)
     }
 }
 
