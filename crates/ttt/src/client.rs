@@ -73,6 +73,63 @@ pub struct Keeping<'a> {
     pub own_server: bool,
 }
 
+/// What a full screen's stay in a room keeps as it goes (the terminal's, and an SSH
+/// session's): each seat's token, so that another run takes the seat back, and the games
+/// played, as the games at home are; and what it says of them.
+#[derive(Debug)]
+pub struct RoomKeeping {
+    seats: Option<SeatTokens>,
+    games: Option<Store>,
+    /// Whether keeping a game failed: said once.
+    failed: bool,
+}
+
+impl RoomKeeping {
+    /// Keeps tokens in `seats` and games in `games`, where given.
+    pub fn new(seats: Option<SeatTokens>, games: Option<Store>) -> RoomKeeping {
+        RoomKeeping {
+            seats,
+            games,
+            failed: false,
+        }
+    }
+
+    /// The tokens kept for the room `code` on `server`: a join comes back to a seat with
+    /// them, if nobody holds it.
+    pub fn tokens(&self, server: &str, code: RoomCode) -> Vec<String> {
+        self.seats
+            .as_ref()
+            .map_or_else(Vec::new, |seats| seats.get(server, &code.to_string()))
+    }
+
+    /// After `visit` took a message from `server`: once `welcomed`, the seat's token is
+    /// kept and the welcome said (with `link`, the page's address for the room, where
+    /// there is one); a game that changed is kept, a failure to keep it said once.
+    pub fn after(
+        &mut self,
+        visit: &mut ttt_online::visit::Visit,
+        welcomed: bool,
+        server: &str,
+        link: Option<&str>,
+        app: &mut ttt_play::app::App,
+    ) {
+        if welcomed {
+            if let (Some(seats), Some((code, token))) = (&self.seats, visit.token()) {
+                // Without it, only this run can come back to the seat.
+                let _ = seats.keep(server, code, token);
+            }
+            let welcome = ttt_online::words::welcome(visit.mirror(), server, link);
+            app.online_note(welcome, false);
+        }
+        if let (Some(games), Some((id, record))) = (&mut self.games, visit.to_keep(store::now()))
+            && let Err(error) = ttt_play::records::Keep::keep(games, Some(&id), &record)
+            && !std::mem::replace(&mut self.failed, true)
+        {
+            app.online_note(format!("{}.", ttt_play::words::capitalised(&error)), true);
+        }
+    }
+}
+
 /// The client's side of a room: the room as the server said it, and what only this
 /// client knows.
 struct Client {

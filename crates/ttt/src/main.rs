@@ -142,12 +142,7 @@ fn play(args: &PlayArgs, out: &mut impl Write) -> anyhow::Result<ExitCode> {
     let (store, kept) = open_store(args);
     // The unfinished game kept last, to take up now (--resume); the one to offer, as
     // both front ends choose it.
-    let latest = |offered: bool| {
-        kept.iter()
-            .filter(|kept| kept.record.can_resume() && (!offered || kept.record.to_offer()))
-            .max_by_key(|kept| kept.record.started)
-            .cloned()
-    };
+    let latest = |offered: bool| store::Kept::unfinished(&kept, offered).cloned();
     let (settings, resume) = if args.resume {
         let Some(kept) = latest(false) else {
             // Not a mistake in the flags: there is simply nothing to take up (exit 1).

@@ -70,6 +70,14 @@ impl Kept {
         games.sort_by_key(key);
     }
 
+    /// The unfinished game kept last among `kept`, that can be taken up; with `offered`,
+    /// only one that may be offered on a start screen (as both front ends choose it).
+    pub fn unfinished(kept: &[Kept], offered: bool) -> Option<&Kept> {
+        kept.iter()
+            .filter(|kept| kept.record.can_resume() && (!offered || kept.record.to_offer()))
+            .max_by_key(|kept| kept.record.started)
+    }
+
     /// The kept game `which` names: its number in `ttt games`, `last`, or its id.
     ///
     /// # Errors

@@ -234,7 +234,8 @@ fn folder() -> std::path::PathBuf {
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_keyed_player_plays_the_computer_to_the_end_resizing_midway_and_the_game_is_kept() {
     let folder = folder();
-    let (_, address) = start_with_ssh(config(), &folder, ssh::Limits::default()).await;
+    let served = start_with_ssh(config(), &folder, ssh::Limits::default()).await;
+    let address = served.ssh;
     let mut alice = Player::keyed(address, "alice", &key(1)).await;
     alice.wait_for("Play against").await;
     // The impossible computer, chosen on the start screen with the keys.
@@ -247,12 +248,21 @@ async fn a_keyed_player_plays_the_computer_to_the_end_resizing_midway_and_the_ga
     alice.read_for(Duration::from_millis(800)).await;
     alice.channel.window_change(100, 30, 0, 0).await.unwrap();
     alice.screen.set_size(cells(30), cells(100));
-    alice.screen.process(b"\x1b[2J");
-    let resized = alice.wait_for("Computer (impossible)").await;
+    // The new size's frame: the bottom line of keys on the 30th row.
+    let until = Instant::now() + PATIENCE;
+    while alice.text().lines().count() < 30 && Instant::now() < until {
+        alice.read_for(Duration::from_millis(50)).await;
+    }
+    let resized = alice.text();
+    let lines: Vec<&str> = resized.lines().collect();
     assert!(
-        resized.lines().count() > 24 && resized.lines().any(|line| line.len() > 80),
+        lines.len() == 30
+            && lines[29].contains("q quit")
+            && resized.contains("Computer (impossible)"),
         "drawn in 100x30:\n{resized}"
     );
+    // The old size's screen was cleared, not drawn over: one line of keys.
+    assert_eq!(resized.matches("q quit").count(), 1, "{resized}");
     // Every square in reading order: a free one takes the mark, a taken one is refused.
     let mut verdict = None;
     for square in b'1'..=b'9' {
@@ -338,7 +348,8 @@ async fn until(client: &mut Client, wanted: impl Fn(&Happening) -> bool) -> Happ
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn an_ssh_player_and_a_websocket_client_play_a_game_in_one_room() {
     let folder = folder();
-    let (web, address) = start_with_ssh(config(), &folder, ssh::Limits::default()).await;
+    let served = start_with_ssh(config(), &folder, ssh::Limits::default()).await;
+    let (web, address) = (served.web, served.ssh);
     let (mut ann, code) = ann_hosts(web).await;
     let mut bob = Player::open(
         address,
@@ -409,7 +420,8 @@ async fn proxy(to: SocketAddr) -> (SocketAddr, tokio::task::JoinHandle<()>) {
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_client_gone_without_a_word_leaves_the_room_as_a_dropped_connection_does() {
     let folder = folder();
-    let (web, address) = start_with_ssh(config(), &folder, ssh::Limits::default()).await;
+    let served = start_with_ssh(config(), &folder, ssh::Limits::default()).await;
+    let (web, address) = (served.web, served.ssh);
     let (mut ann, code) = ann_hosts(web).await;
     let (through, cut) = proxy(address).await;
     let mut bob = Player::open(
@@ -448,7 +460,8 @@ async fn a_client_gone_without_a_word_leaves_the_room_as_a_dropped_connection_do
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_client_that_stops_reading_holds_nobody_up() {
     let folder = folder();
-    let (web, address) = start_with_ssh(config(), &folder, ssh::Limits::default()).await;
+    let served = start_with_ssh(config(), &folder, ssh::Limits::default()).await;
+    let (web, address) = (served.web, served.ssh);
     let (mut ann, code) = ann_hosts(web).await;
     // Eve watches on a large screen, and never reads again: her client stops taking
     // what the server sends once one message waits.
@@ -517,7 +530,8 @@ async fn a_client_that_stops_reading_holds_nobody_up() {
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_guest_plays_without_a_key_and_a_client_without_a_terminal_is_told_how() {
     let folder = folder();
-    let (_, address) = start_with_ssh(config(), &folder, ssh::Limits::default()).await;
+    let served = start_with_ssh(config(), &folder, ssh::Limits::default()).await;
+    let address = served.ssh;
     let mut guest = Player::open(
         address,
         ssh::GUEST,
@@ -581,10 +595,13 @@ async fn the_host_key_is_the_same_after_a_restart() {
     let folder = folder();
     let mut seen = Vec::new();
     for _ in 0..2 {
-        let (_, address) = start_with_ssh(config(), &folder, ssh::Limits::default()).await;
-        let mut player = Player::keyed(address, "alice", &key(7)).await;
+        let served = start_with_ssh(config(), &folder, ssh::Limits::default()).await;
+        let mut player = Player::keyed(served.ssh, "alice", &key(7)).await;
         player.wait_for("Play against").await;
         seen.push(player.host_key.clone().expect("a host key"));
+        // Stopped before the next starts: a restart.
+        served.stop().await;
+        player.wait_closed().await;
     }
     assert_eq!(seen[0], seen[1]);
     let kept = ssh::host_key::load_or_make(&folder).unwrap().0;
@@ -600,7 +617,8 @@ async fn a_silent_person_is_let_go_and_an_address_has_so_many_connections() {
         idle: Duration::from_secs(1),
         ..ssh::Limits::default()
     };
-    let (web, address) = start_with_ssh(config, &folder, limits).await;
+    let served = start_with_ssh(config, &folder, limits).await;
+    let (web, address) = (served.web, served.ssh);
     let mut quiet = Player::keyed(address, "quiet", &key(8)).await;
     quiet.wait_for("Play against").await;
     // A second connection from the address, a WebSocket one: the address has its two.
@@ -623,4 +641,38 @@ async fn a_silent_person_is_let_go_and_an_address_has_so_many_connections() {
     let (status, left) = quiet.wait_closed().await;
     assert_eq!(status, Some(1));
     assert!(left.contains("nothing was typed for a long time"), "{left}");
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_server_stopping_gives_every_session_its_terminal_back_and_ends() {
+    let folder = folder();
+    let served = start_with_ssh(config(), &folder, ssh::Limits::default()).await;
+    let address = served.ssh;
+    let mut alice = Player::keyed(address, "alice", &key(9)).await;
+    alice.wait_for("Play against").await;
+    let mut bob = Player::keyed(address, "bob", &key(10)).await;
+    bob.wait_for("Play against").await;
+    // And one that logged in and opened nothing.
+    let stream = tokio::net::TcpStream::connect(address).await.unwrap();
+    let seen = Arc::new(Mutex::new(None));
+    let mut idle = client::connect_stream(
+        Arc::new(client::Config::default()),
+        stream,
+        Trusting { seen },
+    )
+    .await
+    .unwrap();
+    assert!(
+        idle.authenticate_publickey("carol", PrivateKeyWithHashAlg::new(Arc::new(key(11)), None))
+            .await
+            .unwrap()
+            .success()
+    );
+    served.stop().await;
+    for player in [&mut alice, &mut bob] {
+        let (status, left) = player.wait_closed().await;
+        assert_eq!(status, Some(1));
+        assert!(left.contains("The server is stopping."), "{left}");
+        assert!(!player.screen.screen().alternate_screen());
+    }
 }

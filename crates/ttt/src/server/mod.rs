@@ -127,6 +127,10 @@ struct Shared {
     rng: StdRng,
     limits: Limits,
     clock: Clock,
+    /// The server's runtime, where the rooms' computers think: a request handed in from
+    /// an SSH session's thread (with a runtime of its own, gone with the session) starts
+    /// its computer here too.
+    runtime: Option<tokio::runtime::Handle>,
 }
 
 impl Shared {
@@ -146,6 +150,7 @@ impl Shared {
             rng,
             limits,
             clock: Clock::start(),
+            runtime: tokio::runtime::Handle::try_current().ok(),
         }
     }
 
@@ -794,7 +799,11 @@ fn think(hub: &Hub, shared: &mut Shared, code: RoomCode) {
     shared.thinking.insert(code);
     let seed: u64 = shared.rng.random();
     let (hub, thinkers) = (hub.clone(), shared.thinkers.clone());
-    tokio::spawn(async move {
+    let Some(runtime) = shared.runtime.clone() else {
+        shared.thinking.remove(&code);
+        return;
+    };
+    runtime.spawn(async move {
         let _turn = thinkers.acquire_owned().await;
         let thought = tokio::task::spawn_blocking(move || {
             let mut rng = StdRng::seed_from_u64(seed);

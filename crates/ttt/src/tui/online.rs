@@ -8,12 +8,12 @@ use std::sync::mpsc::{self, TryRecvError};
 use std::time::{Duration, Instant};
 
 use ttt::client;
-use ttt::store::{self, SeatTokens, Store};
+use ttt::client::RoomKeeping;
+use ttt::store::{SeatTokens, Store};
 use ttt_online::protocol::{Listed, Request, RoomCode};
 use ttt_online::visit::Visit;
 use ttt_online::words;
 use ttt_play::app::{App, Ask, Screen, Waiting};
-use ttt_play::records::Keep;
 use tungstenite::Message;
 
 use crate::commands::serve::OwnServer;
@@ -28,14 +28,10 @@ pub struct Online {
     named: Option<String>,
     /// The person's name, as the others see it.
     name: String,
-    /// Where seats' tokens are kept, so that `ttt join` takes a seat back.
-    seats: Option<SeatTokens>,
+    /// The seats' tokens and the games played, kept.
+    keeping: RoomKeeping,
     /// The person's own server, once started: it lasts as long as the program.
     own: Option<OwnServer>,
-    /// Where the person's games are kept, online ones too.
-    games: Option<Store>,
-    /// Whether keeping a game failed, said once.
-    keeping_failed: bool,
     room: Option<Room>,
     /// The room to enter as the full screen opens (`ttt join`), and its server.
     first: Option<(Visit, String)>,
@@ -88,10 +84,8 @@ impl Online {
         Online {
             named,
             name,
-            seats,
+            keeping: RoomKeeping::new(seats, games),
             own,
-            games,
-            keeping_failed: false,
             room: None,
             first: None,
             listing: None,
@@ -197,10 +191,7 @@ impl Online {
     /// A visit to the room `code` as this person: back to a seat of theirs if nobody
     /// holds it.
     pub fn join(&self, code: RoomCode, server: &str) -> Visit {
-        let tokens = self
-            .seats
-            .as_ref()
-            .map_or_else(Vec::new, |seats| seats.get(server, &code.to_string()));
+        let tokens = self.keeping.tokens(server, code);
         Visit::join(code, &self.name, tokens, None)
     }
 
@@ -288,28 +279,13 @@ impl Online {
                     for request in &reply.send {
                         room.post(request);
                     }
-                    if reply.welcomed {
-                        if let (Some(seats), Some((code, token))) =
-                            (&self.seats, room.visit.token())
-                        {
-                            // Without it, only this run can come back to the seat.
-                            let _ = seats.keep(&room.server, code, token);
-                        }
-                        let welcome = words::welcome(room.visit.mirror(), &room.server, None);
-                        app.online_note(welcome, false);
-                    }
+                    self.keeping
+                        .after(&mut room.visit, reply.welcomed, &room.server, None, app);
                     if reply.come_back {
                         room.link = None;
                         room.again = Some(Instant::now() + Duration::from_secs(1));
                     }
                     over |= reply.ended;
-                    if let (Some(store), Some((id, record))) =
-                        (&mut self.games, room.visit.to_keep(store::now()))
-                        && let Err(error) = store.keep(Some(&id), &record)
-                        && !std::mem::replace(&mut self.keeping_failed, true)
-                    {
-                        app.online_note(format!("{}.", ttt_play::words::capitalised(&error)), true);
-                    }
                 }
                 Heard::Closed => {
                     room.link = None;

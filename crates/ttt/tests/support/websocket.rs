@@ -43,15 +43,37 @@ pub async fn start_keeping(config: Config, kept: Option<(Lobby, ServerStore)>) -
     address
 }
 
-/// A server as [`start`]s, with SSH too (its host key and players' folders in `folder`):
-/// its WebSocket address and its SSH address.
+/// A server with SSH too, started by [`start_with_ssh`]: its addresses, and the way to
+/// stop it (dropping it stops the server too).
+pub struct WithSsh {
+    /// The WebSocket address.
+    pub web: SocketAddr,
+    /// The SSH address.
+    pub ssh: SocketAddr,
+    stop: tokio::sync::oneshot::Sender<()>,
+    served: tokio::task::JoinHandle<std::io::Result<()>>,
+}
+
+impl WithSsh {
+    /// Stops the server as Ctrl-C does, and waits for it to end.
+    pub async fn stop(self) {
+        let _ = self.stop.send(());
+        tokio::time::timeout(PATIENCE, self.served)
+            .await
+            .expect("the server stops in time")
+            .unwrap()
+            .unwrap();
+    }
+}
+
+/// A server as [`start`]s, with SSH too (its host key and players' folders in `folder`).
 pub async fn start_with_ssh(
     config: Config,
     folder: &std::path::Path,
     limits: server::ssh::Limits,
-) -> (SocketAddr, SocketAddr) {
+) -> WithSsh {
     let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
-    let address = listener.local_addr().unwrap();
+    let web = listener.local_addr().unwrap();
     let ssh = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
     let ssh_address = ssh.local_addr().unwrap();
     let (host_key, _) = server::ssh::host_key::load_or_make(folder).unwrap();
@@ -61,14 +83,22 @@ pub async fn start_with_ssh(
         players: Some(folder.join("ssh-players")),
         limits,
     };
-    tokio::spawn(server::serve(
+    let (stop, stopped) = tokio::sync::oneshot::channel::<()>();
+    let served = tokio::spawn(server::serve(
         listener,
         Some(door),
         config,
         None,
-        std::future::pending(),
+        async move {
+            let _ = stopped.await;
+        },
     ));
-    (address, ssh_address)
+    WithSsh {
+        web,
+        ssh: ssh_address,
+        stop,
+        served,
+    }
 }
 
 /// A new client of the server at `address`.

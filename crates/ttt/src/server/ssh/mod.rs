@@ -157,46 +157,46 @@ pub(super) async fn serve(door: Door, hub: Hub, web: WebSide, mut stopping: watc
     while running.join_next().await.is_some() {}
 }
 
-/// One SSH connection, from its first byte to its last: it must log in within the time,
-/// and ends when the server stops.
+/// One SSH connection, from its first byte to its last: it must log in and open its
+/// session within the time, and ends when the server stops.
 async fn connection(
     stream: tokio::net::TcpStream,
     address: IpAddr,
     config: Arc<russh::server::Config>,
     context: Arc<Context>,
 ) {
-    let login = context.limits.login;
+    let deadline = tokio::time::Instant::now() + context.limits.login;
     let mut stopping = context.stopping.clone();
-    let logged_in = Arc::new(AtomicBool::new(false));
+    let opened = Arc::new(AtomicBool::new(false));
     let visitor = Visitor {
         reached: stream.local_addr().ok(),
         context,
         address,
         person: None,
-        logged_in: logged_in.clone(),
-        opened: false,
+        opened: opened.clone(),
     };
-    let started = tokio::time::timeout(login, russh::server::run_stream(config, stream, visitor));
+    let started =
+        tokio::time::timeout_at(deadline, russh::server::run_stream(config, stream, visitor));
     let Ok(Ok(running)) = started.await else {
         return;
     };
     let handle = running.handle();
     tokio::pin!(running);
-    let deadline = tokio::time::sleep(login);
-    tokio::pin!(deadline);
-    let mut checked = false;
+    let (mut checked, mut stopped) = (false, false);
     loop {
         tokio::select! {
             _ = &mut running => return,
-            () = &mut deadline, if !checked => {
+            () = tokio::time::sleep_until(deadline), if !checked => {
                 checked = true;
-                if !logged_in.load(Ordering::Relaxed) {
+                if !opened.load(Ordering::Relaxed) {
                     break;
                 }
             }
-            // The session says goodbye to its person itself; what has none ends here.
-            _ = stopping.changed() => {
-                if !logged_in.load(Ordering::Relaxed) {
+            // The session says goodbye to its person itself; a connection with none ends
+            // here. (Once: a stopped server's sender is gone, and this would not wait.)
+            _ = stopping.changed(), if !stopped => {
+                stopped = true;
+                if !opened.load(Ordering::Relaxed) {
                     break;
                 }
             }
@@ -205,7 +205,7 @@ async fn connection(
     let _ = handle
         .disconnect(
             russh::Disconnect::ByApplication,
-            "Not logged in in time.".to_owned(),
+            "No session opened in time.".to_owned(),
             "en".to_owned(),
         )
         .await;
@@ -266,9 +266,8 @@ struct Visitor {
     context: Arc<Context>,
     address: IpAddr,
     person: Option<Person>,
-    logged_in: Arc<AtomicBool>,
     /// Whether the connection has its session: one a connection.
-    opened: bool,
+    opened: Arc<AtomicBool>,
 }
 
 impl russh::server::Handler for Visitor {
@@ -305,23 +304,19 @@ impl russh::server::Handler for Visitor {
         Ok(Auth::Accept)
     }
 
-    async fn auth_succeeded(&mut self, _session: &mut Session) -> Result<(), Self::Error> {
-        self.logged_in.store(true, Ordering::Relaxed);
-        Ok(())
-    }
-
     async fn channel_open_session(
         &mut self,
         channel: Channel<Msg>,
         reply: russh::server::ChannelOpenHandle,
-        _session: &mut Session,
+        session: &mut Session,
     ) -> Result<(), Self::Error> {
         // One session a connection; dropping the reply refuses the channel.
-        let Some(person) = self.person.clone().filter(|_| !self.opened) else {
+        let opened = self.opened.swap(true, Ordering::Relaxed);
+        let Some(person) = self.person.clone().filter(|_| !opened) else {
             return Ok(());
         };
-        self.opened = true;
         reply.accept().await;
+        let connection = session.handle();
         // The app keeps games through the play layer's `Keep`, which a browser's local
         // storage implements too: not `Send`. Each session runs on a thread of its own.
         let (context, address) = (self.context.clone(), self.address);
@@ -335,6 +330,18 @@ impl russh::server::Handler for Visitor {
                     return;
                 };
                 runtime.block_on(session::run(channel, person, context, address));
+                // The connection ends with its session: a client that does not close it
+                // once told the session ended is closed a moment later.
+                runtime.block_on(async {
+                    tokio::time::sleep(session::LAST_WORDS).await;
+                    let _ = connection
+                        .disconnect(
+                            russh::Disconnect::ByApplication,
+                            String::new(),
+                            "en".to_owned(),
+                        )
+                        .await;
+                });
                 // A computer still thinking for a session that ended finishes alone.
                 runtime.shutdown_background();
             });
@@ -373,6 +380,18 @@ impl russh::server::Handler for Visitor {
         session: &mut Session,
     ) -> Result<(), Self::Error> {
         session.channel_success(channel)
+    }
+
+    async fn x11_request(
+        &mut self,
+        channel: ChannelId,
+        _single_connection: bool,
+        _protocol: &str,
+        _cookie: &str,
+        _screen: u32,
+        session: &mut Session,
+    ) -> Result<(), Self::Error> {
+        session.channel_failure(channel)
     }
 
     async fn subsystem_request(

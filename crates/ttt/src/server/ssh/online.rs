@@ -6,30 +6,36 @@
 use std::net::IpAddr;
 use std::time::Duration;
 
+use crate::client::RoomKeeping;
 use crate::store::{SeatTokens, Store};
 use tokio::time::Instant;
 use ttt_online::protocol::{Listed, Request, RoomCode, ToClient, ToServer};
+use ttt_online::room::MemberId;
 use ttt_online::visit::Visit;
 use ttt_online::words;
 use ttt_play::app::{App, Ask, Screen};
-use ttt_play::records::Keep;
 
 use super::Context;
-use crate::server::{Budget, Member, handle};
+use crate::server::{Budget, Hub, Member, handle};
 
-/// The seat tokens' name for this server's rooms in a key's folder.
-const SEATS: &str = "ssh";
+/// The server as its players name it: its WebSocket address (what `ttt join --server`
+/// takes, and the name of its seats' tokens in a key's folder).
+fn server(context: &Context) -> String {
+    context
+        .web
+        .address
+        .map_or_else(|| "ssh".to_owned(), |address| address.to_string())
+}
 
 /// Where the session plays online, and the room it is in.
 pub(super) struct Online {
+    hub: Hub,
     address: IpAddr,
     /// The person's name, as the others see it.
     name: String,
-    /// Where a keyed player's seats are kept, to come back to them from another session.
-    seats: Option<SeatTokens>,
-    /// Where a keyed player's games are kept, online ones too.
-    games: Option<Store>,
-    keeping_failed: bool,
+    /// A keyed player's seats' tokens (to come back to a seat from another session) and
+    /// games, kept.
+    keeping: RoomKeeping,
     room: Option<Room>,
     /// The member asking for the list of public rooms, until it is answered.
     listing: Option<Member>,
@@ -63,11 +69,10 @@ impl Online {
     ) -> Online {
         let limits = super::lock(&context.hub).limits;
         Online {
+            hub: context.hub.clone(),
             address,
             name,
-            seats: folder.map(SeatTokens::in_folder),
-            games,
-            keeping_failed: false,
+            keeping: RoomKeeping::new(folder.map(SeatTokens::in_folder), games),
             room: None,
             listing: None,
             budget: Budget::new(limits.messages_per_second, Duration::from_secs(1)),
@@ -89,10 +94,7 @@ impl Online {
 
     /// Joins the room `code`: back to a seat of this key's if nobody holds it.
     pub fn join(&mut self, context: &Context, code: RoomCode, app: &mut App) {
-        let tokens = self
-            .seats
-            .as_ref()
-            .map_or_else(Vec::new, |seats| seats.get(SEATS, &code.to_string()));
+        let tokens = self.keeping.tokens(&server(context), code);
         let visit = Visit::join(code, &self.name, tokens, None);
         self.enter(context, visit, app);
     }
@@ -103,12 +105,25 @@ impl Online {
         self.enter(context, visit, app);
     }
 
-    /// A new member for `room`, saying hello.
+    /// A new member for `room`, saying hello; over the rate of requests, a second later.
     fn connect(&mut self, context: &Context, room: &mut Room) {
+        if !self.budget.take() {
+            room.again = Some(Instant::now() + Duration::from_secs(1));
+            return;
+        }
         let member = Member::enlist(&context.hub);
-        let hello = room.visit.hello();
-        handle(&context.hub, member.id, self.address, hello);
+        handle(&context.hub, member.id, self.address, room.visit.hello());
         room.member = Some(member);
+    }
+
+    /// Hands `request` to the lobby as `member`'s, within the rate a connection has:
+    /// false when over it (the request is dropped).
+    fn post(&mut self, member: MemberId, request: Request) -> bool {
+        let within = self.budget.take();
+        if within {
+            handle(&self.hub, member, self.address, request);
+        }
+        within
     }
 
     /// Sends what the person asked since the last call.
@@ -138,13 +153,12 @@ impl Online {
                 Ask::ListRooms => {
                     if self.listing.is_none() {
                         let member = Member::enlist(&context.hub);
-                        handle(
-                            &context.hub,
-                            member.id,
-                            self.address,
-                            ToServer::Rooms.into(),
-                        );
-                        self.listing = Some(member);
+                        if self.post(member.id, ToServer::Rooms.into()) {
+                            self.listing = Some(member);
+                        } else {
+                            Member::dismiss(&context.hub, member.id);
+                            app.listed(Err("Too many messages: slow down.".to_owned()));
+                        }
                     }
                 }
                 // Typed in the box itself.
@@ -155,13 +169,18 @@ impl Online {
                     let Some(room) = &mut self.room else {
                         continue;
                     };
-                    let (Some(request), Some(member)) = (room.visit.request(ask), &room.member)
-                    else {
+                    let Some(request) = room.visit.request(ask) else {
                         continue;
                     };
-                    if self.budget.take() {
-                        handle(&context.hub, member.id, self.address, request);
-                    } else {
+                    let Some(member) = room.member.as_ref().map(|member| member.id) else {
+                        app.online_note(
+                            "Not connected to the room: wait until the connection is back."
+                                .to_owned(),
+                            true,
+                        );
+                        continue;
+                    };
+                    if !self.post(member, request) {
                         app.online_note("Too many messages: slow down.".to_owned(), true);
                     }
                 }
@@ -234,38 +253,27 @@ impl Online {
                 handle(&context.hub, member.id, self.address, request);
             }
         }
-        if reply.welcomed {
-            if let (Some(seats), Some((code, token))) = (&self.seats, room.visit.token()) {
-                // Without it, only this session can come back to the seat.
-                let _ = seats.keep(SEATS, code, token);
-            }
-            let server = context
-                .web
-                .address
-                .map_or_else(String::new, |address| address.to_string());
-            let link = room
-                .visit
-                .mirror()
-                .code
-                .as_deref()
-                .zip(context.web.address)
-                .filter(|_| context.web.page)
-                .map(|(code, address)| format!("http://{address}/#{code}"));
-            let welcome = words::welcome(room.visit.mirror(), &server, link.as_deref());
-            app.online_note(welcome, false);
-        }
+        let server = server(context);
+        let link = room
+            .visit
+            .mirror()
+            .code
+            .as_deref()
+            .zip(context.web.address)
+            .filter(|_| context.web.page)
+            .map(|(code, address)| format!("http://{address}/#{code}"));
+        self.keeping.after(
+            &mut room.visit,
+            reply.welcomed,
+            &server,
+            link.as_deref(),
+            app,
+        );
         if reply.come_back {
             if let Some(member) = room.member.take() {
                 Member::dismiss(&context.hub, member.id);
             }
             room.again = Some(Instant::now() + Duration::from_secs(1));
-        }
-        if let (Some(store), Some((id, record))) =
-            (&mut self.games, room.visit.to_keep(crate::store::now()))
-            && let Err(error) = store.keep(Some(&id), &record)
-            && !std::mem::replace(&mut self.keeping_failed, true)
-        {
-            app.online_note(format!("{}.", ttt_play::words::capitalised(&error)), true);
         }
         if reply.ended {
             self.room = None;
@@ -325,9 +333,20 @@ impl Online {
         };
         if let Some(member) = room.member.take() {
             if let Some(word) = word(&mut room.visit) {
-                handle(&context.hub, member.id, self.address, word);
+                // A last word over the rate is not said: the room sees a drop.
+                self.post(member.id, word);
             }
             Member::dismiss(&context.hub, member.id);
+        }
+    }
+}
+
+impl Drop for Online {
+    /// Whatever way the session ended (a panic too), its members leave the lobby.
+    fn drop(&mut self) {
+        let members = self.room.take().and_then(|room| room.member);
+        for member in members.into_iter().chain(self.listing.take()) {
+            Member::dismiss(&self.hub, member.id);
         }
     }
 }

@@ -15,12 +15,15 @@ use ratatui::widgets::Widget;
 use ratatui::{Terminal, TerminalOptions, Viewport};
 
 /// The largest screen drawn, in cells: a larger window is drawn in its top left corner
-/// (a frame stays within a few hundred kilobytes).
-pub const LARGEST: (u16, u16) = (400, 200);
+/// (ratatui's two screens of cells then take some 1.6 MB, a frame at most some 400 KB).
+pub const LARGEST: (u16, u16) = (250, 80);
 
 /// Entering the full screen: the alternate screen, no cursor, mouse presses reported
 /// (SGR), pasted text marked, the screen cleared.
 pub const ENTER: &[u8] = b"\x1b[?1049h\x1b[?25l\x1b[?1000h\x1b[?1006h\x1b[?2004h\x1b[2J";
+
+/// Clearing the client's screen, colours reset.
+const CLEAR: &[u8] = b"\x1b[0m\x1b[2J";
 
 /// Leaving it as the terminal was: no mouse reports, no paste marks, colours reset, the
 /// cursor back, the main screen.
@@ -32,6 +35,8 @@ pub struct Screen {
     /// What the terminal wrote, for the frame.
     written: Sink,
     area: Rect,
+    /// A new size the client gave, taken when the next frame is drawn.
+    resized: bool,
     /// What ratatui writes for a frame in which no cell changed (it resets the colours
     /// and hides the cursor after every frame), learnt by drawing one.
     unchanged: Vec<u8>,
@@ -88,6 +93,7 @@ impl Screen {
             terminal,
             written,
             area,
+            resized: false,
             unchanged,
         })
     }
@@ -97,14 +103,11 @@ impl Screen {
         self.area
     }
 
-    /// The terminal has a new size: the next frame is drawn whole.
-    ///
-    /// # Errors
-    /// Never in practice.
-    pub fn resize(&mut self, width: u16, height: u16) -> io::Result<()> {
+    /// The terminal has a new size: the next frame is drawn whole, in it. Many sizes
+    /// before a frame cost one.
+    pub fn resize(&mut self, width: u16, height: u16) {
         self.area = area(width, height);
-        self.terminal.backend_mut().size = self.area.as_size();
-        self.terminal.resize(self.area)
+        self.resized = true;
     }
 
     /// The bytes that bring the client's screen to `widget`: nothing when nothing changed.
@@ -112,9 +115,21 @@ impl Screen {
     /// # Errors
     /// Never in practice.
     pub fn draw(&mut self, widget: impl Widget) -> io::Result<Vec<u8>> {
+        let mut cleared = Vec::new();
+        if std::mem::take(&mut self.resized) {
+            self.terminal.backend_mut().size = self.area.as_size();
+            self.terminal.resize(self.area)?;
+            self.written.take();
+            // The client's screen as a whole: what the old size left is gone.
+            cleared.extend_from_slice(CLEAR);
+        }
         self.terminal
             .draw(|frame| frame.render_widget(widget, frame.area()))?;
         let frame = self.written.take();
+        if !cleared.is_empty() {
+            cleared.extend_from_slice(&frame);
+            return Ok(cleared);
+        }
         // A frame with no cell changed is no frame.
         if frame == self.unchanged {
             return Ok(Vec::new());
@@ -261,12 +276,14 @@ mod tests {
         let text = String::from_utf8_lossy(&changed);
         assert!(text.contains('w') && !text.contains("hello"), "{text:?}");
         // After a resize the whole screen again.
-        screen.resize(30, 4).unwrap();
+        screen.resize(25, 2);
+        screen.resize(30, 4);
         assert_eq!(screen.area(), Rect::new(0, 0, 30, 4));
         let whole = screen.draw(Paragraph::new("hello where")).unwrap();
+        assert!(whole.starts_with(CLEAR), "the old size's screen cleared");
         assert!(String::from_utf8_lossy(&whole).contains("hello"));
         // A huge window is drawn within bounds.
-        screen.resize(u16::MAX, u16::MAX).unwrap();
+        screen.resize(u16::MAX, u16::MAX);
         assert_eq!(screen.area(), Rect::new(0, 0, LARGEST.0, LARGEST.1));
     }
 

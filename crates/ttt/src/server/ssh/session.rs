@@ -29,7 +29,7 @@ use super::{Context, KeyReader, Person};
 const TICK: Duration = Duration::from_millis(100);
 
 /// How long the last words may take to reach a client before the session closes anyway.
-const LAST_WORDS: Duration = Duration::from_secs(2);
+pub(super) const LAST_WORDS: Duration = Duration::from_secs(2);
 
 /// What the person asked the session for, by the command given to `ssh`.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -195,9 +195,13 @@ fn cells(width: u32, height: u32) -> (u16, u16) {
 
 /// Says `said` on a session that never showed the full screen, and ends it with `status`.
 async fn finish(writer: &ChannelWriteHalf<Msg>, said: &str, status: u32) {
-    let _ = writer.data_bytes(said.as_bytes().to_vec()).await;
-    let _ = writer.exit_status(status).await;
-    let _ = writer.eof().await;
+    // A client that takes nothing is not waited on for ever.
+    let _ = tokio::time::timeout(LAST_WORDS, async {
+        let _ = writer.data_bytes(said.as_bytes().to_vec()).await;
+        let _ = writer.exit_status(status).await;
+        let _ = writer.eof().await;
+    })
+    .await;
     let _ = writer.close().await;
 }
 
@@ -221,7 +225,7 @@ struct Drive<'a> {
     screen: Screen,
     outgoing: &'a Outgoing,
     keys: KeyReader,
-    /// When the person last typed (or clicked, or resized).
+    /// When the person last typed or clicked (a new window size is not them at the keys).
     last_key: Instant,
     /// When the last frame was drawn.
     last_frame: Option<Instant>,
@@ -235,24 +239,24 @@ enum Heard {
 }
 
 impl Drive<'_> {
-    /// Draws `widget` if the client has the last frame and the frame rate allows.
-    fn draw(&mut self, widget: impl ratatui::widgets::Widget) -> std::io::Result<()> {
+    /// Draws `widget` if the client has the last frame and the frame rate allows: when
+    /// the rate held it back, the time to draw it.
+    fn draw(&mut self, widget: impl ratatui::widgets::Widget) -> std::io::Result<Option<Instant>> {
         let every = Duration::from_secs(1) / self.context.limits.frames_per_second.max(1);
-        let due = self.last_frame.is_none_or(|at| at.elapsed() >= every);
-        if self.outgoing.ready() && due {
-            let frame = self.screen.draw(widget)?;
-            if !frame.is_empty() {
-                self.last_frame = Some(Instant::now());
-                self.outgoing.push(&frame);
-            }
+        let due = self.last_frame.map_or_else(Instant::now, |at| at + every);
+        if !self.outgoing.ready() {
+            // Drawn when the client has taken the last.
+            return Ok(None);
         }
-        Ok(())
-    }
-
-    /// When the next frame may be drawn, if one waits on the clock.
-    fn frame_due(&self) -> Instant {
-        let every = Duration::from_secs(1) / self.context.limits.frames_per_second.max(1);
-        self.last_frame.map_or_else(Instant::now, |at| at + every)
+        if due > Instant::now() {
+            return Ok(Some(due));
+        }
+        let frame = self.screen.draw(widget)?;
+        if !frame.is_empty() {
+            self.last_frame = Some(Instant::now());
+            self.outgoing.push(&frame);
+        }
+        Ok(None)
     }
 
     /// What a message of the client's channel says.
@@ -267,11 +271,8 @@ impl Drive<'_> {
                 row_height,
                 ..
             }) => {
-                self.last_key = Instant::now();
                 let (width, height) = cells(col_width, row_height);
-                if self.screen.resize(width, height).is_err() {
-                    return Heard::Nothing;
-                }
+                self.screen.resize(width, height);
                 let area = self.screen.area();
                 Heard::Inputs(vec![Input::Resize {
                     width: area.width,
@@ -286,6 +287,23 @@ impl Drive<'_> {
     /// Whether the person has been silent too long.
     fn idle(&self) -> bool {
         self.last_key.elapsed() >= self.context.limits.idle
+    }
+}
+
+/// Runs `work` on a blocking thread once one of the server's thinkers is free, holding it
+/// until the work is done (also when the session ends meanwhile).
+fn on_a_thinker<T: Send + 'static>(
+    context: &Context,
+    work: impl FnOnce() -> T + Send + 'static,
+) -> impl Future<Output = Result<T, tokio::task::JoinError>> + Send + 'static {
+    let thinkers = context.thinkers.clone();
+    async move {
+        let turn = thinkers.acquire_owned().await;
+        tokio::task::spawn_blocking(move || {
+            let _turn = turn;
+            work()
+        })
+        .await
     }
 }
 
@@ -333,12 +351,17 @@ async fn play(
     let mut keeping = Keeping::new(store.clone(), remembered);
     if let Some(store) = &store {
         let games = store.load().map(|(kept, _)| kept).unwrap_or_default();
+        let offered = Kept::unfinished(&games, true).cloned();
         let games = games
             .into_iter()
             .map(|kept| (kept.id, kept.record))
             .collect();
         let recorder = Recorder::new(Box::new(store.clone()));
-        keeping.kept = Some(KeptGames::new(recorder, games, &mut app));
+        let mut kept = KeptGames::new(recorder, games, &mut app);
+        if let Some(offered) = offered {
+            kept.offer(&mut app, &offered.id, &offered.record);
+        }
+        keeping.kept = Some(kept);
     }
     let mut online = Online::new(context, address, person.name.clone(), folder, store.clone());
     match start {
@@ -358,23 +381,23 @@ async fn play(
         if drive.idle() {
             break Ending::Idle;
         }
-        if drive.draw(&app).is_err() {
+        let Ok(held) = drive.draw(&app) else {
             break Ending::Gone;
-        }
+        };
         if let Some(thinking) = app.take_thinking() {
-            let (sender, thinkers) = (thought_sender.clone(), context.thinkers.clone());
+            let sender = thought_sender.clone();
+            let thought = on_a_thinker(context, move || thinking.think());
             tokio::spawn(async move {
-                let _turn = thinkers.acquire_owned().await;
-                if let Ok(thought) = tokio::task::spawn_blocking(move || thinking.think()).await {
+                if let Ok(thought) = thought.await {
                     let _ = sender.send(thought).await;
                 }
             });
         }
         if let Some(job) = app.take_job() {
-            let (sender, thinkers) = (job_sender.clone(), context.thinkers.clone());
+            let sender = job_sender.clone();
+            let done = on_a_thinker(context, move || job.run());
             tokio::spawn(async move {
-                let _turn = thinkers.acquire_owned().await;
-                if let Ok(done) = tokio::task::spawn_blocking(move || job.run()).await {
+                if let Ok(done) = done.await {
                     let _ = sender.send(done).await;
                 }
             });
@@ -388,7 +411,9 @@ async fn play(
         } else {
             Instant::now() + Duration::from_secs(1)
         };
-        wake = wake.max(drive.frame_due());
+        if let Some(due) = held {
+            wake = due;
+        }
         if let Some(again) = online.next_due() {
             wake = wake.min(again);
         }
@@ -463,26 +488,21 @@ async fn replay(
         Ok(record) => record,
         Err(said) => return Some((format!("{said}\r\n"), 1)),
     };
-    let thinkers = drive.context.thinkers.clone();
-    let reviewed = tokio::spawn(async move {
-        let _turn = thinkers.acquire_owned().await;
-        tokio::task::spawn_blocking(move || {
-            let rules = record.rules;
-            let replay = Replay::new(record).map_err(|error| error.to_string())?;
-            Ok::<_, String>(if rules.square_count() <= ttt_solver::MAX_SOLVED_SQUARES {
-                replay.with_review(&mut ttt_solver::Solver::new())
-            } else {
-                replay.with_threats()
-            })
+    let reviewed = on_a_thinker(drive.context, move || {
+        let rules = record.rules;
+        let replay = Replay::new(record).map_err(|error| error.to_string())?;
+        Ok::<_, String>(if rules.square_count() <= ttt_solver::MAX_SOLVED_SQUARES {
+            replay.with_review(&mut ttt_solver::Solver::new())
+        } else {
+            replay.with_threats()
         })
-        .await
     });
     let replay = match reviewed.await {
-        Ok(Ok(Ok(replay))) => replay,
-        Ok(Ok(Err(error))) => {
+        Ok(Ok(replay)) => replay,
+        Ok(Err(error)) => {
             return Some((format!("That game cannot be replayed: {error}.\r\n"), 1));
         }
-        _ => return Some(("That game cannot be replayed.\r\n".to_owned(), 1)),
+        Err(_) => return Some(("That game cannot be replayed.\r\n".to_owned(), 1)),
     };
     let mut screen = ReplayScreen::new(replay, Theme::new(true));
     drive.outgoing.push(ENTER);
@@ -494,10 +514,10 @@ async fn replay(
         if drive.idle() {
             break Ending::Idle;
         }
-        if drive.draw(&screen).is_err() {
+        let Ok(held) = drive.draw(&screen) else {
             break Ending::Gone;
-        }
-        let wake = (Instant::now() + Duration::from_secs(1)).max(drive.frame_due());
+        };
+        let wake = held.unwrap_or_else(|| Instant::now() + Duration::from_secs(1));
         let heard = tokio::select! {
             message = drive.reader.wait() => drive.take(message),
             () = drive.outgoing.taken.notified() => Heard::Nothing,
