@@ -275,10 +275,6 @@ async fn run(server: &mut Server, rooms: usize, games: u32, pause: Duration) {
     let cpu = (server.cpu() - cpu_before).as_secs_f64();
     let peak = server.status_kb("VmHWM:");
     trips.sort_unstable();
-    let at = |share: f64| {
-        let index = ((trips.len() as f64 * share).ceil() as usize).clamp(1, trips.len()) - 1;
-        trips[index].as_secs_f64() * 1000.0
-    };
     println!(
         "{} connections held ({rooms} rooms, opened in {:.1} s); {rooms} games at once, {games} \
          each, a move about {} ms after the other's",
@@ -287,23 +283,55 @@ async fn run(server: &mut Server, rooms: usize, games: u32, pause: Duration) {
         pause.as_millis()
     );
     println!(
-        "{moves} moves in {seconds:.1} s: {:.0} moves a second; round trip p50 {:.2} ms, p99 \
-         {:.2} ms, worst {:.1} ms",
+        "{moves} moves in {seconds:.1} s: {:.0} moves a second; round trip {}",
         moves as f64 / seconds,
+        spread(&trips),
+    );
+    let memory = Memory { before, open, peak };
+    println!(
+        "server: {}",
+        memory.said("room open", "connection", rooms * 2, cpu, seconds)
+    );
+}
+
+/// The median, 99th percentile and worst of `sorted` (round trips, in order), in words.
+fn spread(sorted: &[Duration]) -> String {
+    let at = |share: f64| {
+        let index = ((sorted.len() as f64 * share).ceil() as usize).clamp(1, sorted.len()) - 1;
+        sorted
+            .get(index)
+            .map_or(0.0, |trip| trip.as_secs_f64() * 1000.0)
+    };
+    format!(
+        "p50 {:.2} ms, p99 {:.2} ms, worst {:.1} ms",
         at(0.5),
         at(0.99),
-        at(1.0),
-    );
-    println!(
-        "server: {:.1} MB resident before, {:.1} MB with every room open ({:.1} KB a \
-         connection), {:.1} MB at its peak; CPU {cpu:.1} s in {seconds:.1} s ({:.0}% of one \
-         core)",
-        before as f64 / 1024.0,
-        open as f64 / 1024.0,
-        open.saturating_sub(before) as f64 / (rooms * 2) as f64,
-        peak as f64 / 1024.0,
-        cpu / seconds * 100.0,
-    );
+        at(1.0)
+    )
+}
+
+/// The server's resident memory, in KB: before the clients came, with all of them there,
+/// and at its peak.
+struct Memory {
+    before: u64,
+    open: u64,
+    peak: u64,
+}
+
+impl Memory {
+    /// In words, with a share for each of `count` `what`s (all of them `open`), and the
+    /// CPU time `cpu` the server took in `seconds`.
+    fn said(&self, open: &str, what: &str, count: usize, cpu: f64, seconds: f64) -> String {
+        format!(
+            "{:.1} MB resident before, {:.1} MB with every {open} ({:.1} KB a {what}), {:.1} \
+             MB at its peak; CPU {cpu:.1} s in {seconds:.1} s ({:.0}% of one core)",
+            self.before as f64 / 1024.0,
+            self.open as f64 / 1024.0,
+            self.open.saturating_sub(self.before) as f64 / count.max(1) as f64,
+            self.peak as f64 / 1024.0,
+            cpu / seconds * 100.0,
+        )
+    }
 }
 
 /// Room number `room`: a host opens it and a guest joins, both from the room's address.
@@ -516,12 +544,7 @@ mod ssh {
         let elapsed = start.elapsed().as_secs_f64();
         let cpu = (server.cpu() - cpu_before).as_secs_f64();
         let peak = server.status_kb("VmHWM:");
-        let trips = &mut all.trips;
-        trips.sort_unstable();
-        let at = |share: f64| {
-            let index = ((trips.len() as f64 * share).ceil() as usize).clamp(1, trips.len()) - 1;
-            trips[index].as_secs_f64() * 1000.0
-        };
+        all.trips.sort_unstable();
         println!(
             "{sessions} SSH sessions held (opened in {:.1} s), a key about {} ms after the \
              last frame, for {:.0} s",
@@ -531,24 +554,15 @@ mod ssh {
         );
         println!(
             "{} frames in {elapsed:.1} s: {:.0} frames a second, {:.0} bytes a frame; key to \
-             frame p50 {:.2} ms, p99 {:.2} ms, worst {:.1} ms",
+             frame {}",
             all.frames,
             all.frames as f64 / elapsed,
             all.bytes as f64 / all.frames.max(1) as f64,
-            at(0.5),
-            at(0.99),
-            at(1.0),
+            super::spread(&all.trips),
         );
-        println!(
-            "server: {:.1} MB resident before, {:.1} MB with every session open ({:.1} KB a \
-             session), {:.1} MB at its peak; CPU {cpu:.1} s in {elapsed:.1} s ({:.0}% of one \
-             core)",
-            before as f64 / 1024.0,
-            open as f64 / 1024.0,
-            open.saturating_sub(before) as f64 / sessions as f64,
-            peak as f64 / 1024.0,
-            cpu / elapsed * 100.0,
-        );
+        let memory = super::Memory { before, open, peak };
+        let said = memory.said("session open", "session", sessions, cpu, elapsed);
+        println!("server: {said}");
     }
 
     /// Guest number `number` logs in from its address and waits for its start screen.
