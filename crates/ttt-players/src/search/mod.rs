@@ -46,8 +46,10 @@ const DEFENCE_SHARE: f64 = 0.5;
 /// 245 k nodes a second and depth 7.9; 200, 216 k and 7.8; 1000, 167 k and 7.4 (the old
 /// look, the threat search's with a table, 199 k and 7.7 at 200 nodes). On the ladder's
 /// first rung (Rapfi at 0.1 s, 128 games on the same openings, 2026-11-27) 60 scored 44-84
-/// where 200 scored 37-91 (13 games won that 200 lost, 6 lost that it won).
-const LEAF_FOURS_BUDGET: u32 = 60;
+/// where 200 scored 37-91 (13 games won that 200 lost, 6 lost that it won), and 20 scored
+/// 50-78 (9 won that 60 lost, 3 the other way); `speed` with 20: depth 8.1 and 284 k where
+/// 60 gave 7.9 and 244 k the same hour.
+const LEAF_FOURS_BUDGET: u32 = 20;
 /// The plies a win by fours found at the horizon is scored as taking (its length is not
 /// counted; a longer line than most).
 const LEAF_FOURS_PLIES: i64 = 9;
