@@ -115,11 +115,16 @@ pub fn run(args: &ServeArgs, out: &mut impl Write) -> anyhow::Result<ExitCode> {
         }
         if let Some(door) = &ssh {
             let at = door.listener.local_addr()?;
+            // Listening everywhere, the machine is reached by an address of its own.
+            let host = if at.ip().is_unspecified() {
+                "THIS-MACHINE".to_owned()
+            } else {
+                at.ip().to_string()
+            };
             writeln!(
                 out,
-                "SSH on {at}: ssh -p {} {} plays (host key {}).",
+                "SSH on {at}: ssh -p {} {host} plays (host key {}).",
                 at.port(),
-                at.ip(),
                 server::ssh::host_key::fingerprint(&door.host_key)
             )?;
         }
