@@ -90,11 +90,7 @@ fn main() {
         let seconds = Duration::from_secs(number(20, "SECONDS"));
         let pause = Duration::from_millis(number(1000, "PAUSE (ms)"));
         let mut server = Server::start_ssh(sessions);
-        let runtime = tokio::runtime::Builder::new_multi_thread()
-            .worker_threads(2)
-            .enable_all()
-            .build()
-            .unwrap();
+        let runtime = runtime();
         return runtime.block_on(ssh::run(&mut server, sessions, seconds, pause));
     }
     let rooms: usize = first.map_or(200, |text| text.parse().expect("ROOMS"));
@@ -108,12 +104,17 @@ fn main() {
     );
     let store = arguments.next();
     let mut server = Server::start(store.as_deref());
-    let runtime = tokio::runtime::Builder::new_multi_thread()
+    let runtime = runtime();
+    runtime.block_on(run(&mut server, rooms, games, pause));
+}
+
+/// A runtime of two worker threads, as `ttt serve`'s.
+fn runtime() -> tokio::runtime::Runtime {
+    tokio::runtime::Builder::new_multi_thread()
         .worker_threads(2)
         .enable_all()
         .build()
-        .unwrap();
-    runtime.block_on(run(&mut server, rooms, games, pause));
+        .unwrap()
 }
 
 /// The server in a child process, stopped when dropped.
@@ -186,11 +187,7 @@ impl Drop for Server {
 
 /// The child: `ttt serve`'s server on a free loopback port, with its limits, until killed.
 fn serve(store: Option<std::path::PathBuf>) {
-    let runtime = tokio::runtime::Builder::new_multi_thread()
-        .worker_threads(2)
-        .enable_all()
-        .build()
-        .unwrap();
+    let runtime = runtime();
     runtime.block_on(async {
         let limits = Limits::default();
         let kept = store.map(|folder| {
@@ -215,11 +212,7 @@ fn serve(store: Option<std::path::PathBuf>) {
 /// The child of `load ssh`: `ttt serve`'s server with its SSH side on free loopback
 /// ports, with room for `sessions` sessions, until killed; it says the SSH address.
 fn serve_ssh(sessions: usize) {
-    let runtime = tokio::runtime::Builder::new_multi_thread()
-        .worker_threads(2)
-        .enable_all()
-        .build()
-        .unwrap();
+    let runtime = runtime();
     runtime.block_on(async {
         let folder = std::env::temp_dir().join(format!("ttt-load-ssh-{}", std::process::id()));
         let (host_key, _) = ttt::server::ssh::host_key::load_or_make(&folder).unwrap();
@@ -474,36 +467,21 @@ async fn play_games(
 /// `load ssh`: guests at SSH terminals, pressing keys.
 mod ssh {
     use std::net::{IpAddr, Ipv4Addr, SocketAddr};
-    use std::sync::Arc;
     use std::time::{Duration, Instant};
 
     use futures_util::StreamExt;
-    use russh::keys::PublicKeyOrCertificate;
     use russh::{ChannelMsg, client};
 
+    use super::support::ssh;
     use super::support::websocket::PATIENCE;
     use super::{OPENING, Server};
 
     /// Sessions from one loopback address (it may hold 16 connections).
     const AN_ADDRESS: usize = 8;
 
-    /// Takes any host key.
-    struct Trusting;
-
-    impl client::Handler for Trusting {
-        type Error = russh::Error;
-
-        async fn check_server_key(
-            &mut self,
-            _key: &PublicKeyOrCertificate,
-        ) -> Result<bool, Self::Error> {
-            Ok(true)
-        }
-    }
-
     /// One guest's session, on the start screen.
     struct Guest {
-        _session: client::Handle<Trusting>,
+        _session: client::Handle<super::support::ssh::Trusting>,
         channel: russh::Channel<client::Msg>,
     }
 
@@ -580,23 +558,9 @@ mod ssh {
             .await
             .expect("connects in time")
             .expect("connects");
-        let config = Arc::new(client::Config::default());
-        let mut session =
-            tokio::time::timeout(PATIENCE, client::connect_stream(config, stream, Trusting))
-                .await
-                .expect("a session in time")
-                .expect("a session");
-        let guest = session
-            .authenticate_none(ttt::server::ssh::GUEST)
-            .await
-            .unwrap();
-        assert!(guest.success());
-        let mut channel = session.channel_open_session().await.unwrap();
-        channel
-            .request_pty(false, "xterm-256color", 80, 24, 0, 0, &[])
-            .await
-            .unwrap();
-        channel.request_shell(false).await.unwrap();
+        let (mut session, _) = ssh::connect(stream, client::Config::default()).await;
+        assert!(ssh::log_in(&mut session, ttt::server::ssh::GUEST, None).await);
+        let mut channel = ssh::open(&session, Some((80, 24)), None).await;
         // The start screen: its first bytes, and the rest that follows within a moment.
         let mut until = tokio::time::Instant::now() + PATIENCE;
         let mut shown = 0;

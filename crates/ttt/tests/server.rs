@@ -18,7 +18,7 @@ use ttt::server::{Config, Limits};
 use ttt_core::Mark;
 use ttt_online::protocol::{Happening, ToClient, ToServer};
 
-use support::websocket::{Client, PATIENCE, connect, next, send, start};
+use support::websocket::{Client, PATIENCE, connect, host_3x3, next, send, start};
 use tokio::net::TcpStream;
 
 fn config() -> Config {
@@ -42,17 +42,7 @@ async fn until(client: &mut Client, wanted: impl Fn(&ToClient) -> bool) -> ToCli
 
 /// Ann connects and hosts a 3x3 room; her welcome.
 async fn ann_hosts(address: std::net::SocketAddr) -> (Client, ToClient) {
-    let mut ann = connect(address).await;
-    let host = ToServer::Host {
-        rules: "3x3, k=3".to_owned(),
-        name: "Ann".to_owned(),
-        computer: None,
-        clock: None,
-        public: false,
-    };
-    send(&mut ann, &host).await;
-    let welcomed = next(&mut ann).await;
-    (ann, welcomed)
+    host_3x3(address, "Ann").await
 }
 
 fn happened(message: &ToClient, wanted: impl Fn(&Happening) -> bool) -> bool {

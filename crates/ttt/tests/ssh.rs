@@ -16,42 +16,25 @@ mod common;
 mod support;
 
 use std::net::SocketAddr;
-use std::sync::{Arc, Mutex};
+use std::sync::Arc;
 use std::time::Duration;
 
+use russh::keys::PrivateKey;
 use russh::keys::ssh_key::private::{Ed25519Keypair, KeypairData};
-use russh::keys::{HashAlg, PrivateKey, PrivateKeyWithHashAlg, PublicKeyOrCertificate};
 use russh::{ChannelMsg, client};
 use tokio::time::Instant;
 use ttt::server::{Config, Limits, ssh};
 use ttt_online::protocol::{Happening, ToClient, ToServer};
 
-use support::websocket::{Client, PATIENCE, connect, next, send, start_with_ssh};
+use support::ssh as ssh_client;
+use support::ssh::Trusting;
+use support::websocket::{Client, PATIENCE, connect, host_3x3, next, send, start_with_ssh};
 
 fn config() -> Config {
     Config {
         web: None,
         limits: Limits::default(),
         seed: Some(11),
-    }
-}
-
-/// A client that trusts any host key, and says which it was shown.
-struct Trusting {
-    seen: Arc<Mutex<Option<String>>>,
-}
-
-impl client::Handler for Trusting {
-    type Error = russh::Error;
-
-    async fn check_server_key(
-        &mut self,
-        key: &PublicKeyOrCertificate,
-    ) -> Result<bool, Self::Error> {
-        if let PublicKeyOrCertificate::PublicKey { key, .. } = key {
-            *self.seen.lock().unwrap() = Some(key.fingerprint(HashAlg::Sha256).to_string());
-        }
-        Ok(true)
     }
 }
 
@@ -86,46 +69,18 @@ impl Player {
         size: Option<(u16, u16)>,
         client_config: client::Config,
     ) -> Player {
-        let seen = Arc::new(Mutex::new(None));
-        let handler = Trusting { seen: seen.clone() };
         let stream = tokio::time::timeout(PATIENCE, tokio::net::TcpStream::connect(address))
             .await
             .unwrap()
             .unwrap();
-        let mut session = client::connect_stream(Arc::new(client_config), stream, handler)
-            .await
-            .unwrap();
-        let logged_in = match key {
-            Some(key) => session
-                .authenticate_publickey(
-                    user,
-                    PrivateKeyWithHashAlg::new(Arc::new(key.clone()), None),
-                )
-                .await
-                .unwrap(),
-            None => session.authenticate_none(user).await.unwrap(),
-        };
-        assert!(logged_in.success(), "{user} logs in");
-        let channel = session.channel_open_session().await.unwrap();
+        let (session, seen) = ssh_client::connect(stream, client_config).await;
+        let mut session = session;
+        assert!(
+            ssh_client::log_in(&mut session, user, key).await,
+            "{user} logs in"
+        );
+        let channel = ssh_client::open(&session, size, command).await;
         let (width, height) = size.unwrap_or((80, 24));
-        if size.is_some() {
-            channel
-                .request_pty(
-                    false,
-                    "xterm-256color",
-                    width.into(),
-                    height.into(),
-                    0,
-                    0,
-                    &[],
-                )
-                .await
-                .unwrap();
-        }
-        match command {
-            Some(command) => channel.exec(false, command).await.unwrap(),
-            None => channel.request_shell(false).await.unwrap(),
-        }
         let host_key = seen.lock().unwrap().clone();
         Player {
             _session: session,
@@ -146,6 +101,20 @@ impl Player {
             None,
             Some((80, 24)),
             client::Config::default(),
+        )
+        .await
+    }
+
+    /// Logs in as `user` with `key` and asks for an 80x24 terminal and `command`.
+    async fn command(address: SocketAddr, user: &str, key: &PrivateKey, command: &str) -> Player {
+        let config = client::Config::default();
+        Player::open(
+            address,
+            user,
+            Some(key),
+            Some(command),
+            Some((80, 24)),
+            config,
         )
         .await
     }
@@ -318,16 +287,8 @@ async fn a_keyed_player_plays_the_computer_to_the_end_resizing_midway_and_the_ga
 
 /// Ann hosts a 3x3 room over WebSocket; her client and the room's code.
 async fn ann_hosts(address: SocketAddr) -> (Client, String) {
-    let mut ann = connect(address).await;
-    let host = ToServer::Host {
-        rules: "3x3, k=3".to_owned(),
-        name: "Ann".to_owned(),
-        computer: None,
-        clock: None,
-        public: false,
-    };
-    send(&mut ann, &host).await;
-    let ToClient::Welcome { code, .. } = next(&mut ann).await else {
+    let (ann, welcome) = host_3x3(address, "Ann").await;
+    let ToClient::Welcome { code, .. } = welcome else {
         panic!("welcomed")
     };
     (ann, code)
@@ -351,15 +312,7 @@ async fn an_ssh_player_and_a_websocket_client_play_a_game_in_one_room() {
     let served = start_with_ssh(config(), &folder, ssh::Limits::default()).await;
     let (web, address) = (served.web, served.ssh);
     let (mut ann, code) = ann_hosts(web).await;
-    let mut bob = Player::open(
-        address,
-        "bob",
-        Some(&key(2)),
-        Some(&format!("join {code}")),
-        Some((80, 24)),
-        client::Config::default(),
-    )
-    .await;
+    let mut bob = Player::command(address, "bob", &key(2), &format!("join {code}")).await;
     let Happening::GameStarted { first, .. } = until(&mut ann, |happening| {
         matches!(happening, Happening::GameStarted { .. })
     })
@@ -480,15 +433,7 @@ async fn a_client_that_stops_reading_holds_nobody_up() {
     )
     .await;
     // Bob plays through SSH, and Ann talks a lot: every line is a new frame for Eve.
-    let mut bob = Player::open(
-        address,
-        "bob",
-        Some(&key(5)),
-        Some(&format!("join {code}")),
-        Some((80, 24)),
-        client::Config::default(),
-    )
-    .await;
+    let mut bob = Player::command(address, "bob", &key(5), &format!("join {code}")).await;
     bob.wait_for("bob (you)").await;
     let Happening::GameStarted { first, .. } = until(&mut ann, |happening| {
         matches!(happening, Happening::GameStarted { .. })
@@ -564,30 +509,15 @@ async fn a_guest_plays_without_a_key_and_a_client_without_a_terminal_is_told_how
     assert_eq!(status, Some(1));
     assert!(said.contains("ssh -t"), "{said}");
     // A command that is not one: said, exit 2.
-    let mut wrong = Player::open(
-        address,
-        "carol",
-        Some(&key(6)),
-        Some("rm -rf /"),
-        Some((80, 24)),
-        client::Config::default(),
-    )
-    .await;
+    let mut wrong = Player::command(address, "carol", &key(6), "rm -rf /").await;
     let (status, said) = wrong.wait_closed().await;
     assert_eq!(status, Some(2));
     assert!(said.contains("is not a ttt command here"), "{said}");
 
     // Someone else's name without a key: refused.
-    let seen = Arc::new(Mutex::new(None));
     let stream = tokio::net::TcpStream::connect(address).await.unwrap();
-    let mut session = client::connect_stream(
-        Arc::new(client::Config::default()),
-        stream,
-        Trusting { seen },
-    )
-    .await
-    .unwrap();
-    assert!(!session.authenticate_none("alice").await.unwrap().success());
+    let (mut session, _) = ssh_client::connect(stream, client::Config::default()).await;
+    assert!(!ssh_client::log_in(&mut session, "alice", None).await);
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
@@ -625,14 +555,10 @@ async fn a_silent_person_is_let_go_and_an_address_has_so_many_connections() {
     let _ws = connect(web).await;
     let refused = tokio::time::timeout(PATIENCE, async {
         let stream = tokio::net::TcpStream::connect(address).await.unwrap();
-        let seen = Arc::new(Mutex::new(None));
-        client::connect_stream(
-            Arc::new(client::Config::default()),
-            stream,
-            Trusting { seen },
-        )
-        .await
-        .is_err()
+        let config = Arc::new(client::Config::default());
+        client::connect_stream(config, stream, Trusting::default())
+            .await
+            .is_err()
     })
     .await
     .unwrap();
@@ -654,20 +580,8 @@ async fn a_server_stopping_gives_every_session_its_terminal_back_and_ends() {
     bob.wait_for("Play against").await;
     // And one that logged in and opened nothing.
     let stream = tokio::net::TcpStream::connect(address).await.unwrap();
-    let seen = Arc::new(Mutex::new(None));
-    let mut idle = client::connect_stream(
-        Arc::new(client::Config::default()),
-        stream,
-        Trusting { seen },
-    )
-    .await
-    .unwrap();
-    assert!(
-        idle.authenticate_publickey("carol", PrivateKeyWithHashAlg::new(Arc::new(key(11)), None))
-            .await
-            .unwrap()
-            .success()
-    );
+    let (mut idle, _) = ssh_client::connect(stream, client::Config::default()).await;
+    assert!(ssh_client::log_in(&mut idle, "carol", Some(&key(11))).await);
     served.stop().await;
     for player in [&mut alice, &mut bob] {
         let (status, left) = player.wait_closed().await;

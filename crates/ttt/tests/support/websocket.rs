@@ -111,6 +111,22 @@ pub async fn connect(address: SocketAddr) -> Client {
     client
 }
 
+/// A new client of the server at `address` that hosts a 3x3 room as `name`: the client,
+/// and what it was answered (its welcome).
+pub async fn host_3x3(address: SocketAddr, name: &str) -> (Client, ToClient) {
+    let mut host = connect(address).await;
+    let hosting = ToServer::Host {
+        rules: "3x3, k=3".to_owned(),
+        name: name.to_owned(),
+        computer: None,
+        clock: None,
+        public: false,
+    };
+    send(&mut host, &hosting).await;
+    let answer = next(&mut host).await;
+    (host, answer)
+}
+
 /// Sends `message` as the client.
 pub async fn send(client: &mut Client, message: &ToServer) {
     let text = serde_json::to_string(message).unwrap();

@@ -216,30 +216,30 @@ async fn connection(
 pub(crate) struct Person {
     /// Their name, as the others see it: the user name they logged in with.
     pub name: String,
-    /// Their key's fingerprint (`SHA256:...`) and the name of their folder; a guest has
+    /// The name of their key's folder (its SHA-256 fingerprint, in hex); a guest has
     /// none.
-    pub key: Option<(String, String)>,
+    pub folder: Option<String>,
 }
 
 impl Person {
     /// A person logged in as `user` with `key`.
     fn keyed(user: &str, key: &PublicKey) -> Person {
-        let fingerprint = key.fingerprint(HashAlg::Sha256);
-        let folder = fingerprint
+        let folder = key
+            .fingerprint(HashAlg::Sha256)
             .as_bytes()
             .iter()
             .map(|byte| format!("{byte:02x}"))
             .collect();
         Person {
             name: name_of(user),
-            key: Some((fingerprint.to_string(), folder)),
+            folder: Some(folder),
         }
     }
 
     fn guest() -> Person {
         Person {
             name: "Guest".to_owned(),
-            key: None,
+            folder: None,
         }
     }
 }

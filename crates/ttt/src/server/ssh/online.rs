@@ -4,6 +4,7 @@
 //! what the lobby tells the member comes back to the visit as the same messages.
 
 use std::net::IpAddr;
+use std::sync::Arc;
 use std::time::Duration;
 
 use crate::client::RoomKeeping;
@@ -16,7 +17,7 @@ use ttt_online::words;
 use ttt_play::app::{App, Ask, Screen};
 
 use super::Context;
-use crate::server::{Budget, Hub, Member, handle};
+use crate::server::{Budget, Member, handle};
 
 /// The server as its players name it: its WebSocket address (what `ttt join --server`
 /// takes, and the name of its seats' tokens in a key's folder).
@@ -29,7 +30,7 @@ fn server(context: &Context) -> String {
 
 /// Where the session plays online, and the room it is in.
 pub(super) struct Online {
-    hub: Hub,
+    context: Arc<Context>,
     address: IpAddr,
     /// The person's name, as the others see it.
     name: String,
@@ -61,7 +62,7 @@ pub(super) enum Heard {
 impl Online {
     /// Plays as `name` from `address`, keeping seats and games in the key's `folder`.
     pub fn new(
-        context: &Context,
+        context: &Arc<Context>,
         address: IpAddr,
         name: String,
         folder: Option<&std::path::Path>,
@@ -69,7 +70,7 @@ impl Online {
     ) -> Online {
         let limits = super::lock(&context.hub).limits;
         Online {
-            hub: context.hub.clone(),
+            context: context.clone(),
             address,
             name,
             keeping: RoomKeeping::new(folder.map(SeatTokens::in_folder), games),
@@ -80,39 +81,44 @@ impl Online {
     }
 
     /// Enters the room of `visit`, leaving any other.
-    pub fn enter(&mut self, context: &Context, visit: Visit, app: &mut App) {
-        self.leave(context);
+    pub fn enter(&mut self, visit: Visit, app: &mut App) {
+        self.leave();
         app.enter_online(visit.rules());
         let mut room = Room {
             visit,
             member: None,
             again: None,
         };
-        self.connect(context, &mut room);
+        self.connect(&mut room);
         self.room = Some(room);
     }
 
     /// Joins the room `code`: back to a seat of this key's if nobody holds it.
-    pub fn join(&mut self, context: &Context, code: RoomCode, app: &mut App) {
-        let tokens = self.keeping.tokens(&server(context), code);
+    pub fn join(&mut self, code: RoomCode, app: &mut App) {
+        let tokens = self.keeping.tokens(&server(&self.context), code);
         let visit = Visit::join(code, &self.name, tokens, None);
-        self.enter(context, visit, app);
+        self.enter(visit, app);
     }
 
     /// Watches the room `code`.
-    pub fn watch(&mut self, context: &Context, code: RoomCode, app: &mut App) {
+    pub fn watch(&mut self, code: RoomCode, app: &mut App) {
         let visit = Visit::watch(code, &self.name);
-        self.enter(context, visit, app);
+        self.enter(visit, app);
     }
 
     /// A new member for `room`, saying hello; over the rate of requests, a second later.
-    fn connect(&mut self, context: &Context, room: &mut Room) {
+    fn connect(&mut self, room: &mut Room) {
         if !self.budget.take() {
             room.again = Some(Instant::now() + Duration::from_secs(1));
             return;
         }
-        let member = Member::enlist(&context.hub);
-        handle(&context.hub, member.id, self.address, room.visit.hello());
+        let member = Member::enlist(&self.context.hub);
+        handle(
+            &self.context.hub,
+            member.id,
+            self.address,
+            room.visit.hello(),
+        );
         room.member = Some(member);
     }
 
@@ -121,13 +127,13 @@ impl Online {
     fn post(&mut self, member: MemberId, request: Request) -> bool {
         let within = self.budget.take();
         if within {
-            handle(&self.hub, member, self.address, request);
+            handle(&self.context.hub, member, self.address, request);
         }
         within
     }
 
     /// Sends what the person asked since the last call.
-    pub fn asks(&mut self, context: &Context, app: &mut App) {
+    pub fn asks(&mut self, app: &mut App) {
         for ask in app.take_asks() {
             match ask {
                 Ask::Host {
@@ -141,30 +147,30 @@ impl Online {
                     let visit = Visit::host(rules, &self.name)
                         .with_clock(clock)
                         .listed(public);
-                    self.enter(context, visit, app);
+                    self.enter(visit, app);
                 }
                 Ask::Join { code, name } => {
                     self.rename(&name);
                     match code.parse::<RoomCode>() {
-                        Ok(code) => self.join(context, code, app),
+                        Ok(code) => self.join(code, app),
                         Err(error) => app.online_closed(format!("{error}.")),
                     }
                 }
                 Ask::ListRooms => {
                     if self.listing.is_none() {
-                        let member = Member::enlist(&context.hub);
+                        let member = Member::enlist(&self.context.hub);
                         if self.post(member.id, ToServer::Rooms.into()) {
                             self.listing = Some(member);
                         } else {
-                            Member::dismiss(&context.hub, member.id);
+                            Member::dismiss(&self.context.hub, member.id);
                             app.listed(Err("Too many messages: slow down.".to_owned()));
                         }
                     }
                 }
                 // Typed in the box itself.
                 Ask::Edit { .. } => {}
-                Ask::Leave => self.part(context, Visit::away),
-                Ask::LeaveRoom => self.leave(context),
+                Ask::Leave => self.part(Visit::away),
+                Ask::LeaveRoom => self.leave(),
                 ask => {
                     let Some(room) = &mut self.room else {
                         continue;
@@ -206,11 +212,11 @@ impl Online {
     }
 
     /// Takes what the lobby said into the app.
-    pub fn take(&mut self, context: &Context, heard: Heard, app: &mut App) {
+    pub fn take(&mut self, heard: Heard, app: &mut App) {
         match heard {
             Heard::Listing(heard) => {
                 if let Some(member) = self.listing.take() {
-                    Member::dismiss(&context.hub, member.id);
+                    Member::dismiss(&self.context.hub, member.id);
                 }
                 app.listed(match heard {
                     Some(ToClient::Rooms { rooms, .. }) => {
@@ -220,13 +226,13 @@ impl Online {
                     _ => Err("The server did not list its rooms.".to_owned()),
                 });
             }
-            Heard::Room(Some(message)) => self.told(context, &message, app),
+            Heard::Room(Some(message)) => self.told(&message, app),
             Heard::Room(None) => {
                 let Some(room) = &mut self.room else {
                     return;
                 };
                 if let Some(member) = room.member.take() {
-                    Member::dismiss(&context.hub, member.id);
+                    Member::dismiss(&self.context.hub, member.id);
                 }
                 match room.visit.dropped(app) {
                     Some(wait) => room.again = Some(Instant::now() + wait),
@@ -235,12 +241,12 @@ impl Online {
             }
         }
         if !matches!(app.screen(), Screen::Online(_)) {
-            self.leave(context);
+            self.leave();
         }
     }
 
     /// A message of the lobby to the room's member.
-    fn told(&mut self, context: &Context, message: &ToClient, app: &mut App) {
+    fn told(&mut self, message: &ToClient, app: &mut App) {
         let Some(room) = &mut self.room else {
             return;
         };
@@ -250,17 +256,17 @@ impl Online {
         let reply = room.visit.heard(&text, app);
         if let Some(member) = &room.member {
             for request in reply.send {
-                handle(&context.hub, member.id, self.address, request);
+                handle(&self.context.hub, member.id, self.address, request);
             }
         }
-        let server = server(context);
+        let server = server(&self.context);
         let link = room
             .visit
             .mirror()
             .code
             .as_deref()
-            .zip(context.web.address)
-            .filter(|_| context.web.page)
+            .zip(self.context.web.address)
+            .filter(|_| self.context.web.page)
             .map(|(code, address)| format!("http://{address}/#{code}"));
         self.keeping.after(
             &mut room.visit,
@@ -271,7 +277,7 @@ impl Online {
         );
         if reply.come_back {
             if let Some(member) = room.member.take() {
-                Member::dismiss(&context.hub, member.id);
+                Member::dismiss(&self.context.hub, member.id);
             }
             room.again = Some(Instant::now() + Duration::from_secs(1));
         }
@@ -281,13 +287,13 @@ impl Online {
     }
 
     /// Comes back to the room after a drop, when it is time.
-    pub fn poll(&mut self, context: &Context) {
+    pub fn poll(&mut self) {
         let Some(mut room) = self.room.take() else {
             return;
         };
         if room.member.is_none() && room.again.is_some_and(|at| Instant::now() >= at) {
             room.again = None;
-            self.connect(context, &mut room);
+            self.connect(&mut room);
         }
         self.room = Some(room);
     }
@@ -304,30 +310,30 @@ impl Online {
 
     /// Leaves the room on purpose: a watcher goes, a player gives the seat up between
     /// games (in the middle of one, the seat is kept for a return).
-    pub fn leave(&mut self, context: &Context) {
-        self.part(context, Visit::farewell);
+    pub fn leave(&mut self) {
+        self.part(Visit::farewell);
     }
 
     /// As the session ends: steps away from the room (the seat kept, the others told it
     /// was meant), and lets go of every member.
-    pub fn close_down(&mut self, context: &Context) {
-        self.part(context, Visit::away);
+    pub fn close_down(&mut self) {
+        self.part(Visit::away);
         if let Some(member) = self.listing.take() {
-            Member::dismiss(&context.hub, member.id);
+            Member::dismiss(&self.context.hub, member.id);
         }
     }
 
     /// As the connection is gone without a word: the room sees the member drop, as a
     /// dropped connection (the seat waits for a return).
-    pub fn dropped(&mut self, context: &Context) {
-        self.part(context, |_| None);
+    pub fn dropped(&mut self) {
+        self.part(|_| None);
         if let Some(member) = self.listing.take() {
-            Member::dismiss(&context.hub, member.id);
+            Member::dismiss(&self.context.hub, member.id);
         }
     }
 
     /// Leaves the room with the last word `word` gives, if any.
-    fn part(&mut self, context: &Context, word: fn(&mut Visit) -> Option<Request>) {
+    fn part(&mut self, word: fn(&mut Visit) -> Option<Request>) {
         let Some(mut room) = self.room.take() else {
             return;
         };
@@ -336,7 +342,7 @@ impl Online {
                 // A last word over the rate is not said: the room sees a drop.
                 self.post(member.id, word);
             }
-            Member::dismiss(&context.hub, member.id);
+            Member::dismiss(&self.context.hub, member.id);
         }
     }
 }
@@ -346,7 +352,7 @@ impl Drop for Online {
     fn drop(&mut self) {
         let members = self.room.take().and_then(|room| room.member);
         for member in members.into_iter().chain(self.listing.take()) {
-            Member::dismiss(&self.hub, member.id);
+            Member::dismiss(&self.context.hub, member.id);
         }
     }
 }

@@ -103,16 +103,16 @@ pub(super) async fn run(
         return;
     };
     let start = match command.parse::<Start>() {
-        Ok(Start::Help) => return finish(&writer, &format!("{USAGE}\r\n"), 0).await,
+        Ok(Start::Help) => return finish(&writer, format!("{USAGE}\r\n").as_bytes(), 0).await,
         Ok(start) => start,
-        Err(error) => return finish(&writer, &format!("{error}\r\n"), 2).await,
+        Err(error) => return finish(&writer, format!("{error}\r\n").as_bytes(), 2).await,
     };
     let Some((width, height)) = size else {
         let said = "ttt plays full screen: ask ssh for a terminal (ssh -t).\r\n";
-        return finish(&writer, said, 1).await;
+        return finish(&writer, said.as_bytes(), 1).await;
     };
     let Ok(screen) = Screen::new(width, height) else {
-        return finish(&writer, "The screen could not be made.\r\n", 1).await;
+        return finish(&writer, b"The screen could not be made.\r\n", 1).await;
     };
     let writer = Arc::new(writer);
     let outgoing = Arc::new(Outgoing::default());
@@ -120,8 +120,8 @@ pub(super) async fn run(
     let folder = context
         .players
         .as_ref()
-        .zip(person.key.as_ref())
-        .map(|(players, (_, folder))| players.join(folder));
+        .zip(person.folder.as_ref())
+        .map(|(players, folder)| players.join(folder));
     let mut drive = Drive {
         context: &context,
         reader: &mut reader,
@@ -135,20 +135,23 @@ pub(super) async fn run(
         Start::Replay(game) => replay(&mut drive, folder.as_deref(), &game).await,
         start => play(&mut drive, &person, folder.as_deref(), address, start).await,
     };
-    if let Some((said, status)) = said {
-        outgoing.push(LEAVE);
-        outgoing.push(said.as_bytes());
-        // The last words, given a moment to leave.
-        let _ = tokio::time::timeout(LAST_WORDS, async {
-            while !outgoing.ready() {
-                outgoing.taken.notified().await;
-            }
-        })
-        .await;
-        let _ = writer.exit_status(status).await;
-        let _ = writer.eof().await;
+    match said {
+        Some((said, status)) => {
+            outgoing.push(LEAVE);
+            outgoing.push(said.as_bytes());
+            // The last words, given a moment to leave.
+            let _ = tokio::time::timeout(LAST_WORDS, async {
+                while !outgoing.ready() {
+                    outgoing.taken.notified().await;
+                }
+            })
+            .await;
+            finish(&writer, &[], status).await;
+        }
+        None => {
+            let _ = writer.close().await;
+        }
     }
-    let _ = writer.close().await;
     carrier.abort();
 }
 
@@ -193,11 +196,13 @@ fn cells(width: u32, height: u32) -> (u16, u16) {
     (cell(width), cell(height))
 }
 
-/// Says `said` on a session that never showed the full screen, and ends it with `status`.
-async fn finish(writer: &ChannelWriteHalf<Msg>, said: &str, status: u32) {
-    // A client that takes nothing is not waited on for ever.
+/// Ends the session with `status`, after `said` (what the full screen did not send, if
+/// anything): within a moment, whether the client reads or not.
+async fn finish(writer: &ChannelWriteHalf<Msg>, said: &[u8], status: u32) {
     let _ = tokio::time::timeout(LAST_WORDS, async {
-        let _ = writer.data_bytes(said.as_bytes().to_vec()).await;
+        if !said.is_empty() {
+            let _ = writer.data_bytes(said.to_vec()).await;
+        }
         let _ = writer.exit_status(status).await;
         let _ = writer.eof().await;
     })
@@ -220,7 +225,7 @@ async fn carry(writer: Arc<ChannelWriteHalf<Msg>>, outgoing: Arc<Outgoing>) {
 
 /// What drives a session's screen: the client's bytes in, frames out.
 struct Drive<'a> {
-    context: &'a Context,
+    context: &'a Arc<Context>,
     reader: &'a mut russh::ChannelReadHalf,
     screen: Screen,
     outgoing: &'a Outgoing,
@@ -307,8 +312,23 @@ fn on_a_thinker<T: Send + 'static>(
     }
 }
 
-/// The words for how a session ended, after the score: `None` when nobody hears them.
-fn last_words(ending: &Ending, score: String) -> Option<(String, u32)> {
+/// Has `work` done on a thinker, its answer sent to `sender` (dropped if the session ended).
+fn hand_out<T: Send + 'static>(
+    context: &Context,
+    sender: &mpsc::Sender<T>,
+    work: impl FnOnce() -> T + Send + 'static,
+) {
+    let (sender, done) = (sender.clone(), on_a_thinker(context, work));
+    tokio::spawn(async move {
+        if let Ok(done) = done.await {
+            let _ = sender.send(done).await;
+        }
+    });
+}
+
+/// The words for how a session ended, after the score (if there is one): `None` when
+/// nobody hears them.
+fn last_words(ending: &Ending, score: Option<String>) -> Option<(String, u32)> {
     let (why, status) = match ending {
         Ending::Gone => return None,
         Ending::Quit => ("", 0),
@@ -318,7 +338,11 @@ fn last_words(ending: &Ending, score: String) -> Option<(String, u32)> {
         ),
         Ending::Stopping => ("The server is stopping.\r\n", 1),
     };
-    Some((format!("{score}\r\n{why}"), status))
+    let said = match score {
+        Some(score) => format!("{score}\r\n{why}"),
+        None => why.to_owned(),
+    };
+    Some((said, status))
 }
 
 /// Plays: the start screen (or a room first), until the session ends; the score and why
@@ -365,8 +389,8 @@ async fn play(
     }
     let mut online = Online::new(context, address, person.name.clone(), folder, store.clone());
     match start {
-        Start::Join(code) => online.join(context, code, &mut app),
-        Start::Watch(code) => online.watch(context, code, &mut app),
+        Start::Join(code) => online.join(code, &mut app),
+        Start::Watch(code) => online.watch(code, &mut app),
         _ => {}
     }
     drive.outgoing.push(ENTER);
@@ -385,24 +409,12 @@ async fn play(
             break Ending::Gone;
         };
         if let Some(thinking) = app.take_thinking() {
-            let sender = thought_sender.clone();
-            let thought = on_a_thinker(context, move || thinking.think());
-            tokio::spawn(async move {
-                if let Ok(thought) = thought.await {
-                    let _ = sender.send(thought).await;
-                }
-            });
+            hand_out(context, &thought_sender, move || thinking.think());
         }
         if let Some(job) = app.take_job() {
-            let sender = job_sender.clone();
-            let done = on_a_thinker(context, move || job.run());
-            tokio::spawn(async move {
-                if let Ok(done) = done.await {
-                    let _ = sender.send(done).await;
-                }
-            });
+            hand_out(context, &job_sender, move || job.run());
         }
-        online.asks(context, &mut app);
+        online.asks(&mut app);
         // Time matters to a computer's move, a game to come, a room's clocks; a frame
         // waiting for the client is drawn when it has taken the last.
         let timed = app.next_due().is_some() || matches!(app.screen(), app::Screen::Online(_));
@@ -428,7 +440,7 @@ async fn play(
                 Heard::Nothing
             }
             heard = online.heard() => {
-                online.take(context, heard, &mut app);
+                online.take(heard, &mut app);
                 Heard::Nothing
             }
             () = drive.outgoing.taken.notified() => Heard::Nothing,
@@ -445,16 +457,16 @@ async fn play(
             Heard::Nothing => {}
         }
         app.handle(Input::Tick, clock.elapsed());
-        online.poll(context);
+        online.poll();
     };
     keeping.leave(&app);
     let mut score = online
         .tally()
         .unwrap_or_else(|| app.session().score().to_string());
     if matches!(ending, Ending::Gone) {
-        online.dropped(context);
+        online.dropped();
     } else {
-        online.close_down(context);
+        online.close_down();
     }
     if let Some(trouble) = keeping.trouble.take() {
         score = format!("{score}\r\n{}", ttt_play::words::capitalised(&trouble));
@@ -462,7 +474,7 @@ async fn play(
     if keeping.kept_unfinished {
         score.push_str("\r\nThe unfinished game is kept: it is offered on the start screen.");
     }
-    last_words(&ending, score)
+    last_words(&ending, Some(score))
 }
 
 /// Steps through a kept game of the person's, until they quit it.
@@ -530,7 +542,7 @@ async fn replay(
             Heard::Nothing => {}
         }
     };
-    last_words(&ending, String::new()).map(|(said, status)| (said.trim_start().to_owned(), status))
+    last_words(&ending, None)
 }
 
 #[cfg(test)]
