@@ -590,3 +590,19 @@ async fn a_server_stopping_gives_every_session_its_terminal_back_and_ends() {
         assert!(!player.screen.screen().alternate_screen());
     }
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_end_of_a_clients_input_ends_the_session_with_its_terminal_given_back() {
+    let folder = folder();
+    let served = start_with_ssh(config(), &folder, ssh::Limits::default()).await;
+    let mut dan = Player::keyed(served.ssh, "dan", &key(12)).await;
+    dan.wait_for("Play against").await;
+    dan.channel.eof().await.unwrap();
+    let (status, left) = dan.wait_closed().await;
+    assert_eq!(status, Some(1));
+    assert!(
+        left.contains("The input ended: the session ends."),
+        "{left}"
+    );
+    assert!(!dan.screen.screen().alternate_screen());
+}

@@ -84,6 +84,8 @@ enum Ending {
     Quit,
     /// The connection closed: nobody to say anything to.
     Gone,
+    /// The client's input ended (its end of file), the screen still read.
+    EndOfInput,
     /// The person typed nothing for too long.
     Idle,
     /// The server is stopping.
@@ -284,7 +286,8 @@ impl Drive<'_> {
                     height: area.height,
                 }])
             }
-            Some(ChannelMsg::Eof | ChannelMsg::Close) | None => Heard::Ended(Ending::Gone),
+            Some(ChannelMsg::Eof) => Heard::Ended(Ending::EndOfInput),
+            Some(ChannelMsg::Close) | None => Heard::Ended(Ending::Gone),
             Some(_) => Heard::Nothing,
         }
     }
@@ -337,6 +340,7 @@ fn last_words(ending: &Ending, score: Option<String>) -> Option<(String, u32)> {
             1,
         ),
         Ending::Stopping => ("The server is stopping.\r\n", 1),
+        Ending::EndOfInput => ("The input ended: the session ends.\r\n", 1),
     };
     let said = match score {
         Some(score) => format!("{score}\r\n{why}"),
