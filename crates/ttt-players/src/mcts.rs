@@ -118,8 +118,7 @@ impl Player for Mcts {
 }
 
 fn expansions(board: &SearchBoard) -> Vec<u16> {
-    let mut moves = board.candidates();
-    moves.truncate(BRANCHING);
+    let mut moves = board.candidates(BRANCHING);
     // Popped from the end: keep the most promising there.
     moves.reverse();
     moves.into_iter().map(|square| square as u16).collect()

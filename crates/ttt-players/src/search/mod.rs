@@ -48,7 +48,8 @@ const DEFENCE_SHARE: f64 = 0.5;
 /// first rung (Rapfi at 0.1 s, 128 games on the same openings, 2026-11-27) 60 scored 44-84
 /// where 200 scored 37-91 (13 games won that 200 lost, 6 lost that it won), and 20 scored
 /// 50-78 (9 won that 60 lost, 3 the other way); `speed` with 20: depth 8.1 and 284 k where
-/// 60 gave 7.9 and 244 k the same hour.
+/// 60 gave 7.9 and 244 k the same hour. No look at all scored 47-81 (5 won that 20 lost,
+/// 8 the other way), for all its depth (8.2) and speed.
 const LEAF_FOURS_BUDGET: u32 = 20;
 /// The plies a win by fours found at the horizon is scored as taking (its length is not
 /// counted; a longer line than most).
@@ -325,7 +326,7 @@ impl Search {
             }
             return Ok((Square::new(square), thought));
         }
-        let mut moves = board.candidates();
+        let mut moves = board.candidates(usize::MAX);
         if moves.is_empty() {
             return pick(&legal, rng).map(|square| (square, thought));
         }
@@ -625,11 +626,7 @@ fn threat_aware_moves(board: &mut SearchBoard) -> (Vec<usize>, bool) {
     let me = board.to_move;
     let answers = board.defences(!me);
     let quiet = answers.is_none();
-    let mut moves = answers.unwrap_or_else(|| {
-        let mut moves = board.candidates();
-        moves.truncate(WIDTH);
-        moves
-    });
+    let mut moves = answers.unwrap_or_else(|| board.candidates(WIDTH));
     for square in board.four_squares(me) {
         if !moves.contains(&square) {
             moves.push(square);
@@ -640,9 +637,7 @@ fn threat_aware_moves(board: &mut SearchBoard) -> (Vec<usize>, bool) {
     }
     if moves.is_empty() {
         // A threat no move answers: the game is lost; any move will do for the search.
-        let mut moves = board.candidates();
-        moves.truncate(1);
-        return (moves, false);
+        return (board.candidates(1), false);
     }
     moves.sort_by_cached_key(|&square| std::cmp::Reverse(board.move_value(square)));
     (moves, false)
@@ -891,7 +886,7 @@ mod tests {
         let position = against_an_open_three();
         let (f8, j8) = (7 * 15 + 5, 7 * 15 + 9);
         let mut board = root_board(&position);
-        let moves = board.candidates();
+        let moves = board.candidates(usize::MAX);
         let mut threats = Threats::new(0, None);
         let kept = safe_moves(&mut board, moves.clone(), &mut threats, 1_000);
         assert_eq!(kept, [f8, j8]);

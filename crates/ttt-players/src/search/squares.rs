@@ -17,6 +17,10 @@ impl SquareSet {
         self.0[square / 64] |= 1 << (square % 64);
     }
 
+    pub(crate) fn remove(&mut self, square: usize) {
+        self.0[square / 64] &= !(1 << (square % 64));
+    }
+
     /// Puts `square` in the set if it is out, takes it out if it is in, when `flip`.
     pub(crate) fn flip_if(&mut self, square: usize, flip: bool) {
         self.0[square / 64] ^= u64::from(flip) << (square % 64);
