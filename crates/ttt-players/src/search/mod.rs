@@ -49,7 +49,8 @@ const DEFENCE_SHARE: f64 = 0.5;
 /// where 200 scored 37-91 (13 games won that 200 lost, 6 lost that it won), and 20 scored
 /// 50-78 (9 won that 60 lost, 3 the other way); `speed` with 20: depth 8.1 and 284 k where
 /// 60 gave 7.9 and 244 k the same hour. No look at all scored 47-81 (5 won that 20 lost,
-/// 8 the other way), for all its depth (8.2) and speed.
+/// 8 the other way), for all its depth (8.2) and speed; 20 run again scored 46-82, so the
+/// last steps are within a run's spread.
 const LEAF_FOURS_BUDGET: u32 = 20;
 /// The plies a win by fours found at the horizon is scored as taking (its length is not
 /// counted; a longer line than most).
