@@ -24,6 +24,8 @@ struct Running {
     child: Child,
     input: Option<ChildStdin>,
     lines: Arc<Mutex<Vec<String>>>,
+    /// The threads reading its output and its errors, each to the end.
+    readers: Vec<std::thread::JoinHandle<()>>,
 }
 
 impl Running {
@@ -40,23 +42,26 @@ impl Running {
             .spawn()
             .unwrap();
         let lines = Arc::new(Mutex::new(Vec::new()));
-        for stream in [
+        let readers = [
             Box::new(child.stdout.take().unwrap()) as Box<dyn std::io::Read + Send>,
             Box::new(child.stderr.take().unwrap()),
-        ] {
+        ]
+        .map(|stream| {
             let lines = lines.clone();
             std::thread::spawn(move || {
                 for line in BufReader::new(stream).lines() {
                     let Ok(line) = line else { break };
                     lines.lock().unwrap().push(line);
                 }
-            });
-        }
+            })
+        })
+        .into();
         let input = child.stdin.take();
         Running {
             child,
             input,
             lines,
+            readers,
         }
     }
 
@@ -98,11 +103,17 @@ impl Running {
         input.flush().unwrap();
     }
 
-    /// The exit code, waiting for the end.
+    /// The exit code, waiting for the end, and for its output to be read to the end (a
+    /// line printed just before it ended may not be in yet when it ends).
     fn exit_code(&mut self) -> Option<i32> {
         let start = Instant::now();
         while start.elapsed() < PATIENCE {
-            if let Some(status) = self.child.try_wait().unwrap() {
+            if let Some(status) = self.child.try_wait().unwrap()
+                && self
+                    .readers
+                    .iter()
+                    .all(std::thread::JoinHandle::is_finished)
+            {
                 return status.code();
             }
             std::thread::sleep(Duration::from_millis(20));
