@@ -241,6 +241,30 @@ impl Rules {
         self.square(column, row)
     }
 
+    /// The squares within `steps` of `square` in any direction, diagonals too (a king's
+    /// moves in chess, that many times), `square` itself left out; row by row.
+    ///
+    /// ```
+    /// use ttt_core::{Rules, Square};
+    ///
+    /// let rules = Rules::TIC_TAC_TOE;
+    /// let corner: Vec<usize> = rules.around(Square::new(0), 1).map(|s| s.index()).collect();
+    /// assert_eq!(corner, [1, 3, 4]);
+    /// assert_eq!(rules.around(Square::new(4), 1).count(), 8);
+    /// assert_eq!(rules.around(Square::new(4), 2).count(), 8);
+    /// ```
+    pub fn around(self, square: Square, steps: usize) -> impl Iterator<Item = Square> {
+        let (column, row) = (self.column(square), self.row(square));
+        let span =
+            move |at: usize, side: usize| at.saturating_sub(steps)..=(at + steps).min(side - 1);
+        span(row, self.height())
+            .flat_map(move |near_row| {
+                span(column, self.width()).map(move |near_column| (near_column, near_row))
+            })
+            .filter(move |&near| near != (column, row))
+            .filter_map(move |(near_column, near_row)| self.square(near_column, near_row))
+    }
+
     /// The column of `square`, 0 at the left.
     #[must_use]
     pub const fn column(self, square: Square) -> usize {
@@ -449,5 +473,23 @@ mod tests {
             even.centre().iter().map(|s| s.index()).collect::<Vec<_>>(),
             vec![5, 6, 9, 10]
         );
+    }
+
+    #[test]
+    fn the_squares_around_are_those_within_the_steps_each_way() {
+        for (width, height) in [(3, 3), (4, 7), (15, 15), (20, 3)] {
+            let rules = Rules::new(width, height, 3).unwrap();
+            for steps in 0..=3 {
+                for square in rules.squares() {
+                    let near = |other: Square| {
+                        other != square
+                            && rules.column(other).abs_diff(rules.column(square)) <= steps
+                            && rules.row(other).abs_diff(rules.row(square)) <= steps
+                    };
+                    let expected: Vec<Square> = rules.squares().filter(|&s| near(s)).collect();
+                    assert_eq!(rules.around(square, steps).collect::<Vec<_>>(), expected);
+                }
+            }
+        }
     }
 }

@@ -121,10 +121,8 @@ fn nearby(position: &Position, free: &[Square]) -> Vec<Square> {
     let (middle_x, middle_y) = (rules.width() as isize - 1, rules.height() as isize - 1);
     let score = |square: Square| {
         let (column, row) = (rules.column(square) as isize, rules.row(square) as isize);
-        let neighbours = (-1..=1)
-            .flat_map(|dy| (-1..=1).map(move |dx| (dx, dy)))
-            .filter(|&(dx, dy)| (dx, dy) != (0, 0))
-            .filter_map(|(dx, dy)| rules.square_signed(column + dx, row + dy))
+        let neighbours = rules
+            .around(square, 1)
             .filter(|&near| position.board().get(near).is_some())
             .count() as isize;
         // Twice the distance, so that even sides have a middle between squares.

@@ -28,7 +28,9 @@ use ttt_online::protocol::{Happening, ToClient, ToServer};
 
 use support::ssh as ssh_client;
 use support::ssh::Trusting;
-use support::websocket::{Client, PATIENCE, connect, host_3x3, next, send, start_with_ssh};
+use support::websocket::{
+    Client, PATIENCE, WithSsh, connect, host_3x3, next, send, start_with_ssh,
+};
 
 fn config() -> Config {
     Config {
@@ -103,6 +105,13 @@ impl Player {
             client::Config::default(),
         )
         .await
+    }
+
+    /// [`keyed`](Player::keyed), once the start screen shows.
+    async fn at_start(address: SocketAddr, user: &str, key: &PrivateKey) -> Player {
+        let mut player = Player::keyed(address, user, key).await;
+        player.wait_for("Play against").await;
+        player
     }
 
     /// Logs in as `user` with `key` and asks for an 80x24 terminal and `command`.
@@ -200,13 +209,18 @@ fn folder() -> std::path::PathBuf {
     folder
 }
 
-#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn a_keyed_player_plays_the_computer_to_the_end_resizing_midway_and_the_game_is_kept() {
+/// A server with SSH and the usual limits, in a fresh folder (given too).
+async fn serve() -> (std::path::PathBuf, WithSsh) {
     let folder = folder();
     let served = start_with_ssh(config(), &folder, ssh::Limits::default()).await;
+    (folder, served)
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_keyed_player_plays_the_computer_to_the_end_resizing_midway_and_the_game_is_kept() {
+    let (folder, served) = serve().await;
     let address = served.ssh;
-    let mut alice = Player::keyed(address, "alice", &key(1)).await;
-    alice.wait_for("Play against").await;
+    let mut alice = Player::at_start(address, "alice", &key(1)).await;
     // The impossible computer, chosen on the start screen with the keys.
     for key in [UP, UP, UP, UP, UP, RIGHT, RIGHT, RIGHT, b"\r"] {
         alice.typed(key).await;
@@ -308,8 +322,7 @@ async fn until(client: &mut Client, wanted: impl Fn(&Happening) -> bool) -> Happ
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn an_ssh_player_and_a_websocket_client_play_a_game_in_one_room() {
-    let folder = folder();
-    let served = start_with_ssh(config(), &folder, ssh::Limits::default()).await;
+    let (_folder, served) = serve().await;
     let (web, address) = (served.web, served.ssh);
     let (mut ann, code) = ann_hosts(web).await;
     let mut bob = Player::command(address, "bob", &key(2), &format!("join {code}")).await;
@@ -372,8 +385,7 @@ async fn proxy(to: SocketAddr) -> (SocketAddr, tokio::task::JoinHandle<()>) {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_client_gone_without_a_word_leaves_the_room_as_a_dropped_connection_does() {
-    let folder = folder();
-    let served = start_with_ssh(config(), &folder, ssh::Limits::default()).await;
+    let (_folder, served) = serve().await;
     let (web, address) = (served.web, served.ssh);
     let (mut ann, code) = ann_hosts(web).await;
     let (through, cut) = proxy(address).await;
@@ -412,8 +424,7 @@ async fn a_client_gone_without_a_word_leaves_the_room_as_a_dropped_connection_do
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_client_that_stops_reading_holds_nobody_up() {
-    let folder = folder();
-    let served = start_with_ssh(config(), &folder, ssh::Limits::default()).await;
+    let (_folder, served) = serve().await;
     let (web, address) = (served.web, served.ssh);
     let (mut ann, code) = ann_hosts(web).await;
     // Eve watches on a large screen, and never reads again: her client stops taking
@@ -474,8 +485,7 @@ async fn a_client_that_stops_reading_holds_nobody_up() {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_guest_plays_without_a_key_and_a_client_without_a_terminal_is_told_how() {
-    let folder = folder();
-    let served = start_with_ssh(config(), &folder, ssh::Limits::default()).await;
+    let (folder, served) = serve().await;
     let address = served.ssh;
     let mut guest = Player::open(
         address,
@@ -526,8 +536,7 @@ async fn the_host_key_is_the_same_after_a_restart() {
     let mut seen = Vec::new();
     for _ in 0..2 {
         let served = start_with_ssh(config(), &folder, ssh::Limits::default()).await;
-        let mut player = Player::keyed(served.ssh, "alice", &key(7)).await;
-        player.wait_for("Play against").await;
+        let mut player = Player::at_start(served.ssh, "alice", &key(7)).await;
         seen.push(player.host_key.clone().expect("a host key"));
         // Stopped before the next starts: a restart.
         served.stop().await;
@@ -549,8 +558,7 @@ async fn a_silent_person_is_let_go_and_an_address_has_so_many_connections() {
     };
     let served = start_with_ssh(config, &folder, limits).await;
     let (web, address) = (served.web, served.ssh);
-    let mut quiet = Player::keyed(address, "quiet", &key(8)).await;
-    quiet.wait_for("Play against").await;
+    let mut quiet = Player::at_start(address, "quiet", &key(8)).await;
     // A second connection from the address, a WebSocket one: the address has its two.
     let _ws = connect(web).await;
     let refused = tokio::time::timeout(PATIENCE, async {
@@ -571,13 +579,10 @@ async fn a_silent_person_is_let_go_and_an_address_has_so_many_connections() {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_server_stopping_gives_every_session_its_terminal_back_and_ends() {
-    let folder = folder();
-    let served = start_with_ssh(config(), &folder, ssh::Limits::default()).await;
+    let (_folder, served) = serve().await;
     let address = served.ssh;
-    let mut alice = Player::keyed(address, "alice", &key(9)).await;
-    alice.wait_for("Play against").await;
-    let mut bob = Player::keyed(address, "bob", &key(10)).await;
-    bob.wait_for("Play against").await;
+    let mut alice = Player::at_start(address, "alice", &key(9)).await;
+    let mut bob = Player::at_start(address, "bob", &key(10)).await;
     // And one that logged in and opened nothing.
     let stream = tokio::net::TcpStream::connect(address).await.unwrap();
     let (mut idle, _) = ssh_client::connect(stream, client::Config::default()).await;
@@ -593,10 +598,8 @@ async fn a_server_stopping_gives_every_session_its_terminal_back_and_ends() {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn the_end_of_a_clients_input_ends_the_session_with_its_terminal_given_back() {
-    let folder = folder();
-    let served = start_with_ssh(config(), &folder, ssh::Limits::default()).await;
-    let mut dan = Player::keyed(served.ssh, "dan", &key(12)).await;
-    dan.wait_for("Play against").await;
+    let (_folder, served) = serve().await;
+    let mut dan = Player::at_start(served.ssh, "dan", &key(12)).await;
     dan.channel.eof().await.unwrap();
     let (status, left) = dan.wait_closed().await;
     assert_eq!(status, Some(1));

@@ -94,16 +94,11 @@ impl Shape {
             .map(|_| [next(), next()])
             .collect();
         let weights = window_weights(rules.k(), windows.len());
-        let around = (0..rules.square_count())
+        let around = rules
+            .squares()
             .map(|square| {
-                let square = Square::new(square);
-                let (column, row) = (rules.column(square) as isize, rules.row(square) as isize);
-                (-NEAR..=NEAR)
-                    .flat_map(|dy| (-NEAR..=NEAR).map(move |dx| (dx, dy)))
-                    .filter(|&step| step != (0, 0))
-                    .filter_map(|(dx, dy)| rules.square_signed(column + dx, row + dy))
-                    .map(|near| near.index() as u16)
-                    .collect()
+                let near = rules.around(square, NEAR);
+                near.map(|near| near.index() as u16).collect()
             })
             .collect();
         Shape {
@@ -126,7 +121,7 @@ impl Shape {
 const MAX_BASE: i128 = 6;
 
 /// Candidates are the free squares within this many steps of a mark, in any direction.
-const NEAR: isize = 2;
+const NEAR: usize = 2;
 
 /// The value of a live window holding 0..=k marks of one side: `base^count`, with the
 /// base as large as [`MAX_BASE`] while a side's whole evaluation (every window at its
@@ -1673,8 +1668,8 @@ mod tests {
                 let at = Square::new(square);
                 board.played.iter().any(|&mark| {
                     let mark = Square::new(usize::from(mark));
-                    rules.column(at).abs_diff(rules.column(mark)) <= 2
-                        && rules.row(at).abs_diff(rules.row(mark)) <= 2
+                    rules.column(at).abs_diff(rules.column(mark)) <= NEAR
+                        && rules.row(at).abs_diff(rules.row(mark)) <= NEAR
                 })
             };
             let expected: Vec<usize> = if board.played.is_empty() {
