@@ -1,6 +1,7 @@
 //! What the game says, shared by the line mode and the full-screen mode.
 
 use ttt_core::{Outcome, Rules, Square, SquareError, SquareNaming, column_letter};
+use ttt_players::{Judgement, Thought};
 use ttt_solver::{GameResult, Mistake, MoveValue, Value};
 
 use crate::analysis::ThreatNote;
@@ -267,6 +268,88 @@ pub fn count(count: usize, thing: &str) -> String {
     }
 }
 
+/// `1234567` as `1,234,567`.
+///
+/// ```
+/// use ttt_play::words::grouped;
+///
+/// assert_eq!(grouped(958), "958");
+/// assert_eq!(grouped(1_234_567), "1,234,567");
+/// ```
+pub fn grouped(number: u64) -> String {
+    let digits = number.to_string();
+    let mut out = String::new();
+    for (index, digit) in digits.chars().enumerate() {
+        if index > 0 && (digits.len() - index).is_multiple_of(3) {
+            out.push(',');
+        }
+        out.push(digit);
+    }
+    out
+}
+
+/// What a computer (`name`) thought for its last move, a line a thing, for a person:
+/// how deep and how much it searched, and what it made of the position. A move it did
+/// not search for (a five to make, a five to stop, a win by threats already proved) says
+/// so, rather than "depth 0".
+pub fn thought_lines(name: &str, thought: &Thought) -> Vec<String> {
+    let mut lines = vec![format!("{name}, for its last move:")];
+    let threats = grouped(thought.threat_nodes);
+    if thought.depth == 0 && thought.nodes == 0 {
+        lines.push(match thought.judgement {
+            Some(Judgement::Win(Some(_))) => "It had a five to make: no search needed.".to_owned(),
+            Some(Judgement::Win(None)) if thought.threat_nodes == 0 => {
+                "Its forced win by threats was proved on an earlier move.".to_owned()
+            }
+            Some(Judgement::Win(None)) => {
+                format!("It proved a forced win by threats in {threats} threat moves.")
+            }
+            _ => "Its move was forced (the one square that stops a five).".to_owned(),
+        });
+        return lines;
+    }
+    lines.push(match thought.depth {
+        0 => "It had no time to look one move ahead in full.".to_owned(),
+        depth => format!(
+            "It looked {} ahead (depth {depth}).",
+            count(depth as usize, "move")
+        ),
+    });
+    lines.push(format!(
+        "It searched {} positions and {threats} threat moves",
+        grouped(thought.nodes)
+    ));
+    lines.push(format!(
+        "in {:.2} s: {} a second.",
+        thought.time.as_secs_f64(),
+        grouped(thought.per_second())
+    ));
+    let plies = |plies: u32| format!("{} (both sides')", count(plies as usize, "move"));
+    let judgement = match thought.judgement {
+        Some(Judgement::Score(score)) => {
+            let leaning = match score {
+                0 => "even",
+                1.. => "better for it",
+                _ => "better for its opponent",
+            };
+            format!("It judged the position {score:+}: {leaning}.")
+        }
+        Some(Judgement::Win(Some(moves))) => format!("It saw a forced win in {}.", plies(moves)),
+        Some(Judgement::Win(None)) => "It proved a forced win by threats.".to_owned(),
+        Some(Judgement::Loss(Some(moves))) => format!(
+            "It saw a forced loss in {}, against the best defence.",
+            plies(moves)
+        ),
+        Some(Judgement::Loss(None)) => "It saw a forced loss, against the best defence.".to_owned(),
+        None if thought.depth > 0 => {
+            "It changed its move: its best allowed a win by threats.".to_owned()
+        }
+        None => return lines,
+    };
+    lines.push(judgement);
+    lines
+}
+
 /// A board in plain words, as a menu names it: the game's own name where it has one,
 /// then its size (short enough for the narrowest start screen).
 ///
@@ -329,9 +412,84 @@ fn or_list(items: &[String]) -> String {
 
 #[cfg(test)]
 mod tests {
+    use std::time::Duration;
+
     use ttt_core::Mark;
 
     use super::*;
+
+    #[test]
+    fn a_thought_says_what_was_searched_or_why_nothing_was() {
+        let searched = Thought {
+            depth: 8,
+            nodes: 328_214,
+            threat_nodes: 111_786,
+            time: Duration::from_millis(880),
+            judgement: Some(Judgement::Score(-58)),
+        };
+        let said = |thought: Thought| thought_lines("Search", &thought);
+        assert_eq!(
+            said(searched),
+            [
+                "Search, for its last move:",
+                "It looked 8 moves ahead (depth 8).",
+                "It searched 328,214 positions and 111,786 threat moves",
+                "in 0.88 s: 500,000 a second.",
+                "It judged the position -58: better for its opponent.",
+            ]
+        );
+        let last = |thought: Thought| said(thought).last().cloned().unwrap_or_default();
+        let judged = |judgement| Thought {
+            judgement,
+            ..searched
+        };
+        assert_eq!(
+            last(judged(Some(Judgement::Score(35)))),
+            "It judged the position +35: better for it."
+        );
+        assert_eq!(
+            last(judged(Some(Judgement::Win(Some(7))))),
+            "It saw a forced win in 7 moves (both sides')."
+        );
+        assert_eq!(
+            last(judged(Some(Judgement::Loss(Some(4))))),
+            "It saw a forced loss in 4 moves (both sides'), against the best defence."
+        );
+        assert_eq!(
+            last(judged(Some(Judgement::Win(None)))),
+            "It proved a forced win by threats."
+        );
+        assert_eq!(
+            last(judged(None)),
+            "It changed its move: its best allowed a win by threats."
+        );
+        // Nothing searched: why, not "depth 0 nodes 0".
+        let unsearched = |judgement, threat_nodes| Thought {
+            judgement,
+            threat_nodes,
+            ..Thought::default()
+        };
+        for (thought, why) in [
+            (
+                unsearched(Some(Judgement::Win(Some(1))), 0),
+                "It had a five to make: no search needed.",
+            ),
+            (
+                unsearched(None, 0),
+                "Its move was forced (the one square that stops a five).",
+            ),
+            (
+                unsearched(Some(Judgement::Win(None)), 0),
+                "Its forced win by threats was proved on an earlier move.",
+            ),
+            (
+                unsearched(Some(Judgement::Win(None)), 1_061),
+                "It proved a forced win by threats in 1,061 threat moves.",
+            ),
+        ] {
+            assert_eq!(said(thought), ["Search, for its last move:", why]);
+        }
+    }
 
     #[test]
     fn square_errors_say_what_was_typed_and_what_squares_look_like() {

@@ -98,6 +98,8 @@ pub enum Overlay {
     Lobby(Lobby),
     /// A line being typed, to say to the room.
     Say(String),
+    /// What the computer thought for its last move, a line a thing.
+    Thought(Vec<String>),
 }
 
 /// A way out of a game in progress, which asks first.
@@ -1033,16 +1035,20 @@ impl App {
         }
     }
 
-    /// Says what the computer thought for the last move, when it was a computer's that
-    /// says (the hard one, a search).
+    /// Shows what the computer thought for the last move in a box (any key closes it),
+    /// when it was a computer's that says (the hard one, a search).
     fn tell_thought(&mut self) {
-        let text = match self.session.said() {
-            Some((mark, said)) => format!("{} thought: {said}.", self.player_name(mark)),
-            None => "Nothing to tell: the hard computer (search) says what it thought for \
-                     its last move, until the next one."
-                .to_owned(),
-        };
-        self.say(text);
+        match self.session.said() {
+            Some((mark, said)) => {
+                let lines = words::thought_lines(&self.player_name(mark), &said);
+                self.open(Overlay::Thought(lines));
+            }
+            None => self.say(
+                "Nothing to tell: the hard computer (search) says what it thought for its \
+                 last move, until the next one."
+                    .to_owned(),
+            ),
+        }
     }
 
     /// Leaves the game as asked, asking first while one is in progress: a game is not

@@ -2262,11 +2262,25 @@ fn i_tells_what_the_hard_computer_thought_for_its_last_move() {
     let thinking = tick(&mut app, COMPUTER_PAUSE).expect("the computer's turn");
     app.receive(thinking.think(), COMPUTER_PAUSE);
     key(&mut app, Key::Char('i'));
-    let told = &app.status().text;
+    let Some(Overlay::Thought(told)) = app.overlay().cloned() else {
+        panic!("no box of what it thought: {:?}", app.overlay());
+    };
+    assert!(told[0].ends_with("for its last move:"), "{told:?}");
     assert!(
-        told.contains("thought: depth ") && told.contains(" nps "),
-        "{told}"
+        told.iter().any(|line| line.ends_with("a second.")),
+        "{told:?}"
     );
+    assert!(screen_text(&app).contains("Thought"), "the box is drawn");
+    // Esc closes the box, as any key does, and asks nothing: the game goes on.
+    key(&mut app, Key::Esc);
+    assert!(app.overlay().is_none(), "{:?}", app.overlay());
+    key(&mut app, Key::Char('?'));
+    assert!(
+        matches!(app.overlay(), Some(Overlay::Help)),
+        "the next key is the game's: {:?}",
+        app.overlay()
+    );
+    key(&mut app, Key::Esc);
     // Undone, the move it was about is gone, and so is what it thought.
     key(&mut app, Key::Char('u'));
     key(&mut app, Key::Char('i'));

@@ -979,6 +979,7 @@ pub(super) fn overlay_text(
     let (title, mut lines) = match overlay {
         Overlay::Help => ("Keys", keys(front)),
         Overlay::Review(lines) => ("Review", lines.clone()),
+        Overlay::Thought(lines) => ("Thought", lines.clone()),
         Overlay::Say(typed) => {
             // The end of a long line: what is being typed.
             let shown: String = {

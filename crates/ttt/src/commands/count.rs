@@ -7,7 +7,7 @@ use serde::Serialize;
 use ttt_core::WinRule;
 use ttt_solver::{OutcomeCounts, Statistics};
 
-use super::grouped;
+use ttt_play::words::grouped;
 
 /// Arguments of `ttt count`.
 #[derive(Debug, Clone, Args)]

@@ -186,30 +186,3 @@ pub fn ending(outcome: Outcome) -> String {
         Outcome::Draw => "a draw".to_owned(),
     }
 }
-
-/// `1234567` as `1,234,567`.
-pub(crate) fn grouped(number: u64) -> String {
-    let digits = number.to_string();
-    let mut out = String::new();
-    for (index, digit) in digits.chars().enumerate() {
-        if index > 0 && (digits.len() - index).is_multiple_of(3) {
-            out.push(',');
-        }
-        out.push(digit);
-    }
-    out
-}
-
-#[cfg(test)]
-mod tests {
-    use super::grouped;
-
-    #[test]
-    fn thousands_are_grouped() {
-        assert_eq!(grouped(0), "0");
-        assert_eq!(grouped(958), "958");
-        assert_eq!(grouped(5_478), "5,478");
-        assert_eq!(grouped(255_168), "255,168");
-        assert_eq!(grouped(1_234_567), "1,234,567");
-    }
-}

@@ -10,12 +10,13 @@ use std::time::{Duration, Instant};
 use clap::Args;
 use serde::Serialize;
 use ttt_core::{Outcome, Position, Rules, SquareNaming};
+use ttt_play::words::grouped;
 use ttt_solver::{
     Claim, GameResult, Progress, Proof, ProofError, ProofLimits, ProofSearch, ProofTable,
     write_proof,
 };
 
-use super::{PositionArgs, ending, grouped, mark_name, status};
+use super::{PositionArgs, ending, mark_name, status};
 use crate::cli::{memory_bound, parse_megabytes};
 use crate::failure::BadInput;
 use crate::signals::{Interrupts, Signal};
