@@ -755,10 +755,26 @@ impl SearchBoard {
     /// Whether `mark` has no square to win on, one (which), or several: the
     /// [`winning_squares`](SearchBoard::winning_squares), without listing them.
     pub(crate) fn wins(&self, mark: Mark) -> Wins {
-        match self.offering(mark, Threat::Five) {
-            Some(squares) => wins_among(squares.iter()),
-            None => wins_among(self.winning_squares(mark).into_iter()),
+        if let Some(squares) = self.offering(mark, Threat::Five) {
+            return wins_among(squares.iter());
         }
+        // The free squares of the windows one short, without listing them: the looks
+        // that leave the codes alone ask this after nearly every move.
+        let squares = self
+            .live_windows(mark, self.rules().k() - 1)
+            .iter()
+            .flat_map(|&window| &self.shape.windows[window as usize])
+            .map(|&square| usize::from(square))
+            .filter(|&square| self.cells[square] == 0);
+        let mut first = None;
+        for square in squares {
+            match first {
+                None => first = Some(square),
+                Some(seen) if seen != square => return Wins::Several,
+                Some(_) => {}
+            }
+        }
+        first.map_or(Wins::None, Wins::One)
     }
 
     /// The free squares where `mark` would make a line one short of winning (a four, on
@@ -769,12 +785,39 @@ impl SearchBoard {
         if let Some(squares) = self.offering(mark, Threat::Four) {
             return squares.iter().collect();
         }
-        match (self.rules().k() as u8).checked_sub(2) {
-            // Windows one short already have their square: only those two short count.
+        let k = self.rules().k();
+        match k.checked_sub(2) {
+            Some(short) if short >= self.windows.live[side(mark)].fewest => {
+                // The growth squares of the windows two short and one short, each with
+                // how many such windows hold it and whether one is two short (windows one
+                // short already have their square: only those two short make a four).
+                let mut found: Vec<(u32, usize, bool)> = Vec::new();
+                for count in short..k {
+                    for &window in self.live_windows(mark, count) {
+                        for &square in &self.shape.windows[window as usize] {
+                            let square = usize::from(square);
+                            if self.cells[square] != 0 {
+                                continue;
+                            }
+                            match found.iter_mut().find(|(_, s, _)| *s == square) {
+                                Some((windows, _, four)) => {
+                                    *windows += 1;
+                                    *four |= count == short;
+                                }
+                                None => found.push((1, square, count == short)),
+                            }
+                        }
+                    }
+                }
+                found.retain(|&(_, _, four)| four);
+                found.sort_unstable_by(|a, b| b.0.cmp(&a.0).then(a.1.cmp(&b.1)));
+                found.into_iter().map(|(_, square, _)| square).collect()
+            }
+            // On short lines (k of 2 or 3) the emptiest windows are not listed.
             Some(short) => self
-                .growth_squares(mark, short)
+                .growth_squares(mark, short as u8)
                 .into_iter()
-                .filter(|&square| self.makes_exactly(mark, square, short))
+                .filter(|&square| self.makes_exactly(mark, square, short as u8))
                 .collect(),
             None => Vec::new(),
         }
@@ -1605,6 +1648,37 @@ mod tests {
                 compared > 2_500 && closed > 80,
                 "{rules}: {compared} threes, {closed} closed"
             );
+        }
+    }
+
+    #[test]
+    fn fours_from_the_window_counts_come_most_windows_first_as_their_growth_squares() {
+        // The look for wins by fours tries them in this order within its budget: the
+        // free squares of the windows two short, by how many windows one or two short
+        // hold each, then the lower square; and whether one side has a square to win on,
+        // one or several, is what the list of them says.
+        for (width, height, k) in [(15, 15, 5), (7, 6, 4), (6, 6, 3)] {
+            for win in WinRule::ALL {
+                let rules = Rules::new(width, height, k).unwrap().with_win_rule(win);
+                let mut fours = 0;
+                random_games(Shape::new(rules), (30, 40), 7, |board| {
+                    board.without_codes(|board| {
+                        for mark in Mark::ALL {
+                            let short = k as u8 - 2;
+                            let grown: Vec<usize> = board
+                                .growth_squares(mark, short)
+                                .into_iter()
+                                .filter(|&square| board.makes_exactly(mark, square, short))
+                                .collect();
+                            assert_eq!(board.four_squares(mark), grown, "{rules} {mark}");
+                            fours += grown.len();
+                            let listed = wins_among(board.winning_squares(mark).into_iter());
+                            assert_eq!(board.wins(mark), listed, "{rules} {mark}");
+                        }
+                    });
+                });
+                assert!(fours > 1_000, "{rules}: {fours} fours");
+            }
         }
     }
 

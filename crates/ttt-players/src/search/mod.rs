@@ -747,7 +747,7 @@ impl Searcher<'_> {
         }
         let me = board.to_move;
         // Threats decide before any depth: a win now, or a loss to two open lines.
-        if !board.winning_squares(me).is_empty() {
+        if board.threatens(me) {
             return Ok(WIN - ply);
         }
         if board.is_full() {

@@ -28,6 +28,7 @@
 use web_time::Instant;
 
 use ttt_core::Mark;
+use ttt_solver::fours::Wins;
 use ttt_solver::proof_numbers::{Epsilon, INFINITY, Numbers, weigh};
 
 use super::board::SearchBoard;
@@ -344,9 +345,8 @@ impl Threats {
             if board.threatens(attacker) {
                 return Node::Settled(Numbers::PROVED);
             }
-            let blocks = board.winning_squares(defender);
-            let moves = match blocks.len() {
-                0 => {
+            let moves = match board.wins(defender) {
+                Wins::None => {
                     let fours = board.four_squares(attacker);
                     let mut moves: Vec<(usize, bool)> =
                         fours.iter().map(|&square| (square, true)).collect();
@@ -359,8 +359,8 @@ impl Threats {
                     }
                     moves
                 }
-                1 => vec![(blocks[0], false)],
-                _ => Vec::new(),
+                Wins::One(block) => vec![(block, false)],
+                Wins::Several => Vec::new(),
             };
             if moves.is_empty() {
                 Node::Settled(Numbers::DISPROVED)
@@ -372,11 +372,10 @@ impl Threats {
                 // The defender completes a line of its own.
                 return Node::Settled(Numbers::DISPROVED);
             }
-            let made = board.winning_squares(attacker);
-            match made.len() {
-                0 => {}
-                1 => return Node::Moves(vec![(made[0], false)]),
-                _ => return Node::Settled(Numbers::PROVED),
+            match board.wins(attacker) {
+                Wins::None => {}
+                Wins::One(made) => return Node::Moves(vec![(made, false)]),
+                Wins::Several => return Node::Settled(Numbers::PROVED),
             }
             if question.reach == Reach::Fours {
                 return Node::Settled(Numbers::DISPROVED);
