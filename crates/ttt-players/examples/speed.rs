@@ -2,7 +2,7 @@
 //! one core, a fixed time a move.
 //!
 //! ```text
-//! cargo run --release -p ttt-players --example speed -- [GAMES] [SECONDS]
+//! cargo run --release -p ttt-players --example speed -- [GAMES] [SECONDS] [MEGABYTES]
 //! ```
 //!
 //! `GAMES` is a file of games, one a line, each its moves as square indices from 0 (row
@@ -10,7 +10,8 @@
 //! them; the default, `crates/ttt-players/examples/data/midgame.txt`, holds 32 games of
 //! `search` against the Gomocup champion. The positions are each game's after its 12th,
 //! 20th and 28th move, where the game went on at least six moves more (so it was not
-//! decided there). `SECONDS` is the time a move (1 by default).
+//! decided there). `SECONDS` is the time a move (1 by default), `MEGABYTES` the memory
+//! bound of the player's tables (`--hash`; 64 by default).
 //!
 //! Prints a line for each position (depth, nodes of the alpha-beta and of the threat
 //! searches, time, what it judged), then the averages over the positions the alpha-beta
@@ -39,6 +40,10 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
     let seconds: f64 = args.next().map_or(Ok(1.0), |text| text.parse())?;
     let think = Duration::try_from_secs_f64(seconds)
         .map_err(|why| format!("SECONDS: {why} (got {seconds})"))?;
+    let memory = match args.next() {
+        Some(text) => text.parse::<usize>()? << 20,
+        None => Limits::default().memory,
+    };
     let rules = Rules::new(15, 15, 5)?;
     let mut positions = Vec::new();
     for (number, game) in recorded::read(&path, rules)?.into_iter().enumerate() {
@@ -56,6 +61,7 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
         // A fresh player each time: nothing learnt on one position helps the next.
         let mut search = Search::new(Limits {
             think,
+            memory,
             ..Limits::default()
         });
         search.prepare(rules);

@@ -319,6 +319,7 @@ impl Search {
         }
         let shape = self.shape(position.rules());
         let mut board = SearchBoard::new(shape, position);
+        self.table.next_search();
         let me = board.to_move;
         // Threat knowledge at the root: win now; else block the one square that loses.
         if let Some(square) = forced(&board) {

@@ -17,31 +17,44 @@ pub(crate) enum Bound {
     Upper,
 }
 
-/// Words per slot: the position's hash, the score, and depth, bound and move packed.
+/// Words per slot: the position's hash, the score, and depth, bound, move and search
+/// packed.
 const WORDS: usize = 3;
 /// Bytes per slot.
 pub(crate) const SLOT_BYTES: usize = WORDS * std::mem::size_of::<u64>();
+/// Slots per bucket: the positions whose hashes pick a bucket share its slots.
+const SLOTS: usize = 2;
 /// Set in the packed word of a slot in use.
 const USED: u64 = 1 << 63;
+/// Where the search that wrote a slot is packed (8 bits).
+const SEARCH_SHIFT: u32 = 52;
 
-/// A table of a power-of-two number of slots, each position in the one its hash picks; a
-/// new entry replaces the old one there. It never grows: its memory is fixed when it is
-/// made (and the zeroed pages only become resident as they are used).
+/// A table of a power-of-two number of buckets of two slots each; a position is kept in
+/// one of the two slots of the bucket its hash picks. It never grows: its memory is fixed
+/// when it is made (and the zeroed pages only become resident as they are used).
+///
+/// Replacement prefers depth: a new position takes a free slot, else its own, else the
+/// slot written by an earlier search (an earlier move's), else the shallower of the two.
+/// So the deepest result of this search in a bucket stays while the shallow ones near the
+/// leaves come and go in the other slot.
 #[derive(Debug)]
 pub(crate) struct Table {
     words: Vec<u64>,
     mask: usize,
+    /// The search under way (counted modulo 256), written in each slot.
+    search: u8,
 }
 
 impl Table {
-    /// A table of at most `bytes` (at least one slot).
+    /// A table of at most `bytes` (at least one bucket).
     pub(crate) fn new(bytes: usize) -> Table {
-        let slots = (bytes / SLOT_BYTES).max(1);
+        let buckets = (bytes / (SLOTS * SLOT_BYTES)).max(1);
         // The largest power of two that fits.
-        let slots = 1_usize << (usize::BITS - 1 - slots.leading_zeros());
+        let buckets = 1_usize << (usize::BITS - 1 - buckets.leading_zeros());
         Table {
-            words: vec![0; slots * WORDS],
-            mask: slots - 1,
+            words: vec![0; buckets * SLOTS * WORDS],
+            mask: buckets - 1,
+            search: 0,
         }
     }
 
@@ -50,18 +63,30 @@ impl Table {
         self.words.len() * std::mem::size_of::<u64>()
     }
 
-    fn slot(&self, hash: u64) -> usize {
-        // The low bits pick the slot; the whole hash checks it.
-        (hash as usize & self.mask) * WORDS
+    /// Starts a new search (a new move): what the earlier ones wrote is still read, but
+    /// gives way to what this one writes.
+    pub(crate) fn next_search(&mut self) {
+        self.search = self.search.wrapping_add(1);
+    }
+
+    /// Where the slots of the bucket `hash` picks begin.
+    fn bucket(&self, hash: u64) -> usize {
+        // The low bits pick the bucket; the whole hash checks a slot.
+        (hash as usize & self.mask) * SLOTS * WORDS
+    }
+
+    /// Where the position with `hash` is kept, if it is.
+    fn find(&self, hash: u64) -> Option<usize> {
+        let bucket = self.bucket(hash);
+        (0..SLOTS)
+            .map(|slot| bucket + slot * WORDS)
+            .find(|&at| self.words[at + 2] & USED != 0 && self.words[at] == hash)
     }
 
     /// The entry for the position with `hash`, if the table still holds it.
     pub(crate) fn get(&self, hash: u64) -> Option<Entry> {
-        let at = self.slot(hash);
-        let (key, score, packed) = (self.words[at], self.words[at + 1], self.words[at + 2]);
-        if packed & USED == 0 || key != hash {
-            return None;
-        }
+        let at = self.find(hash)?;
+        let (score, packed) = (self.words[at + 1], self.words[at + 2]);
         let bound = match (packed >> 48) & 3 {
             0 => Bound::Exact,
             1 => Bound::Lower,
@@ -76,18 +101,32 @@ impl Table {
         })
     }
 
-    /// Keeps `entry` for the position with `hash`, in place of what shared its slot.
+    /// Keeps `entry` for the position with `hash`, in the slot of its bucket that is
+    /// worth least (see [`Table`]).
     pub(crate) fn insert(&mut self, hash: u64, entry: Entry) {
-        let at = self.slot(hash);
+        let at = self.find(hash).unwrap_or_else(|| {
+            let bucket = self.bucket(hash);
+            let slots = (0..SLOTS).map(|slot| bucket + slot * WORDS);
+            // Kept worth: in use, written by this search, deep.
+            slots
+                .min_by_key(|&at| {
+                    let packed = self.words[at + 2];
+                    let current = (packed >> SEARCH_SHIFT) as u8 == self.search;
+                    (packed & USED != 0, current, packed as u32)
+                })
+                .unwrap_or(bucket)
+        });
         let bound: u64 = match entry.bound {
             Bound::Exact => 0,
             Bound::Lower => 1,
             Bound::Upper => 2,
         };
         let best = entry.best.map_or(0, |square| u64::from(square) + 1);
+        let depth = u64::from(entry.depth);
         self.words[at] = hash;
         self.words[at + 1] = entry.score as u64;
-        self.words[at + 2] = USED | bound << 48 | best << 32 | u64::from(entry.depth);
+        self.words[at + 2] =
+            USED | u64::from(self.search) << SEARCH_SHIFT | bound << 48 | best << 32 | depth;
     }
 }
 
@@ -132,9 +171,39 @@ mod tests {
     }
 
     #[test]
-    fn a_tiny_bound_still_gives_one_slot() {
+    fn a_bucket_keeps_the_deepest_entry_of_this_search_and_lets_older_ones_go() {
         let mut table = Table::new(0);
-        assert_eq!(table.bytes(), SLOT_BYTES);
+        let at = |depth| Entry {
+            depth,
+            score: i64::from(depth),
+            bound: Bound::Exact,
+            best: None,
+        };
+        // One bucket: every hash shares it.
+        table.insert(1, at(9));
+        table.insert(2, at(3));
+        assert_eq!((table.get(1), table.get(2)), (Some(at(9)), Some(at(3))));
+        // A third position takes the shallower slot, whatever its own depth.
+        table.insert(3, at(1));
+        assert_eq!(table.get(2), None);
+        assert_eq!((table.get(1), table.get(3)), (Some(at(9)), Some(at(1))));
+        table.insert(4, at(12));
+        assert_eq!((table.get(1), table.get(4)), (Some(at(9)), Some(at(12))));
+        // A position already kept is written over in its own slot, shallower or not.
+        table.insert(1, at(2));
+        assert_eq!((table.get(1), table.get(4)), (Some(at(2)), Some(at(12))));
+        // The next search's positions take the slots of the last one's first, deep or not.
+        table.next_search();
+        table.insert(5, at(0));
+        table.insert(6, at(0));
+        assert_eq!((table.get(5), table.get(6)), (Some(at(0)), Some(at(0))));
+        assert_eq!((table.get(1), table.get(4)), (None, None));
+    }
+
+    #[test]
+    fn a_tiny_bound_still_gives_one_bucket() {
+        let mut table = Table::new(0);
+        assert_eq!(table.bytes(), SLOTS * SLOT_BYTES);
         let entry = Entry {
             depth: 1,
             score: 5,
