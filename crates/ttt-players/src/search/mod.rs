@@ -69,6 +69,10 @@ const LOOK_SHARE: f64 = 0.93;
 const END_SHARE: f64 = 0.97;
 /// Nodes the search for the opponent's threats may expand after each root move checked.
 const MOVE_CHECK_BUDGET: u64 = 30_000;
+/// Each iteration from the second on first searches a window this far either side of the
+/// last one's score (aspiration); a score outside it searches again with that side
+/// widened fourfold, and from the third time with that side open.
+const ASPIRATION: i64 = 256;
 
 /// Plays strongly on any board within a time bound per move.
 ///
@@ -198,6 +202,35 @@ impl std::fmt::Display for Thought {
 
 /// The search ran out of time.
 struct OutOfTime;
+
+/// `score`, of a position `ply` plies from the root, as the table keeps it: a win or a
+/// loss counted from that position rather than from the root, since a later move's search
+/// meets the position nearer its root.
+fn to_table(score: i64, ply: i64) -> i64 {
+    match score {
+        _ if score >= WIN - 1_000 => score + ply,
+        _ if score <= -(WIN - 1_000) => score - ply,
+        _ => score,
+    }
+}
+
+/// A score the table kept ([`to_table`]) for a position `ply` plies from the root.
+fn from_table(score: i64, ply: i64) -> i64 {
+    match score {
+        _ if score >= WIN - 1_000 => score - ply,
+        _ if score <= -(WIN - 1_000) => score + ply,
+        _ => score,
+    }
+}
+
+/// An aspiration window's side after a score fell out of it: fourfold, then open.
+fn widened(side: i64) -> i64 {
+    if side >= ASPIRATION * 16 {
+        WIN * 4
+    } else {
+        side * 4
+    }
+}
 
 impl Search {
     /// A search player within `limits` on every move.
@@ -359,21 +392,24 @@ impl Search {
             next_clock: CLOCK_EVERY,
         };
         let free = legal.len() as u32;
+        let mut last_score = None;
         // Deeper and deeper until the alpha-beta's time is up: the last iteration, cut
         // short, still tells whether a move beats the best of the one before.
         for depth in 1..=free {
-            match searcher.root(&mut board, &moves, depth) {
+            match searcher.aspire(&mut board, &moves, depth, last_score) {
                 Ok(mut scored) => {
                     // The next, deeper iteration tries the moves searched best first by
                     // this one's scores (a move that failed low scored at most what it
-                    // says; the earlier move first where they tie), then the others.
-                    let searched = scored.len();
+                    // says; the earlier move first where they tie), then the others in
+                    // their order.
                     scored.sort_by_key(|&(_, score)| std::cmp::Reverse(score));
-                    moves.splice(..searched, scored.iter().map(|&(square, _)| square));
+                    moves.retain(|square| scored.iter().all(|&(searched, _)| searched != *square));
+                    moves.splice(..0, scored.iter().map(|&(square, _)| square));
                     let Some(&(square, score)) = scored.first() else {
                         break;
                     };
                     best = square;
+                    last_score = Some(score);
                     thought.depth = depth;
                     thought.judgement = Some(Judgement::of_score(score));
                     if score.abs() >= WIN - 1_000 {
@@ -658,8 +694,58 @@ struct Searcher<'a> {
 }
 
 impl Searcher<'_> {
-    /// The root moves searched at `depth`, in `moves`' order, each with its score (a move
-    /// after the first that fails low scores at most what it says). Out of time after the
+    /// [`root`](Searcher::root) at `depth` within a window around `last`, the score of
+    /// the iteration before, when it was no win or loss (aspiration): searched again with
+    /// the side it fell out of widened, until the best move's score lies within. Cut short
+    /// by the clock, what the last search found, unless its first move (the best of the
+    /// iteration before) fell below the window: then nothing better is known.
+    fn aspire(
+        &mut self,
+        board: &mut SearchBoard,
+        moves: &[usize],
+        depth: u32,
+        last: Option<i64>,
+    ) -> Result<Vec<(usize, i64)>, OutOfTime> {
+        let whole = (-WIN * 2, WIN * 2);
+        let Some(last) = last.filter(|score| score.abs() < WIN - 1_000) else {
+            return self.root(board, moves, depth, whole);
+        };
+        let (mut below, mut above) = (ASPIRATION, ASPIRATION);
+        let mut moves = moves.to_vec();
+        // A move that rose above the window, with its bound: kept in case the clock stops
+        // the search again.
+        let mut risen = None;
+        loop {
+            let window = ((last - below).max(whole.0), (last + above).min(whole.1));
+            let scored = match self.root(board, &moves, depth, window) {
+                Ok(scored) => scored,
+                Err(OutOfTime) => return risen.ok_or(OutOfTime),
+            };
+            let top = scored.iter().max_by_key(|&&(_, score)| score).copied();
+            let cut = Instant::now() >= self.deadline;
+            match top {
+                Some((_, top)) if top <= window.0 && window.0 > whole.0 => {
+                    if cut {
+                        return risen.ok_or(OutOfTime);
+                    }
+                    below = widened(below);
+                }
+                Some((square, top)) if top >= window.1 && window.1 < whole.1 && !cut => {
+                    above = widened(above);
+                    // Searched first next time.
+                    if let Some(at) = moves.iter().position(|&m| m == square) {
+                        moves[..=at].rotate_right(1);
+                    }
+                    risen = Some(vec![(square, top)]);
+                }
+                _ => return Ok(scored),
+            }
+        }
+    }
+
+    /// The root moves searched at `depth` within the window (alpha, beta), in `moves`'
+    /// order, each with its score (a move after the first that fails low scores at most
+    /// what it says; a move that reaches beta, the last, at least). Out of time after the
     /// first move (the best of the last iteration) was searched, the moves searched so
     /// far, and the one being searched again when it had shown it beats the best, with
     /// the bound it showed: a move found better than that one at this depth is better by
@@ -669,15 +755,15 @@ impl Searcher<'_> {
         board: &mut SearchBoard,
         moves: &[usize],
         depth: u32,
+        (mut alpha, beta): (i64, i64),
     ) -> Result<Vec<(usize, i64)>, OutOfTime> {
         let mut scored = Vec::with_capacity(moves.len());
-        let mut alpha = -WIN * 2;
         for (index, &square) in moves.iter().enumerate() {
             board.play(square);
             let score = if board.won {
                 Ok(WIN)
             } else if index == 0 {
-                self.principal(board, None, depth - 1, alpha, WIN * 2, 1)
+                self.principal(board, None, depth - 1, alpha, beta, 1)
             } else {
                 // A null window at alpha first: a move that does not beat the best so far
                 // scores at most what it says; one that does is searched again with the
@@ -685,7 +771,7 @@ impl Searcher<'_> {
                 match self.negamax(board, depth - 1, -alpha - 1, -alpha, 1) {
                     Ok(bound) if -bound <= alpha => Ok(-bound),
                     Ok(bound) => self
-                        .negamax(board, depth - 1, -WIN * 2, -alpha, 1)
+                        .negamax(board, depth - 1, -beta, -alpha, 1)
                         .map(|score| -score)
                         // Out of time there, it is kept with the bound it has shown, which
                         // puts it ahead of the best so far.
@@ -703,6 +789,9 @@ impl Searcher<'_> {
                 Err(OutOfTime) => return Err(OutOfTime),
             };
             scored.push((square, score));
+            if score >= beta {
+                break;
+            }
             alpha = alpha.max(score);
         }
         Ok(scored)
@@ -776,10 +865,11 @@ impl Searcher<'_> {
         let original_alpha = alpha;
         let entry = self.table.get(board.hash);
         if let Some(entry) = entry.filter(|e| e.depth >= depth) {
+            let score = from_table(entry.score, ply);
             match entry.bound {
-                Bound::Exact => return Ok(entry.score),
-                Bound::Lower if entry.score >= beta => return Ok(entry.score),
-                Bound::Upper if entry.score <= alpha => return Ok(entry.score),
+                Bound::Exact => return Ok(score),
+                Bound::Lower if score >= beta => return Ok(score),
+                Bound::Upper if score <= alpha => return Ok(score),
                 _ => {}
             }
         }
@@ -836,7 +926,7 @@ impl Searcher<'_> {
             board.hash,
             Entry {
                 depth,
-                score: best_score,
+                score: to_table(best_score, ply),
                 bound,
                 best: best_move,
             },
@@ -881,6 +971,70 @@ mod tests {
     /// A board of `position` as the root's is, with pattern codes.
     fn root_board(position: &Position) -> SearchBoard {
         SearchBoard::new(Arc::new(Shape::new(position.rules())), position)
+    }
+
+    #[test]
+    fn the_table_keeps_a_win_counted_from_its_position_whatever_the_ply() {
+        // A win 3 plies on from a position met 5 plies from one root, read at 3 plies
+        // from the next root (two moves later): 3 plies on from there still.
+        let kept = to_table(WIN - 8, 5);
+        assert_eq!(from_table(kept, 3), WIN - 6);
+        assert_eq!(from_table(to_table(-(WIN - 8), 5), 3), -(WIN - 6));
+        for score in [0, 35, -4_000, WIN - 1_001, -(WIN - 1_001)] {
+            assert_eq!(
+                from_table(to_table(score, 7), 2),
+                score,
+                "heuristic scores stay"
+            );
+        }
+    }
+
+    #[test]
+    fn aspiration_windows_find_the_best_score_the_whole_window_finds() {
+        // Mid-game positions of quick random games (each move among the six best
+        // candidates); at a fixed depth, a window around any guess, widened as it fails,
+        // ends with the best score the whole window gives.
+        let rules = Rules::new(15, 15, 5).unwrap();
+        let shape = Arc::new(Shape::new(rules));
+        let mut state = 11_u64;
+        let mut compared = 0;
+        for game in 0..48 {
+            let mut board = SearchBoard::new(Arc::clone(&shape), &Position::new(rules, Mark::X));
+            for _ in 0..8 + game % 6 {
+                state = state
+                    .wrapping_mul(6_364_136_223_846_793_005)
+                    .wrapping_add(1);
+                let near = board.candidates(6);
+                board.play(near[(state >> 33) as usize % near.len()]);
+            }
+            if board.won || board.threatens(Mark::X) || board.threatens(Mark::O) {
+                continue;
+            }
+            let (moves, played) = (board.candidates(8), board.played.clone());
+            let mut best = |last: Option<i64>| {
+                let mut table = Table::new(1 << 20);
+                let mut searcher = Searcher {
+                    table: &mut table,
+                    deadline: Instant::now() + Duration::from_secs(3_600),
+                    nodes: 0,
+                    work: 0,
+                    next_clock: CLOCK_EVERY,
+                };
+                let scored = searcher.aspire(&mut board, &moves, 3, last);
+                scored
+                    .ok()
+                    .and_then(|scored| scored.iter().map(|&(_, score)| score).max())
+            };
+            let whole = best(None).unwrap();
+            if whole.abs() >= WIN - 1_000 {
+                continue;
+            }
+            for off in [-5_000, -200, -40, 0, 40, 200, 5_000] {
+                assert_eq!(best(Some(whole + off)), Some(whole), "{played:?} {off}");
+            }
+            compared += 1;
+        }
+        assert!(compared >= 16, "{compared} positions compared");
     }
 
     #[test]
