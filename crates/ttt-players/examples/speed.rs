@@ -59,11 +59,7 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
     let (mut at_once, mut longest) = (0u32, Duration::ZERO);
     for (game, plies, position) in &positions {
         // A fresh player each time: nothing learnt on one position helps the next.
-        let mut search = Search::new(Limits {
-            think,
-            memory,
-            ..Limits::default()
-        });
+        let mut search = Search::new(Limits { think, memory });
         search.prepare(rules);
         search.choose(position, &mut rng)?;
         let thought = search.thought().ok_or("search said nothing")?;
