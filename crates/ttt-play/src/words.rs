@@ -288,43 +288,45 @@ pub fn grouped(number: u64) -> String {
     out
 }
 
-/// What a computer (`name`) thought for its last move, a line a thing, for a person:
-/// how deep and how much it searched, and what it made of the position. A move it did
-/// not search for (a five to make, a five to stop, a win by threats already proved) says
-/// so, rather than "depth 0".
-pub fn thought_lines(name: &str, thought: &Thought) -> Vec<String> {
-    let mut lines = vec![format!("{name}, for its last move:")];
+/// What a computer (`name`) thought for its move (`played`: the square's name), a
+/// sentence a line, for a person: how deep and how much it searched, and what it made of
+/// the position. A move it did not search for (a line to complete, the one square that
+/// stops the opponent's, a win by threats already proved) says so, rather than "depth 0".
+pub fn thought_lines(name: &str, played: &str, thought: &Thought) -> Vec<String> {
+    let mut lines = vec![format!("{name}, for its move {played}:")];
     let threats = grouped(thought.threat_nodes);
     if thought.depth == 0 && thought.nodes == 0 {
         lines.push(match thought.judgement {
-            Some(Judgement::Win(Some(_))) => "It had a five to make: no search needed.".to_owned(),
+            Some(Judgement::Win(Some(_))) => {
+                "It had a line to complete: no search needed.".to_owned()
+            }
             Some(Judgement::Win(None)) if thought.threat_nodes == 0 => {
                 "Its forced win by threats was proved on an earlier move.".to_owned()
             }
             Some(Judgement::Win(None)) => {
                 format!("It proved a forced win by threats in {threats} threat moves.")
             }
-            _ => "Its move was forced (the one square that stops a five).".to_owned(),
+            _ => "Its move was forced: the one square that stops the opponent's line.".to_owned(),
         });
         return lines;
     }
+    let moves = |plies: u32| format!("{}, counting both sides'", count(plies as usize, "move"));
     lines.push(match thought.depth {
         0 => "It had no time to look one move ahead in full.".to_owned(),
         depth => format!(
-            "It looked {} ahead (depth {depth}).",
+            "It looked {} ahead, counting both sides' (depth {depth}).",
             count(depth as usize, "move")
         ),
     });
     lines.push(format!(
-        "It searched {} positions and {threats} threat moves",
-        grouped(thought.nodes)
+        "It searched {} positions and {threats} threat moves in {:.2} s.",
+        grouped(thought.nodes),
+        thought.time.as_secs_f64(),
     ));
     lines.push(format!(
-        "in {:.2} s: {} a second.",
-        thought.time.as_secs_f64(),
+        "That is {} a second.",
         grouped(thought.per_second())
     ));
-    let plies = |plies: u32| format!("{} (both sides')", count(plies as usize, "move"));
     let judgement = match thought.judgement {
         Some(Judgement::Score(score)) => {
             let leaning = match score {
@@ -334,11 +336,11 @@ pub fn thought_lines(name: &str, thought: &Thought) -> Vec<String> {
             };
             format!("It judged the position {score:+}: {leaning}.")
         }
-        Some(Judgement::Win(Some(moves))) => format!("It saw a forced win in {}.", plies(moves)),
+        Some(Judgement::Win(Some(plies))) => format!("It saw a forced win in {}.", moves(plies)),
         Some(Judgement::Win(None)) => "It proved a forced win by threats.".to_owned(),
-        Some(Judgement::Loss(Some(moves))) => format!(
+        Some(Judgement::Loss(Some(plies))) => format!(
             "It saw a forced loss in {}, against the best defence.",
-            plies(moves)
+            moves(plies)
         ),
         Some(Judgement::Loss(None)) => "It saw a forced loss, against the best defence.".to_owned(),
         None if thought.depth > 0 => {
@@ -427,14 +429,14 @@ mod tests {
             time: Duration::from_millis(880),
             judgement: Some(Judgement::Score(-58)),
         };
-        let said = |thought: Thought| thought_lines("Search", &thought);
+        let said = |thought: Thought| thought_lines("Search", "h8", &thought);
         assert_eq!(
             said(searched),
             [
-                "Search, for its last move:",
-                "It looked 8 moves ahead (depth 8).",
-                "It searched 328,214 positions and 111,786 threat moves",
-                "in 0.88 s: 500,000 a second.",
+                "Search, for its move h8:",
+                "It looked 8 moves ahead, counting both sides' (depth 8).",
+                "It searched 328,214 positions and 111,786 threat moves in 0.88 s.",
+                "That is 500,000 a second.",
                 "It judged the position -58: better for its opponent.",
             ]
         );
@@ -449,11 +451,11 @@ mod tests {
         );
         assert_eq!(
             last(judged(Some(Judgement::Win(Some(7))))),
-            "It saw a forced win in 7 moves (both sides')."
+            "It saw a forced win in 7 moves, counting both sides'."
         );
         assert_eq!(
             last(judged(Some(Judgement::Loss(Some(4))))),
-            "It saw a forced loss in 4 moves (both sides'), against the best defence."
+            "It saw a forced loss in 4 moves, counting both sides', against the best defence."
         );
         assert_eq!(
             last(judged(Some(Judgement::Win(None)))),
@@ -472,11 +474,11 @@ mod tests {
         for (thought, why) in [
             (
                 unsearched(Some(Judgement::Win(Some(1))), 0),
-                "It had a five to make: no search needed.",
+                "It had a line to complete: no search needed.",
             ),
             (
                 unsearched(None, 0),
-                "Its move was forced (the one square that stops a five).",
+                "Its move was forced: the one square that stops the opponent's line.",
             ),
             (
                 unsearched(Some(Judgement::Win(None)), 0),
@@ -487,7 +489,20 @@ mod tests {
                 "It proved a forced win by threats in 1,061 threat moves.",
             ),
         ] {
-            assert_eq!(said(thought), ["Search, for its last move:", why]);
+            assert_eq!(said(thought), ["Search, for its move h8:", why]);
+        }
+    }
+
+    #[test]
+    fn thousands_are_grouped() {
+        for (number, shown) in [
+            (0, "0"),
+            (958, "958"),
+            (5_478, "5,478"),
+            (255_168, "255,168"),
+            (1_234_567, "1,234,567"),
+        ] {
+            assert_eq!(grouped(number), shown);
         }
     }
 

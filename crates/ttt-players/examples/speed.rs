@@ -41,7 +41,18 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
     let think = Duration::try_from_secs_f64(seconds)
         .map_err(|why| format!("SECONDS: {why} (got {seconds})"))?;
     let memory = match args.next() {
-        Some(text) => text.parse::<usize>()? << 20,
+        Some(text) => text
+            .parse::<usize>()
+            .ok()
+            .and_then(|megabytes| megabytes.checked_mul(1 << 20))
+            .filter(|bytes| (Limits::MIN_MEMORY..=Limits::MAX_MEMORY).contains(bytes))
+            .ok_or_else(|| {
+                format!(
+                    "MEGABYTES: a whole number from {} to {} (got {text})",
+                    Limits::MIN_MEMORY >> 20,
+                    Limits::MAX_MEMORY >> 20
+                )
+            })?,
         None => Limits::default().memory,
     };
     let rules = Rules::new(15, 15, 5)?;

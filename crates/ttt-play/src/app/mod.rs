@@ -1038,9 +1038,11 @@ impl App {
     /// Shows what the computer thought for the last move in a box (any key closes it),
     /// when it was a computer's that says (the hard one, a search).
     fn tell_thought(&mut self) {
-        match self.session.said() {
-            Some((mark, said)) => {
-                let lines = words::thought_lines(&self.player_name(mark), &said);
+        let last = self.position().history().last().copied();
+        match self.session.said().zip(last) {
+            Some(((mark, said), square)) => {
+                let played = self.naming().label(square, self.rules());
+                let lines = words::thought_lines(&self.player_name(mark), &played, &said);
                 self.open(Overlay::Thought(lines));
             }
             None => self.say(

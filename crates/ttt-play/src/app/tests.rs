@@ -2265,7 +2265,12 @@ fn i_tells_what_the_hard_computer_thought_for_its_last_move() {
     let Some(Overlay::Thought(told)) = app.overlay().cloned() else {
         panic!("no box of what it thought: {:?}", app.overlay());
     };
-    assert!(told[0].ends_with("for its last move:"), "{told:?}");
+    let square = app.position().history().last().copied().unwrap();
+    let played = app.naming().label(square, app.rules());
+    assert!(
+        told[0].ends_with(&format!("for its move {played}:")),
+        "{told:?}"
+    );
     assert!(
         told.iter().any(|line| line.ends_with("a second.")),
         "{told:?}"

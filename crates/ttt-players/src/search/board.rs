@@ -785,42 +785,14 @@ impl SearchBoard {
         if let Some(squares) = self.offering(mark, Threat::Four) {
             return squares.iter().collect();
         }
-        let k = self.rules().k();
-        match k.checked_sub(2) {
-            Some(short) if short >= self.windows.live[side(mark)].fewest => {
-                // The growth squares of the windows two short and one short, each with
-                // how many such windows hold it and whether one is two short (windows one
-                // short already have their square: only those two short make a four).
-                let mut found: Vec<(u32, usize, bool)> = Vec::new();
-                for count in short..k {
-                    for &window in self.live_windows(mark, count) {
-                        for &square in &self.shape.windows[window as usize] {
-                            let square = usize::from(square);
-                            if self.cells[square] != 0 {
-                                continue;
-                            }
-                            match found.iter_mut().find(|(_, s, _)| *s == square) {
-                                Some((windows, _, four)) => {
-                                    *windows += 1;
-                                    *four |= count == short;
-                                }
-                                None => found.push((1, square, count == short)),
-                            }
-                        }
-                    }
-                }
-                found.retain(|&(_, _, four)| four);
-                found.sort_unstable_by(|a, b| b.0.cmp(&a.0).then(a.1.cmp(&b.1)));
-                found.into_iter().map(|(_, square, _)| square).collect()
-            }
-            // On short lines (k of 2 or 3) the emptiest windows are not listed.
-            Some(short) => self
-                .growth_squares(mark, short as u8)
-                .into_iter()
-                .filter(|&square| self.makes_exactly(mark, square, short as u8))
-                .collect(),
-            None => Vec::new(),
-        }
+        // Windows one short already have their square: only those two short make a four
+        // (k is at least 3).
+        let short = self.rules().k() as u8 - 2;
+        self.counted_growth(mark, short)
+            .into_iter()
+            .filter(|&(_, _, exactly)| exactly)
+            .map(|(_, square, _)| square)
+            .collect()
     }
 
     /// The free squares where `mark` would make two different squares to win on at once
@@ -1114,46 +1086,56 @@ impl SearchBoard {
         })
     }
 
-    /// Whether `square` lies in a window open to `mark` with exactly `marks` of its marks.
-    fn makes_exactly(&self, mark: Mark, square: usize, marks: u8) -> bool {
-        let me = side(mark);
-        self.shape.through[square].iter().any(|&window| {
-            let window = window as usize;
-            self.windows.counts[me][window] == marks && self.windows.is_open(me, window)
-        })
-    }
-
     /// The free squares of the windows open to `mark` that hold at least `marks` of its
     /// marks: where its lines can still grow, those in the most such windows first.
     /// `marks` is at least k - 3 (0 or 1 where k is 4 or less): emptier windows are not
     /// listed. From the window counts.
     fn growth_squares(&self, mark: Mark, marks: u8) -> Vec<usize> {
+        self.counted_growth(mark, marks)
+            .into_iter()
+            .map(|(_, square, _)| square)
+            .collect()
+    }
+
+    /// The [`growth_squares`](SearchBoard::growth_squares) in their order, each with how
+    /// many of those windows hold it and whether one holds exactly `marks`.
+    fn counted_growth(&self, mark: Mark, marks: u8) -> Vec<(u32, usize, bool)> {
         debug_assert!(
             usize::from(marks).max(1) >= self.windows.live[side(mark)].fewest,
             "windows of {marks} marks are not listed"
         );
         let me = side(mark);
-        let mut found: Vec<(u32, usize)> = Vec::new();
-        let listed = (usize::from(marks).max(1)..self.rules().k())
-            .flat_map(|count| self.live_windows(mark, count).iter().map(|&w| w as usize));
-        // Empty windows are not listed: on a short line (k = 3) they are looked for.
-        let empty = (0..self.shape.windows.len()).filter(|&window| {
-            marks == 0 && self.windows.counts[me][window] == 0 && self.windows.is_open(me, window)
+        let mut found: Vec<(u32, usize, bool)> = Vec::new();
+        let listed = (usize::from(marks).max(1)..self.rules().k()).flat_map(|count| {
+            let windows = self.live_windows(mark, count).iter();
+            windows.map(move |&window| (window as usize, count))
         });
-        for window in listed.chain(empty) {
+        // Empty windows are not listed: on a short line (k = 3) they are looked for.
+        let empty = (0..self.shape.windows.len())
+            .filter(|&window| {
+                marks == 0
+                    && self.windows.counts[me][window] == 0
+                    && self.windows.is_open(me, window)
+            })
+            .map(|window| (window, 0));
+        for (window, count) in listed.chain(empty) {
+            let exactly = count == usize::from(marks);
             for &square in &self.shape.windows[window] {
                 let square = usize::from(square);
                 if self.cells[square] != 0 {
                     continue;
                 }
-                match found.iter_mut().find(|(_, s)| *s == square) {
-                    Some((count, _)) => *count += 1,
-                    None => found.push((1, square)),
+                match found.iter_mut().find(|(_, s, _)| *s == square) {
+                    Some((windows, _, one)) => {
+                        *windows += 1;
+                        *one |= exactly;
+                    }
+                    None => found.push((1, square, exactly)),
                 }
             }
         }
         found.sort_unstable_by(|a, b| b.0.cmp(&a.0).then(a.1.cmp(&b.1)));
-        found.into_iter().map(|(_, square)| square).collect()
+        found
     }
 
     /// How much playing `square` gains the side to move, for ordering moves. With pattern
@@ -1665,10 +1647,19 @@ mod tests {
                     board.without_codes(|board| {
                         for mark in Mark::ALL {
                             let short = k as u8 - 2;
+                            // Whether a window open to `mark` through the square holds
+                            // exactly `short` of its marks, looked at window by window.
+                            let makes_four = |square: usize| {
+                                board.shape.through[square].iter().any(|&window| {
+                                    let window = window as usize;
+                                    board.windows.counts[side(mark)][window] == short
+                                        && board.windows.is_open(side(mark), window)
+                                })
+                            };
                             let grown: Vec<usize> = board
                                 .growth_squares(mark, short)
                                 .into_iter()
-                                .filter(|&square| board.makes_exactly(mark, square, short))
+                                .filter(|&square| makes_four(square))
                                 .collect();
                             assert_eq!(board.four_squares(mark), grown, "{rules} {mark}");
                             fours += grown.len();

@@ -106,7 +106,7 @@ pub struct Search {
 pub struct Thought {
     /// How deep the alpha-beta's last iteration went (0 when the move was forced or a win
     /// by threats was found before it). The last iteration is mostly cut short by the
-    /// clock: it counts once its first move (the best of the one before) was searched.
+    /// clock: it counts once its first move (the best known then) was searched.
     pub depth: u32,
     /// Positions the alpha-beta visited.
     pub nodes: u64,
@@ -223,9 +223,19 @@ fn from_table(score: i64, ply: i64) -> i64 {
     }
 }
 
-/// An aspiration window's side after a score fell out of it: fourfold, then open.
-fn widened(side: i64) -> i64 {
-    if side >= ASPIRATION * 16 {
+/// Puts the moves an iteration searched (`scored`, each with its score) first in `moves`,
+/// best first (the earlier searched first where they tie), the others after them in their
+/// order; `scored` is left best first.
+fn searched_first(moves: &mut Vec<usize>, scored: &mut [(usize, i64)]) {
+    scored.sort_by_key(|&(_, score)| std::cmp::Reverse(score));
+    moves.retain(|square| scored.iter().all(|&(searched, _)| searched != *square));
+    moves.splice(..0, scored.iter().map(|&(square, _)| square));
+}
+
+/// An aspiration window's side after `score` fell out of it: fourfold twice, then open;
+/// open at once for a win or a loss.
+fn widened(side: i64, score: i64) -> i64 {
+    if side >= ASPIRATION * 16 || score.abs() >= WIN - 1_000 {
         WIN * 4
     } else {
         side * 4
@@ -265,7 +275,7 @@ impl Search {
     /// quarter for the threats, the rest (to the power of two below) for the alpha-beta.
     fn tables(memory: usize) -> (Table, Threats) {
         let threats = Threats::within(memory / THREAT_MEMORY_SHARE);
-        (Table::new(memory - threats.bytes()), threats)
+        (Table::new(memory.saturating_sub(threats.bytes())), threats)
     }
 
     /// Thinks within `limits` from the next move on. The tables, and what they hold, are
@@ -402,9 +412,7 @@ impl Search {
                     // this one's scores (a move that failed low scored at most what it
                     // says; the earlier move first where they tie), then the others in
                     // their order.
-                    scored.sort_by_key(|&(_, score)| std::cmp::Reverse(score));
-                    moves.retain(|square| scored.iter().all(|&(searched, _)| searched != *square));
-                    moves.splice(..0, scored.iter().map(|&(square, _)| square));
+                    searched_first(&mut moves, &mut scored);
                     let Some(&(square, score)) = scored.first() else {
                         break;
                     };
@@ -728,10 +736,10 @@ impl Searcher<'_> {
                     if cut {
                         return risen.ok_or(OutOfTime);
                     }
-                    below = widened(below);
+                    below = widened(below, top);
                 }
                 Some((square, top)) if top >= window.1 && window.1 < whole.1 && !cut => {
-                    above = widened(above);
+                    above = widened(above, top);
                     // Searched first next time.
                     if let Some(at) = moves.iter().position(|&m| m == square) {
                         moves[..=at].rotate_right(1);
@@ -746,10 +754,10 @@ impl Searcher<'_> {
     /// The root moves searched at `depth` within the window (alpha, beta), in `moves`'
     /// order, each with its score (a move after the first that fails low scores at most
     /// what it says; a move that reaches beta, the last, at least). Out of time after the
-    /// first move (the best of the last iteration) was searched, the moves searched so
-    /// far, and the one being searched again when it had shown it beats the best, with
-    /// the bound it showed: a move found better than that one at this depth is better by
-    /// this depth's measure.
+    /// first move (the best known: of the last iteration, or one that rose above the
+    /// window) was searched, the moves searched so far, and the one being searched again
+    /// when it had shown it beats the best, with the bound it showed: a move found better
+    /// than that one at this depth is better by this depth's measure.
     fn root(
         &mut self,
         board: &mut SearchBoard,
@@ -767,7 +775,7 @@ impl Searcher<'_> {
             } else {
                 // A null window at alpha first: a move that does not beat the best so far
                 // scores at most what it says; one that does is searched again with the
-                // whole window.
+                // window from there to beta.
                 match self.negamax(board, depth - 1, -alpha - 1, -alpha, 1) {
                     Ok(bound) if -bound <= alpha => Ok(-bound),
                     Ok(bound) => self
@@ -1011,30 +1019,69 @@ mod tests {
                 continue;
             }
             let (moves, played) = (board.candidates(8), board.played.clone());
-            let mut best = |last: Option<i64>| {
-                let mut table = Table::new(1 << 20);
-                let mut searcher = Searcher {
-                    table: &mut table,
-                    deadline: Instant::now() + Duration::from_secs(3_600),
-                    nodes: 0,
-                    work: 0,
-                    next_clock: CLOCK_EVERY,
-                };
-                let scored = searcher.aspire(&mut board, &moves, 3, last);
-                scored
-                    .ok()
-                    .and_then(|scored| scored.iter().map(|&(_, score)| score).max())
-            };
-            let whole = best(None).unwrap();
+            let far = Instant::now() + Duration::from_secs(3_600);
+            let whole = search(&mut board, &moves, None, far).unwrap().1;
             if whole.abs() >= WIN - 1_000 {
                 continue;
             }
             for off in [-5_000, -200, -40, 0, 40, 200, 5_000] {
-                assert_eq!(best(Some(whole + off)), Some(whole), "{played:?} {off}");
+                let (square, score) = search(&mut board, &moves, Some(whole + off), far).unwrap();
+                assert_eq!(score, whole, "{played:?} {off}");
+                // The move it gives scores that on its own, with the whole window.
+                let alone = search(&mut board, &[square], None, far);
+                assert_eq!(
+                    alone.map(|(_, score)| score),
+                    Some(whole),
+                    "{played:?} {off}"
+                );
             }
             compared += 1;
         }
         assert!(compared >= 16, "{compared} positions compared");
+    }
+
+    #[test]
+    fn an_aspiration_search_stopped_at_once_knows_no_move() {
+        let position = against_an_open_three();
+        let mut board = root_board(&position);
+        let moves = board.candidates(8);
+        let past = Instant::now();
+        assert_eq!(search(&mut board, &moves, Some(35), past), None);
+        assert_eq!(board.played.len(), 5, "the board is as it was");
+    }
+
+    /// The best of `moves` and its score at depth 3 by [`Searcher::aspire`] around `last`
+    /// within the clock `deadline` (read at the first node), with a fresh table; none when
+    /// the clock stopped it before it knew one.
+    fn search(
+        board: &mut SearchBoard,
+        moves: &[usize],
+        last: Option<i64>,
+        deadline: Instant,
+    ) -> Option<(usize, i64)> {
+        let mut table = Table::new(1 << 20);
+        let mut searcher = Searcher {
+            table: &mut table,
+            deadline,
+            nodes: 0,
+            work: 0,
+            next_clock: 0,
+        };
+        let mut scored = searcher.aspire(board, moves, 3, last).ok()?;
+        // The first of the best: a later move scoring as much only failed low there.
+        searched_first(&mut moves.to_vec(), &mut scored);
+        scored.first().copied()
+    }
+
+    #[test]
+    fn the_moves_searched_come_first_best_first_the_rest_in_their_order() {
+        let mut moves = vec![1, 2, 3, 4, 5];
+        // Searched in another order than `moves'` (a move that rose above the window
+        // first), and not all.
+        let mut scored = [(3, 10), (1, 5), (4, 10)];
+        searched_first(&mut moves, &mut scored);
+        assert_eq!(moves, [3, 4, 1, 2, 5]);
+        assert_eq!(scored, [(3, 10), (4, 10), (1, 5)]);
     }
 
     #[test]

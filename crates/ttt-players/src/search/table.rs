@@ -33,10 +33,12 @@ const SEARCH_SHIFT: u32 = 52;
 /// one of the two slots of the bucket its hash picks. It never grows: its memory is fixed
 /// when it is made (and the zeroed pages only become resident as they are used).
 ///
-/// Replacement prefers depth: a new position takes a free slot, else its own, else the
-/// slot written by an earlier search (an earlier move's), else the shallower of the two.
-/// So the deepest result of this search in a bucket stays while the shallow ones near the
-/// leaves come and go in the other slot.
+/// Replacement prefers depth: a position is written over in its own slot, else a new one
+/// takes a free slot, else one no search since an earlier move's has read or written,
+/// else the shallower of the two. So the deepest result in a bucket that this search
+/// uses stays, while the shallow ones near the leaves come and go in the other slot.
+/// (Searches are counted modulo 256: one 256 moves back passes for this one, which only
+/// keeps its entry a while longer.)
 #[derive(Debug)]
 pub(crate) struct Table {
     words: Vec<u64>,
@@ -83,10 +85,14 @@ impl Table {
             .find(|&at| self.words[at + 2] & USED != 0 && self.words[at] == hash)
     }
 
-    /// The entry for the position with `hash`, if the table still holds it.
-    pub(crate) fn get(&self, hash: u64) -> Option<Entry> {
+    /// The entry for the position with `hash`, if the table still holds it: kept from
+    /// then on as if this search had written it.
+    pub(crate) fn get(&mut self, hash: u64) -> Option<Entry> {
         let at = self.find(hash)?;
-        let (score, packed) = (self.words[at + 1], self.words[at + 2]);
+        let packed = self.words[at + 2] & !(0xff << SEARCH_SHIFT);
+        let packed = packed | u64::from(self.search) << SEARCH_SHIFT;
+        self.words[at + 2] = packed;
+        let score = self.words[at + 1];
         let bound = match (packed >> 48) & 3 {
             0 => Bound::Exact,
             1 => Bound::Lower,
@@ -192,12 +198,20 @@ mod tests {
         // A position already kept is written over in its own slot, shallower or not.
         table.insert(1, at(2));
         assert_eq!((table.get(1), table.get(4)), (Some(at(2)), Some(at(12))));
-        // The next search's positions take the slots of the last one's first, deep or not.
+        // The next search's positions take the slots of the last one's first, deep or not,
+        // unless this one read them.
         table.next_search();
         table.insert(5, at(0));
         table.insert(6, at(0));
         assert_eq!((table.get(5), table.get(6)), (Some(at(0)), Some(at(0))));
         assert_eq!((table.get(1), table.get(4)), (None, None));
+        table.insert(7, at(12));
+        table.next_search();
+        assert_eq!(table.get(7), Some(at(12)), "read by this search");
+        table.insert(8, at(1));
+        table.insert(9, at(1));
+        assert_eq!(table.get(7), Some(at(12)), "kept as this search's");
+        assert_eq!((table.get(8), table.get(9)), (None, Some(at(1))));
     }
 
     #[test]
