@@ -2,8 +2,9 @@
 // playwright-core): serves web/dist on 127.0.0.1, plays a whole game against the perfect
 // player by clicks, checks the verdict, uses undo and hint, starts a gomoku game against
 // `search` and checks that the page answers a key within 100 ms while the computer
-// thinks, turns a phone-sized window and acts after it, checks that the games and choices
-// are kept in local storage across a reload, and keeps screenshots in
+// thinks and that `i` says what it thought, turns a phone-sized window and acts after
+// it, checks that the games and choices are kept in local storage across a reload, and
+// keeps screenshots in
 // target/web-e2e-3x3.png, target/web-e2e.png and target/web-e2e-phone.png.
 //
 //   node web/tests/e2e.mjs          (after web/build.sh; .ci/run runs both)
@@ -375,6 +376,22 @@ try {
   await page.keyboard.press("Escape");
   await waitFor("Computer (hard) played", 15000);
   check(true, "the computer's move came back from the worker");
+
+  // What it thought, in a box said whole; Esc closes it and asks nothing.
+  await page.keyboard.press("i");
+  await waitFor("for its move");
+  const thought = await page.evaluate(() => document.getElementById("said").textContent);
+  check(
+    thought.startsWith("Thought. Computer (hard), for its move ") && thought.includes(" a second."),
+    `what the computer thought is said whole (${thought.slice(0, 90)}…)`,
+  );
+  await page.keyboard.press("Escape");
+  await page.waitForTimeout(200);
+  const closed = await screen();
+  check(
+    !closed.some((line) => line.includes("for its move") || line.includes("Quit?")),
+    "Esc closes the box of what it thought, and no quit box opens",
+  );
 
   // Asked before leaving the game, a click on "keep playing" keeps it.
   await clickText("n new");
