@@ -41,18 +41,9 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
     let think = Duration::try_from_secs_f64(seconds)
         .map_err(|why| format!("SECONDS: {why} (got {seconds})"))?;
     let memory = match args.next() {
-        Some(text) => text
-            .parse::<usize>()
-            .ok()
-            .and_then(|megabytes| megabytes.checked_mul(1 << 20))
-            .filter(|bytes| (Limits::MIN_MEMORY..=Limits::MAX_MEMORY).contains(bytes))
-            .ok_or_else(|| {
-                format!(
-                    "MEGABYTES: a whole number from {} to {} (got {text})",
-                    Limits::MIN_MEMORY >> 20,
-                    Limits::MAX_MEMORY >> 20
-                )
-            })?,
+        Some(text) => {
+            Limits::parse_megabytes(&text).map_err(|why| format!("MEGABYTES: {why}"))? << 20
+        }
         None => Limits::default().memory,
     };
     let rules = Rules::new(15, 15, 5)?;

@@ -48,6 +48,29 @@ impl Limits {
     } else {
         usize::MAX
     };
+
+    /// A memory bound typed in whole megabytes (`--hash`), from 1 up to
+    /// [`MAX_MEMORY`](Limits::MAX_MEMORY): the megabytes, or why not.
+    ///
+    /// ```
+    /// use ttt_players::Limits;
+    ///
+    /// assert_eq!(Limits::parse_megabytes(" 64"), Ok(64));
+    /// assert!(Limits::parse_megabytes("0").is_err());
+    /// assert!(Limits::parse_megabytes("lots").is_err());
+    /// ```
+    ///
+    /// # Errors
+    /// One line for a person, when `text` is not such a number.
+    pub fn parse_megabytes(text: &str) -> Result<usize, String> {
+        let most = Limits::MAX_MEMORY >> 20;
+        match text.trim().parse::<usize>() {
+            Ok(megabytes) if (1..=most).contains(&megabytes) => Ok(megabytes),
+            _ => Err(format!(
+                "the memory bound must be a whole number of megabytes from 1 to {most}"
+            )),
+        }
+    }
 }
 
 impl Default for Limits {

@@ -87,7 +87,7 @@ pub enum Command {
 pub struct BrainArgs {
     /// The most memory the engine's tables may take together, in megabytes (less if the manager's
     /// max_memory says so).
-    #[arg(long, value_name = "MB", default_value_t = Limits::DEFAULT_MEMORY >> 20, value_parser = parse_megabytes)]
+    #[arg(long, value_name = "MB", default_value_t = Limits::DEFAULT_MEMORY >> 20, value_parser = Limits::parse_megabytes)]
     pub hash: usize,
 }
 
@@ -270,7 +270,7 @@ pub struct LimitArgs {
     pub think: Duration,
 
     /// The most memory a thinking computer's tables or tree may take, in megabytes: 1 up to the machine's memory.
-    #[arg(long, value_name = "MB", default_value_t = Limits::DEFAULT_MEMORY >> 20, value_parser = parse_megabytes)]
+    #[arg(long, value_name = "MB", default_value_t = Limits::DEFAULT_MEMORY >> 20, value_parser = Limits::parse_megabytes)]
     pub hash: usize,
 }
 
@@ -302,17 +302,6 @@ fn parse_think(text: &str) -> Result<Duration, String> {
             }
         }
         _ => Err(range),
-    }
-}
-
-/// A memory bound in whole megabytes, from 1 up to [`Limits::MAX_MEMORY`].
-pub fn parse_megabytes(text: &str) -> Result<usize, String> {
-    let most = Limits::MAX_MEMORY >> 20;
-    match text.trim().parse::<usize>() {
-        Ok(megabytes) if (1..=most).contains(&megabytes) => Ok(megabytes),
-        _ => Err(format!(
-            "the memory bound must be a whole number of megabytes from 1 to {most}"
-        )),
     }
 }
 

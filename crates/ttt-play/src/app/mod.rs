@@ -98,7 +98,7 @@ pub enum Overlay {
     Lobby(Lobby),
     /// A line being typed, to say to the room.
     Say(String),
-    /// What the computer thought for its last move, a line a thing.
+    /// What the computer thought for its last move, a sentence a line.
     Thought(Vec<String>),
 }
 

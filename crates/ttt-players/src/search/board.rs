@@ -607,12 +607,14 @@ const fn side(mark: Mark) -> usize {
     }
 }
 
-/// No square to win on, one, or several, of `squares`.
+/// No square to win on, one, or several, of `squares` (a square may come more than once).
 fn wins_among(mut squares: impl Iterator<Item = usize>) -> Wins {
-    match (squares.next(), squares.next()) {
-        (None, _) => Wins::None,
-        (Some(square), None) => Wins::One(square),
-        (Some(_), Some(_)) => Wins::Several,
+    let Some(first) = squares.next() else {
+        return Wins::None;
+    };
+    match squares.find(|&square| square != first) {
+        None => Wins::One(first),
+        Some(_) => Wins::Several,
     }
 }
 
@@ -736,45 +738,30 @@ impl SearchBoard {
         if let Some(squares) = self.offering(mark, Threat::Five) {
             return squares.iter().collect();
         }
-        if !self.threatens(mark) {
-            return Vec::new();
-        }
-        let mut squares = Vec::new();
-        for &window in self.live_windows(mark, self.rules().k() - 1) {
-            for &square in &self.shape.windows[window as usize] {
-                let square = usize::from(square);
-                if self.cells[square] == 0 && !squares.contains(&square) {
-                    squares.push(square);
-                }
-            }
-        }
+        let mut squares: Vec<usize> = self.one_short(mark).collect();
         squares.sort_unstable();
+        squares.dedup();
         squares
+    }
+
+    /// The free squares of `mark`'s windows one short, from the window counts: each
+    /// completes a window (one may come from several windows).
+    fn one_short(&self, mark: Mark) -> impl Iterator<Item = usize> + '_ {
+        self.live_windows(mark, self.rules().k() - 1)
+            .iter()
+            .flat_map(|&window| &self.shape.windows[window as usize])
+            .map(|&square| usize::from(square))
+            .filter(|&square| self.cells[square] == 0)
     }
 
     /// Whether `mark` has no square to win on, one (which), or several: the
     /// [`winning_squares`](SearchBoard::winning_squares), without listing them.
     pub(crate) fn wins(&self, mark: Mark) -> Wins {
-        if let Some(squares) = self.offering(mark, Threat::Five) {
-            return wins_among(squares.iter());
+        match self.offering(mark, Threat::Five) {
+            Some(squares) => wins_among(squares.iter()),
+            // Not listed: the looks that leave the codes alone ask after nearly every move.
+            None => wins_among(self.one_short(mark)),
         }
-        // The free squares of the windows one short, without listing them: the looks
-        // that leave the codes alone ask this after nearly every move.
-        let squares = self
-            .live_windows(mark, self.rules().k() - 1)
-            .iter()
-            .flat_map(|&window| &self.shape.windows[window as usize])
-            .map(|&square| usize::from(square))
-            .filter(|&square| self.cells[square] == 0);
-        let mut first = None;
-        for square in squares {
-            match first {
-                None => first = Some(square),
-                Some(seen) if seen != square => return Wins::Several,
-                Some(_) => {}
-            }
-        }
-        first.map_or(Wins::None, Wins::One)
     }
 
     /// The free squares where `mark` would make a line one short of winning (a four, on

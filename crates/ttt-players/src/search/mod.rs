@@ -23,6 +23,8 @@ use threats::{Reach, Threats};
 /// A won game's score; wins sooner score higher. Every heuristic value stays below it on
 /// every board (see [`board::Shape`]'s weights).
 pub(crate) const WIN: i64 = 1 << 60;
+/// A score at least this far from 0 is a forced win (or loss), `WIN` less the plies to it.
+const DECIDED: i64 = WIN - 1_000;
 /// Moves searched at each node below the root, best first by a quick estimate.
 const WIDTH: usize = 16;
 /// Quiet moves from this one on in a node's order are searched a ply less deep first
@@ -156,9 +158,9 @@ impl Judgement {
     /// The judgement of an alpha-beta score.
     fn of_score(score: i64) -> Judgement {
         let plies = |score: i64| u32::try_from(WIN - score.abs() + 1).ok();
-        if score >= WIN - 1_000 {
+        if score >= DECIDED {
             Judgement::Win(plies(score))
-        } else if score <= -(WIN - 1_000) {
+        } else if score <= -DECIDED {
             Judgement::Loss(plies(score))
         } else {
             Judgement::Score(score)
@@ -207,20 +209,21 @@ struct OutOfTime;
 /// loss counted from that position rather than from the root, since a later move's search
 /// meets the position nearer its root.
 fn to_table(score: i64, ply: i64) -> i64 {
-    match score {
-        _ if score >= WIN - 1_000 => score + ply,
-        _ if score <= -(WIN - 1_000) => score - ply,
-        _ => score,
+    if decided(score) {
+        score + score.signum() * ply
+    } else {
+        score
     }
 }
 
 /// A score the table kept ([`to_table`]) for a position `ply` plies from the root.
 fn from_table(score: i64, ply: i64) -> i64 {
-    match score {
-        _ if score >= WIN - 1_000 => score - ply,
-        _ if score <= -(WIN - 1_000) => score + ply,
-        _ => score,
-    }
+    to_table(score, -ply)
+}
+
+/// Whether `score` is a forced win or loss rather than an estimate.
+fn decided(score: i64) -> bool {
+    score.abs() >= DECIDED
 }
 
 /// Puts the moves an iteration searched (`scored`, each with its score) first in `moves`,
@@ -235,7 +238,7 @@ fn searched_first(moves: &mut Vec<usize>, scored: &mut [(usize, i64)]) {
 /// An aspiration window's side after `score` fell out of it: fourfold twice, then open;
 /// open at once for a win or a loss.
 fn widened(side: i64, score: i64) -> i64 {
-    if side >= ASPIRATION * 16 || score.abs() >= WIN - 1_000 {
+    if side >= ASPIRATION * 16 || decided(score) {
         WIN * 4
     } else {
         side * 4
@@ -420,7 +423,7 @@ impl Search {
                     last_score = Some(score);
                     thought.depth = depth;
                     thought.judgement = Some(Judgement::of_score(score));
-                    if score.abs() >= WIN - 1_000 {
+                    if decided(score) {
                         break;
                     }
                 }
@@ -715,7 +718,7 @@ impl Searcher<'_> {
         last: Option<i64>,
     ) -> Result<Vec<(usize, i64)>, OutOfTime> {
         let whole = (-WIN * 2, WIN * 2);
-        let Some(last) = last.filter(|score| score.abs() < WIN - 1_000) else {
+        let Some(last) = last.filter(|&score| !decided(score)) else {
             return self.root(board, moves, depth, whole);
         };
         let (mut below, mut above) = (ASPIRATION, ASPIRATION);
@@ -1021,7 +1024,7 @@ mod tests {
             let (moves, played) = (board.candidates(8), board.played.clone());
             let far = Instant::now() + Duration::from_secs(3_600);
             let whole = search(&mut board, &moves, None, far).unwrap().1;
-            if whole.abs() >= WIN - 1_000 {
+            if decided(whole) {
                 continue;
             }
             for off in [-5_000, -200, -40, 0, 40, 200, 5_000] {

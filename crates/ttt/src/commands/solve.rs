@@ -11,13 +11,14 @@ use clap::Args;
 use serde::Serialize;
 use ttt_core::{Outcome, Position, Rules, SquareNaming};
 use ttt_play::words::grouped;
+use ttt_players::Limits;
 use ttt_solver::{
     Claim, GameResult, Progress, Proof, ProofError, ProofLimits, ProofSearch, ProofTable,
     write_proof,
 };
 
 use super::{PositionArgs, ending, mark_name, status};
-use crate::cli::{memory_bound, parse_megabytes};
+use crate::cli::memory_bound;
 use crate::failure::BadInput;
 use crate::signals::{Interrupts, Signal};
 
@@ -36,7 +37,7 @@ pub struct SolveArgs {
     pub search: ProofSearch,
 
     /// The most memory the transposition table may take, in megabytes: 1 up to the machine's memory.
-    #[arg(long, value_name = "MB", default_value_t = 256, value_parser = parse_megabytes)]
+    #[arg(long, value_name = "MB", default_value_t = 256, value_parser = Limits::parse_megabytes)]
     pub hash: usize,
 
     /// Also write the proof to this new file, for `ttt verify FILE` to check.
