@@ -920,12 +920,15 @@ impl SearchBoard {
                 tried
             }
         };
-        self.as_mover(!mark, |board| {
-            tried.retain(|&square| {
-                board.play(square);
-                let holds = !board.has_double(mark);
-                board.undo();
-                holds
+        // Each tried with the window counts alone: a move costs a quarter as much.
+        self.without_codes(|board| {
+            board.as_mover(!mark, |board| {
+                tried.retain(|&square| {
+                    board.play(square);
+                    let holds = !board.has_double(mark);
+                    board.undo();
+                    holds
+                });
             });
         });
         Some(tried)
