@@ -859,9 +859,15 @@ impl Searcher<'_> {
             return Ok(-(WIN - ply - 1));
         }
         // Two squares to win on next move (an open three made a four) win when the
-        // opponent has no four to gain time with.
-        if forced.is_empty() && !board.can_make_four(!me) && board.has_double(me) {
-            return Ok(WIN - ply - 2);
+        // opponent has no four to gain time with; so does a four that makes a flex three
+        // on another line, a move later.
+        if forced.is_empty() && !board.can_make_four(!me) {
+            if board.has_double(me) {
+                return Ok(WIN - ply - 2);
+            }
+            if !board.four_threes(me).is_empty() {
+                return Ok(WIN - ply - 4);
+            }
         }
         if depth == 0 && forced.is_empty() {
             // At the horizon, a win by fours is still a win: a short look for one.
