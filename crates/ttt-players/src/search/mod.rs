@@ -859,8 +859,8 @@ impl Searcher<'_> {
             return Ok(-(WIN - ply - 1));
         }
         // Two squares to win on next move (an open three made a four) win when the
-        // opponent has no four to gain time with; so does a four that makes a flex three
-        // on another line, a move later.
+        // opponent has no four to gain time with; so, two plies later, does a four that
+        // makes a flex three on another line (a four-three).
         if forced.is_empty() && !board.can_make_four(!me) {
             if board.has_double(me) {
                 return Ok(WIN - ply - 2);
