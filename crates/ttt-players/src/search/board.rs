@@ -697,6 +697,12 @@ impl SearchBoard {
         strength[me] + strength[me] / TEMPO_SHARE - strength[1 - me]
     }
 
+    /// Whether the evaluation reads the pattern codes (gomoku's lines): the scale the
+    /// search's margins were measured on.
+    pub(crate) fn has_patterns(&self) -> bool {
+        self.shape.patterns.is_some()
+    }
+
     /// The classes of the free `square` in the four directions, for X and for O: `None`
     /// without a pattern table.
     pub(crate) fn classes(&self, square: usize) -> Option<[[Class; 4]; 2]> {

@@ -30,6 +30,12 @@ const WIDTH: usize = 16;
 /// Quiet moves from this one on in a node's order are searched a ply less deep first
 /// (late move reductions), and again at full depth only when they beat alpha.
 const LATE: usize = 3;
+/// A node with this many plies left or fewer may be cut off by its evaluation (see
+/// [`futile`]).
+const FUTILE_DEPTH: u32 = 3;
+/// How far a node's evaluation must beat beta, for each ply left, to cut it off (see
+/// [`futile`]).
+const FUTILE_MARGIN: i64 = 100;
 /// Answers to a three this many plies from the root or nearer do not use up depth.
 const EXTENDED_PLIES: i64 = 4;
 /// Nodes a threat-space search may expand at the root, for each side.
@@ -81,7 +87,9 @@ const ASPIRATION: i64 = 256;
 /// It searches deeper and deeper (iterative deepening) with alpha-beta, remembering
 /// positions in a transposition table and trying the most promising squares first; after
 /// the first move of a node, the others are searched with a null window, and the late
-/// quiet ones a ply less deep, again in full only when they beat the best. It
+/// quiet ones a ply less deep, again in full only when they beat the best; on
+/// five-in-a-row lines a quiet position near the horizon far above what the search needs
+/// is taken to hold without a move searched (reverse futility pruning). It
 /// knows threats: it takes a win when it has one, answers a line one short of winning
 /// (which must be blocked), and sees that two such lines at once cannot both be blocked.
 /// On five-in-a-row lines it judges positions by pattern codes, as gomoku engines do
@@ -403,6 +411,7 @@ impl Search {
             nodes: 0,
             work: 0,
             next_clock: CLOCK_EVERY,
+            prune: true,
         };
         let free = legal.len() as u32;
         let mut last_score = None;
@@ -692,6 +701,23 @@ fn threat_aware_moves(board: &mut SearchBoard) -> (Vec<usize>, bool) {
     (moves, false)
 }
 
+/// Whether a node is cut off with its evaluation, unsearched (reverse futility pruning):
+/// on gomoku's lines (the pattern evaluation, whose scale the margin was measured on),
+/// off the principal variation (a null window (alpha, beta)), with at most
+/// [`FUTILE_DEPTH`] plies left and no threat of the opponent's to answer (no square to win
+/// on, none making two), where the side to move's evaluation beats beta by more than
+/// [`FUTILE_MARGIN`] a ply left: with the move its own, it is taken to hold beta.
+fn futile(board: &SearchBoard, depth: u32, alpha: i64, beta: i64) -> bool {
+    let other = !board.to_move;
+    board.has_patterns()
+        && beta - alpha == 1
+        && depth <= FUTILE_DEPTH
+        && !decided(beta)
+        && !board.threatens(other)
+        && !board.has_double(other)
+        && board.evaluate() - FUTILE_MARGIN * i64::from(depth) >= beta
+}
+
 struct Searcher<'a> {
     table: &'a mut Table,
     deadline: Instant,
@@ -702,6 +728,9 @@ struct Searcher<'a> {
     work: u64,
     /// The `work` at which the clock is read next.
     next_clock: u64,
+    /// Whether nodes may be cut off by their evaluation ([`futile`]): the scores then
+    /// depend on the window a node is searched with, not on the position alone.
+    prune: bool,
 }
 
 impl Searcher<'_> {
@@ -890,6 +919,9 @@ impl Searcher<'_> {
                 _ => {}
             }
         }
+        if self.prune && futile(board, depth, alpha, beta) {
+            return Ok(board.evaluate());
+        }
         // Moves not answering a threat are quiet: the late ones are searched less deep
         // first (one's own fours among them; sparing those measured no better).
         let (mut moves, quiet) = if forced.is_empty() {
@@ -991,6 +1023,62 @@ mod tests {
     }
 
     #[test]
+    fn a_quiet_node_far_above_beta_is_cut_off_and_a_threatened_one_is_not() {
+        // X to move, with twos of its own, O's marks scattered: no threat to answer, and
+        // none to win by at once.
+        let rules = Rules::new(15, 15, 5).unwrap();
+        let mut rows = vec![".".repeat(15); 15];
+        rows[5] = "..........x....".to_owned();
+        rows[7] = "......x.x......".to_owned();
+        rows[10] = "..o...o...o....".to_owned();
+        let position = Position::parse(&rows.join("/"), rules, Mark::X).unwrap();
+        assert_eq!(position.to_move(), Mark::X);
+        let mut board = root_board(&position);
+        let eval = board.evaluate();
+        let (depth, margin) = (2, 2 * FUTILE_MARGIN);
+        assert!(futile(&board, depth, eval - margin - 1, eval - margin));
+        assert!(
+            !futile(&board, depth, eval - margin, eval - margin + 1),
+            "not far enough"
+        );
+        assert!(
+            !futile(&board, depth, eval - margin - 2, eval - margin),
+            "a whole window"
+        );
+        let deeper = FUTILE_DEPTH + 1;
+        let margin = i64::from(deeper) * FUTILE_MARGIN;
+        assert!(
+            !futile(&board, deeper, eval - margin - 2, eval - margin - 1),
+            "too deep"
+        );
+        // The search returns the evaluation there without a move.
+        let mut table = Table::new(1 << 20);
+        let mut searcher = Searcher {
+            table: &mut table,
+            deadline: Instant::now() + Duration::from_secs(3_600),
+            nodes: 0,
+            work: 0,
+            next_clock: CLOCK_EVERY,
+            prune: true,
+        };
+        let beta = eval - 2 * FUTILE_MARGIN;
+        assert_eq!(
+            searcher.negamax(&mut board, 2, beta - 1, beta, 1).ok(),
+            Some(eval)
+        );
+        assert_eq!(searcher.nodes, 1);
+        // O to move against an open three is never cut off, however far above beta.
+        let board = root_board(&against_an_open_three());
+        let low = -DECIDED + 1;
+        assert!(!futile(&board, 1, low - 1, low));
+        // Nor is a board without the pattern evaluation (k = 4).
+        let rules = Rules::new(7, 6, 4).unwrap();
+        let board = root_board(&Position::new(rules, Mark::X));
+        assert!(!board.has_patterns());
+        assert!(!futile(&board, 1, low - 1, low));
+    }
+
+    #[test]
     fn the_table_keeps_a_win_counted_from_its_position_whatever_the_ply() {
         // A win 3 plies on from a position met 5 plies from one root, read at 3 plies
         // from the next root (two moves later): 3 plies on from there still.
@@ -1075,6 +1163,7 @@ mod tests {
             nodes: 0,
             work: 0,
             next_clock: 0,
+            prune: false,
         };
         let mut scored = searcher.aspire(board, moves, 3, last).ok()?;
         // The first of the best: a later move scoring as much only failed low there.
