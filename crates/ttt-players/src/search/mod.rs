@@ -704,9 +704,10 @@ fn threat_aware_moves(board: &mut SearchBoard) -> (Vec<usize>, bool) {
 /// Whether a node is cut off with its evaluation, unsearched (reverse futility pruning):
 /// on gomoku's lines (the pattern evaluation, whose scale the margin was measured on),
 /// off the principal variation (a null window (alpha, beta)), with at most
-/// [`FUTILE_DEPTH`] plies left and no threat of the opponent's to answer (no square to win
-/// on, none making two), where the side to move's evaluation beats beta by more than
-/// [`FUTILE_MARGIN`] a ply left: with the move its own, it is taken to hold beta.
+/// [`FUTILE_DEPTH`] plies left and no threat of the opponent's that the search would score
+/// (no square to win on, none making two, no four-three), where the side to move's
+/// evaluation beats beta by at least [`FUTILE_MARGIN`] a ply left: with the move its own,
+/// it is taken to hold beta.
 fn futile(board: &SearchBoard, depth: u32, alpha: i64, beta: i64) -> bool {
     let other = !board.to_move;
     board.has_patterns()
@@ -715,6 +716,7 @@ fn futile(board: &SearchBoard, depth: u32, alpha: i64, beta: i64) -> bool {
         && !decided(beta)
         && !board.threatens(other)
         && !board.has_double(other)
+        && board.four_threes(other).is_empty()
         && board.evaluate() - FUTILE_MARGIN * i64::from(depth) >= beta
 }
 
@@ -1067,10 +1069,25 @@ mod tests {
             Some(eval)
         );
         assert_eq!(searcher.nodes, 1);
-        // O to move against an open three is never cut off, however far above beta.
-        let board = root_board(&against_an_open_three());
+        // O to move against an open three, a four, or a square making a four and a flex
+        // three is never cut off, however far above beta.
         let low = -DECIDED + 1;
+        let board = root_board(&against_an_open_three());
         assert!(!futile(&board, 1, low - 1, low));
+        let mut rows = vec![".".repeat(15); 15];
+        rows[0] = "..........o.o..".to_owned();
+        rows[7] = "oxxxx..........".to_owned();
+        let board = root_board(&Position::parse(&rows.join("/"), rules, Mark::X).unwrap());
+        assert!(board.threatens(Mark::X) && !board.has_double(Mark::X));
+        assert!(!futile(&board, 1, low - 1, low), "a four");
+        rows[7] = "oxxx...........".to_owned();
+        rows[5] = "....x..........".to_owned();
+        rows[6] = "....x.........o".to_owned();
+        let board = root_board(&Position::parse(&rows.join("/"), rules, Mark::X).unwrap());
+        assert_eq!(board.to_move, Mark::O);
+        assert!(!board.threatens(Mark::X) && !board.has_double(Mark::X));
+        assert_eq!(board.four_threes(Mark::X).iter().count(), 1, "e8");
+        assert!(!futile(&board, 1, low - 1, low), "a four-three");
         // Nor is a board without the pattern evaluation (k = 4).
         let rules = Rules::new(7, 6, 4).unwrap();
         let board = root_board(&Position::new(rules, Mark::X));
@@ -1147,7 +1164,8 @@ mod tests {
         assert_eq!(board.played.len(), 5, "the board is as it was");
     }
 
-    /// The best of `moves` and its score at depth 3 by [`Searcher::aspire`] around `last`
+    /// The best of `moves` and its score at depth 3 by [`Searcher::aspire`] around `last`,
+    /// without pruning (so the score is the position's, whatever the window),
     /// within the clock `deadline` (read at the first node), with a fresh table; none when
     /// the clock stopped it before it knew one.
     fn search(
