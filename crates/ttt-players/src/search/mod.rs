@@ -405,14 +405,7 @@ impl Search {
         }
         thought.threat_nodes = threats.nodes() - counted;
         let mut best = moves[0];
-        let mut searcher = Searcher {
-            table: &mut self.table,
-            deadline: start + think.mul_f64(ALPHA_BETA_SHARE),
-            nodes: 0,
-            work: 0,
-            next_clock: CLOCK_EVERY,
-            prune: true,
-        };
+        let mut searcher = Searcher::new(&mut self.table, start + think.mul_f64(ALPHA_BETA_SHARE));
         let free = legal.len() as u32;
         let mut last_score = None;
         // Deeper and deeper until the alpha-beta's time is up: the last iteration, cut
@@ -701,23 +694,27 @@ fn threat_aware_moves(board: &mut SearchBoard) -> (Vec<usize>, bool) {
     (moves, false)
 }
 
-/// Whether a node is cut off with its evaluation, unsearched (reverse futility pruning):
+/// The evaluation a node is cut off with, unsearched (reverse futility pruning), if it is:
 /// on gomoku's lines (the pattern evaluation, whose scale the margin was measured on),
 /// off the principal variation (a null window (alpha, beta)), with at most
 /// [`FUTILE_DEPTH`] plies left and no threat of the opponent's that the search would score
 /// (no square to win on, none making two, no four-three), where the side to move's
 /// evaluation beats beta by at least [`FUTILE_MARGIN`] a ply left: with the move its own,
 /// it is taken to hold beta.
-fn futile(board: &SearchBoard, depth: u32, alpha: i64, beta: i64) -> bool {
+fn futile(board: &SearchBoard, depth: u32, alpha: i64, beta: i64) -> Option<i64> {
     let other = !board.to_move;
-    board.has_patterns()
+    let quiet = board.has_patterns()
         && beta - alpha == 1
         && depth <= FUTILE_DEPTH
         && !decided(beta)
         && !board.threatens(other)
         && !board.has_double(other)
-        && board.four_threes(other).is_empty()
-        && board.evaluate() - FUTILE_MARGIN * i64::from(depth) >= beta
+        && board.four_threes(other).is_empty();
+    if !quiet {
+        return None;
+    }
+    let eval = board.evaluate();
+    (eval - FUTILE_MARGIN * i64::from(depth) >= beta).then_some(eval)
 }
 
 struct Searcher<'a> {
@@ -736,6 +733,19 @@ struct Searcher<'a> {
 }
 
 impl Searcher<'_> {
+    /// A search to `deadline` with `table`, reading the clock after its first
+    /// [`CLOCK_EVERY`] work, with pruning.
+    fn new(table: &mut Table, deadline: Instant) -> Searcher<'_> {
+        Searcher {
+            table,
+            deadline,
+            nodes: 0,
+            work: 0,
+            next_clock: CLOCK_EVERY,
+            prune: true,
+        }
+    }
+
     /// [`root`](Searcher::root) at `depth` within a window around `last`, the score of
     /// the iteration before, when it was no win or loss (aspiration): searched again with
     /// the side it fell out of widened, until the best move's score lies within. Cut short
@@ -921,8 +931,10 @@ impl Searcher<'_> {
                 _ => {}
             }
         }
-        if self.prune && futile(board, depth, alpha, beta) {
-            return Ok(board.evaluate());
+        if self.prune
+            && let Some(eval) = futile(board, depth, alpha, beta)
+        {
+            return Ok(eval);
         }
         // Moves not answering a threat are quiet: the late ones are searched less deep
         // first (one's own fours among them; sparing those measured no better).
@@ -1038,31 +1050,24 @@ mod tests {
         let mut board = root_board(&position);
         let eval = board.evaluate();
         let (depth, margin) = (2, 2 * FUTILE_MARGIN);
-        assert!(futile(&board, depth, eval - margin - 1, eval - margin));
+        assert!(futile(&board, depth, eval - margin - 1, eval - margin).is_some());
         assert!(
-            !futile(&board, depth, eval - margin, eval - margin + 1),
+            futile(&board, depth, eval - margin, eval - margin + 1).is_none(),
             "not far enough"
         );
         assert!(
-            !futile(&board, depth, eval - margin - 2, eval - margin),
+            futile(&board, depth, eval - margin - 2, eval - margin).is_none(),
             "a whole window"
         );
         let deeper = FUTILE_DEPTH + 1;
         let margin = i64::from(deeper) * FUTILE_MARGIN;
         assert!(
-            !futile(&board, deeper, eval - margin - 2, eval - margin - 1),
+            futile(&board, deeper, eval - margin - 2, eval - margin - 1).is_none(),
             "too deep"
         );
         // The search returns the evaluation there without a move.
         let mut table = Table::new(1 << 20);
-        let mut searcher = Searcher {
-            table: &mut table,
-            deadline: Instant::now() + Duration::from_secs(3_600),
-            nodes: 0,
-            work: 0,
-            next_clock: CLOCK_EVERY,
-            prune: true,
-        };
+        let mut searcher = Searcher::new(&mut table, Instant::now() + Duration::from_secs(3_600));
         let beta = eval - 2 * FUTILE_MARGIN;
         assert_eq!(
             searcher.negamax(&mut board, 2, beta - 1, beta, 1).ok(),
@@ -1073,13 +1078,13 @@ mod tests {
         // three is never cut off, however far above beta.
         let low = -DECIDED + 1;
         let board = root_board(&against_an_open_three());
-        assert!(!futile(&board, 1, low - 1, low));
+        assert!(futile(&board, 1, low - 1, low).is_none());
         let mut rows = vec![".".repeat(15); 15];
         rows[0] = "..........o.o..".to_owned();
         rows[7] = "oxxxx..........".to_owned();
         let board = root_board(&Position::parse(&rows.join("/"), rules, Mark::X).unwrap());
         assert!(board.threatens(Mark::X) && !board.has_double(Mark::X));
-        assert!(!futile(&board, 1, low - 1, low), "a four");
+        assert!(futile(&board, 1, low - 1, low).is_none(), "a four");
         rows[7] = "oxxx...........".to_owned();
         rows[5] = "....x..........".to_owned();
         rows[6] = "....x.........o".to_owned();
@@ -1087,12 +1092,12 @@ mod tests {
         assert_eq!(board.to_move, Mark::O);
         assert!(!board.threatens(Mark::X) && !board.has_double(Mark::X));
         assert_eq!(board.four_threes(Mark::X).iter().count(), 1, "e8");
-        assert!(!futile(&board, 1, low - 1, low), "a four-three");
+        assert!(futile(&board, 1, low - 1, low).is_none(), "a four-three");
         // Nor is a board without the pattern evaluation (k = 4).
         let rules = Rules::new(7, 6, 4).unwrap();
         let board = root_board(&Position::new(rules, Mark::X));
         assert!(!board.has_patterns());
-        assert!(!futile(&board, 1, low - 1, low));
+        assert!(futile(&board, 1, low - 1, low).is_none());
     }
 
     #[test]
@@ -1176,12 +1181,9 @@ mod tests {
     ) -> Option<(usize, i64)> {
         let mut table = Table::new(1 << 20);
         let mut searcher = Searcher {
-            table: &mut table,
-            deadline,
-            nodes: 0,
-            work: 0,
             next_clock: 0,
             prune: false,
+            ..Searcher::new(&mut table, deadline)
         };
         let mut scored = searcher.aspire(board, moves, 3, last).ok()?;
         // The first of the best: a later move scoring as much only failed low there.
