@@ -36,6 +36,11 @@ const FUTILE_DEPTH: u32 = 3;
 /// How far a node's evaluation must beat beta, for each ply left, to cut it off (see
 /// [`futile`]).
 const FUTILE_MARGIN: i64 = 100;
+/// A node with this many plies left or fewer may be cut off below alpha (see [`razored`]).
+const RAZOR_DEPTH: u32 = 2;
+/// How far a node's evaluation must fall short of alpha, for each ply left, to be cut off
+/// at once (see [`razored`]).
+const RAZOR_MARGIN: i64 = 60;
 /// Answers to a three this many plies from the root or nearer do not use up depth.
 const EXTENDED_PLIES: i64 = 4;
 /// Nodes a threat-space search may expand at the root, for each side.
@@ -89,7 +94,8 @@ const ASPIRATION: i64 = 256;
 /// the first move of a node, the others are searched with a null window, and the late
 /// quiet ones a ply less deep, again in full only when they beat the best; on
 /// five-in-a-row lines a quiet position near the horizon far above what the search needs
-/// is taken to hold without a move searched (reverse futility pruning). It
+/// is taken to hold without a move searched (reverse futility pruning), and one far
+/// below it is scored as at the horizon (razoring). It
 /// knows threats: it takes a win when it has one, answers a line one short of winning
 /// (which must be blocked), and sees that two such lines at once cannot both be blocked.
 /// On five-in-a-row lines it judges positions by pattern codes, as gomoku engines do
@@ -717,6 +723,19 @@ fn futile(board: &SearchBoard, depth: u32, alpha: i64, beta: i64) -> Option<i64>
     (eval - FUTILE_MARGIN * i64::from(depth) >= beta).then_some(eval)
 }
 
+/// Whether a node is cut off below alpha and scored as at the horizon (razoring): on
+/// gomoku's lines, off the principal variation (a null window (alpha, beta)), with at most
+/// [`RAZOR_DEPTH`] plies left, where the side to move's evaluation falls short of alpha by
+/// more than [`RAZOR_MARGIN`] a ply left: a few quiet plies are taken not to make up so
+/// much, and a win by fours, which would, is still looked for at the horizon.
+fn razored(board: &SearchBoard, depth: u32, alpha: i64, beta: i64) -> bool {
+    board.has_patterns()
+        && beta - alpha == 1
+        && depth <= RAZOR_DEPTH
+        && !decided(alpha)
+        && board.evaluate() + RAZOR_MARGIN * i64::from(depth) < alpha
+}
+
 struct Searcher<'a> {
     table: &'a mut Table,
     deadline: Instant,
@@ -871,6 +890,19 @@ impl Searcher<'_> {
         Ok(-self.negamax(board, depth, -beta, -alpha, ply)?)
     }
 
+    /// The score at the horizon, with the opponent no square to win on: a win by fours,
+    /// found by a short look, else the evaluation.
+    fn horizon(&mut self, board: &mut SearchBoard, ply: i64) -> i64 {
+        let mut budget = LEAF_FOURS_BUDGET;
+        let wins = board.can_make_four(board.to_move) && fours::wins_by_fours(board, &mut budget);
+        self.work += u64::from(LEAF_FOURS_BUDGET - budget);
+        if wins {
+            WIN - ply - LEAF_FOURS_PLIES
+        } else {
+            board.evaluate()
+        }
+    }
+
     fn negamax(
         &mut self,
         board: &mut SearchBoard,
@@ -911,14 +943,7 @@ impl Searcher<'_> {
             }
         }
         if depth == 0 && forced.is_empty() {
-            // At the horizon, a win by fours is still a win: a short look for one.
-            let mut budget = LEAF_FOURS_BUDGET;
-            let wins = board.can_make_four(me) && fours::wins_by_fours(board, &mut budget);
-            self.work += u64::from(LEAF_FOURS_BUDGET - budget);
-            if wins {
-                return Ok(WIN - ply - LEAF_FOURS_PLIES);
-            }
-            return Ok(board.evaluate());
+            return Ok(self.horizon(board, ply));
         }
         let original_alpha = alpha;
         let entry = self.table.get(board.hash);
@@ -935,6 +960,9 @@ impl Searcher<'_> {
             && let Some(eval) = futile(board, depth, alpha, beta)
         {
             return Ok(eval);
+        }
+        if self.prune && forced.is_empty() && razored(board, depth, alpha, beta) {
+            return Ok(self.horizon(board, ply));
         }
         // Moves not answering a threat are quiet: the late ones are searched less deep
         // first (one's own fours among them; sparing those measured no better).
@@ -1098,6 +1126,66 @@ mod tests {
         let board = root_board(&Position::new(rules, Mark::X));
         assert!(!board.has_patterns());
         assert!(futile(&board, 1, low - 1, low).is_none());
+    }
+
+    #[test]
+    fn a_quiet_node_far_below_alpha_is_scored_at_the_horizon_and_a_forced_one_is_not() {
+        // X to move, with twos of its own, O's marks scattered: no four to win by.
+        let rules = Rules::new(15, 15, 5).unwrap();
+        let mut rows = vec![".".repeat(15); 15];
+        rows[5] = "..........x....".to_owned();
+        rows[7] = "......x.x......".to_owned();
+        rows[10] = "..o...o...o....".to_owned();
+        let position = Position::parse(&rows.join("/"), rules, Mark::X).unwrap();
+        let mut board = root_board(&position);
+        let eval = board.evaluate();
+        let (depth, margin) = (2, 2 * RAZOR_MARGIN);
+        assert!(razored(&board, depth, eval + margin + 1, eval + margin + 2));
+        assert!(
+            !razored(&board, depth, eval + margin, eval + margin + 1),
+            "not far enough"
+        );
+        assert!(
+            !razored(&board, depth, eval + margin + 1, eval + margin + 3),
+            "a whole window"
+        );
+        let deeper = RAZOR_DEPTH + 1;
+        let margin = i64::from(deeper) * RAZOR_MARGIN;
+        assert!(
+            !razored(&board, deeper, eval + margin + 1, eval + margin + 2),
+            "too deep"
+        );
+        assert!(
+            !razored(&board, 1, DECIDED, DECIDED + 1),
+            "a window about a win"
+        );
+        // The search scores it as at the horizon, without a move.
+        let mut table = Table::new(1 << 20);
+        let mut searcher = Searcher::new(&mut table, Instant::now() + Duration::from_secs(3_600));
+        let alpha = eval + 2 * RAZOR_MARGIN + 1;
+        assert_eq!(
+            searcher.negamax(&mut board, 2, alpha, alpha + 1, 1).ok(),
+            Some(eval)
+        );
+        assert_eq!(searcher.nodes, 1);
+        // Against a four, the block is searched, however low the evaluation: a forced
+        // node is never cut off.
+        let mut rows = vec![".".repeat(15); 15];
+        rows[7] = "oxxxx..........".to_owned();
+        rows[0] = "..........o.o..".to_owned();
+        let position = Position::parse(&rows.join("/"), rules, Mark::X).unwrap();
+        let mut board = root_board(&position);
+        assert_eq!(board.to_move, Mark::O);
+        assert_eq!(board.winning_squares(Mark::X), vec![7 * 15 + 5]);
+        let high = DECIDED - 1;
+        assert!(razored(&board, 1, high, high + 1));
+        let mut searcher = Searcher::new(&mut table, Instant::now() + Duration::from_secs(3_600));
+        assert!(searcher.negamax(&mut board, 1, high, high + 1, 1).is_ok());
+        assert!(searcher.nodes > 1, "the block was not searched");
+        // Nor is a board without the pattern evaluation (k = 4).
+        let rules = Rules::new(7, 6, 4).unwrap();
+        let board = root_board(&Position::new(rules, Mark::X));
+        assert!(!razored(&board, 1, high, high + 1));
     }
 
     #[test]
