@@ -1064,10 +1064,9 @@ mod tests {
         SearchBoard::new(Arc::new(Shape::new(position.rules())), position)
     }
 
-    #[test]
-    fn a_quiet_node_far_above_beta_is_cut_off_and_a_threatened_one_is_not() {
-        // X to move, with twos of its own, O's marks scattered: no threat to answer, and
-        // none to win by at once.
+    /// X to move on 15x15, with twos of its own, O's marks scattered: no threat to answer,
+    /// and none to win by at once.
+    fn quiet() -> Position {
         let rules = Rules::new(15, 15, 5).unwrap();
         let mut rows = vec![".".repeat(15); 15];
         rows[5] = "..........x....".to_owned();
@@ -1075,6 +1074,13 @@ mod tests {
         rows[10] = "..o...o...o....".to_owned();
         let position = Position::parse(&rows.join("/"), rules, Mark::X).unwrap();
         assert_eq!(position.to_move(), Mark::X);
+        position
+    }
+
+    #[test]
+    fn a_quiet_node_far_above_beta_is_cut_off_and_a_threatened_one_is_not() {
+        let position = quiet();
+        let rules = position.rules();
         let mut board = root_board(&position);
         let eval = board.evaluate();
         let (depth, margin) = (2, 2 * FUTILE_MARGIN);
@@ -1130,13 +1136,8 @@ mod tests {
 
     #[test]
     fn a_quiet_node_far_below_alpha_is_scored_at_the_horizon_and_a_forced_one_is_not() {
-        // X to move, with twos of its own, O's marks scattered: no four to win by.
-        let rules = Rules::new(15, 15, 5).unwrap();
-        let mut rows = vec![".".repeat(15); 15];
-        rows[5] = "..........x....".to_owned();
-        rows[7] = "......x.x......".to_owned();
-        rows[10] = "..o...o...o....".to_owned();
-        let position = Position::parse(&rows.join("/"), rules, Mark::X).unwrap();
+        let position = quiet();
+        let rules = position.rules();
         let mut board = root_board(&position);
         let eval = board.evaluate();
         let (depth, margin) = (2, 2 * RAZOR_MARGIN);
