@@ -37,9 +37,12 @@ const FUTILE_DEPTH: u32 = 3;
 /// [`futile`]).
 const FUTILE_MARGIN: i64 = 100;
 /// A node with this many plies left or fewer may be cut off below alpha (see [`razored`]).
+/// Rapfi razors at its shallowest depths; 2, with [`RAZOR_MARGIN`], is the one setting
+/// measured (docs/strength.md), not a tuned one.
 const RAZOR_DEPTH: u32 = 2;
 /// How far a node's evaluation must fall short of alpha, for each ply left, to be cut off
-/// at once (see [`razored`]).
+/// at once (see [`razored`]): smaller than [`FUTILE_MARGIN`], as Rapfi's razoring margins
+/// are smaller than its futility margins.
 const RAZOR_MARGIN: i64 = 60;
 /// Answers to a three this many plies from the root or nearer do not use up depth.
 const EXTENDED_PLIES: i64 = 4;
@@ -95,7 +98,7 @@ const ASPIRATION: i64 = 256;
 /// quiet ones a ply less deep, again in full only when they beat the best; on
 /// five-in-a-row lines a quiet position near the horizon far above what the search needs
 /// is taken to hold without a move searched (reverse futility pruning), and one far
-/// below it is scored as at the horizon (razoring). It
+/// below it, with no square to block, is scored as at the horizon (razoring). It
 /// knows threats: it takes a win when it has one, answers a line one short of winning
 /// (which must be blocked), and sees that two such lines at once cannot both be blocked.
 /// On five-in-a-row lines it judges positions by pattern codes, as gomoku engines do
@@ -724,15 +727,19 @@ fn futile(board: &SearchBoard, depth: u32, alpha: i64, beta: i64) -> Option<i64>
 }
 
 /// Whether a node is cut off below alpha and scored as at the horizon (razoring): on
-/// gomoku's lines, off the principal variation (a null window (alpha, beta)), with at most
-/// [`RAZOR_DEPTH`] plies left, where the side to move's evaluation falls short of alpha by
-/// more than [`RAZOR_MARGIN`] a ply left: a few quiet plies are taken not to make up so
-/// much, and a win by fours, which would, is still looked for at the horizon.
+/// gomoku's lines, off the principal variation (a null window (alpha, beta) about no
+/// forced win or loss), with at most [`RAZOR_DEPTH`] plies left and no square for the
+/// opponent to win on (a block to search), where the side to move's evaluation falls
+/// short of alpha by more than [`RAZOR_MARGIN`] a ply left. A few plies are taken not to
+/// make up so much, but for a win by fours, which the horizon still looks for: the side
+/// to move's threes are not (as Rapfi razors, with a look for a win by fours alone).
 fn razored(board: &SearchBoard, depth: u32, alpha: i64, beta: i64) -> bool {
     board.has_patterns()
         && beta - alpha == 1
         && depth <= RAZOR_DEPTH
         && !decided(alpha)
+        && !decided(beta)
+        && !board.threatens(!board.to_move)
         && board.evaluate() + RAZOR_MARGIN * i64::from(depth) < alpha
 }
 
@@ -746,7 +753,7 @@ struct Searcher<'a> {
     work: u64,
     /// The `work` at which the clock is read next.
     next_clock: u64,
-    /// Whether nodes may be cut off by their evaluation ([`futile`]): the scores then
+    /// Whether nodes may be cut off by their evaluation ([`futile`], [`razored`]): the scores then
     /// depend on the window a node is searched with, not on the position alone.
     prune: bool,
 }
@@ -893,6 +900,7 @@ impl Searcher<'_> {
     /// The score at the horizon, with the opponent no square to win on: a win by fours,
     /// found by a short look, else the evaluation.
     fn horizon(&mut self, board: &mut SearchBoard, ply: i64) -> i64 {
+        debug_assert!(!board.threatens(!board.to_move), "a square to block first");
         let mut budget = LEAF_FOURS_BUDGET;
         let wins = board.can_make_four(board.to_move) && fours::wins_by_fours(board, &mut budget);
         self.work += u64::from(LEAF_FOURS_BUDGET - budget);
@@ -961,7 +969,7 @@ impl Searcher<'_> {
         {
             return Ok(eval);
         }
-        if self.prune && forced.is_empty() && razored(board, depth, alpha, beta) {
+        if self.prune && razored(board, depth, alpha, beta) {
             return Ok(self.horizon(board, ply));
         }
         // Moves not answering a threat are quiet: the late ones are searched less deep
@@ -1059,6 +1067,17 @@ mod tests {
         position
     }
 
+    /// O to move on 15x15 against X's four on row 8 (b8 to e8, a8 O's): O must take f8.
+    fn against_a_four() -> Position {
+        let rules = Rules::new(15, 15, 5).unwrap();
+        let mut rows = vec![".".repeat(15); 15];
+        rows[0] = "..........o.o..".to_owned();
+        rows[7] = "oxxxx..........".to_owned();
+        let position = Position::parse(&rows.join("/"), rules, Mark::X).unwrap();
+        assert_eq!(position.to_move(), Mark::O);
+        position
+    }
+
     /// A board of `position` as the root's is, with pattern codes.
     fn root_board(position: &Position) -> SearchBoard {
         SearchBoard::new(Arc::new(Shape::new(position.rules())), position)
@@ -1113,12 +1132,11 @@ mod tests {
         let low = -DECIDED + 1;
         let board = root_board(&against_an_open_three());
         assert!(futile(&board, 1, low - 1, low).is_none());
-        let mut rows = vec![".".repeat(15); 15];
-        rows[0] = "..........o.o..".to_owned();
-        rows[7] = "oxxxx..........".to_owned();
-        let board = root_board(&Position::parse(&rows.join("/"), rules, Mark::X).unwrap());
+        let board = root_board(&against_a_four());
         assert!(board.threatens(Mark::X) && !board.has_double(Mark::X));
         assert!(futile(&board, 1, low - 1, low).is_none(), "a four");
+        let mut rows = vec![".".repeat(15); 15];
+        rows[0] = "..........o.o..".to_owned();
         rows[7] = "oxxx...........".to_owned();
         rows[5] = "....x..........".to_owned();
         rows[6] = "....x.........o".to_owned();
@@ -1156,10 +1174,12 @@ mod tests {
             !razored(&board, deeper, eval + margin + 1, eval + margin + 2),
             "too deep"
         );
-        assert!(
-            !razored(&board, 1, DECIDED, DECIDED + 1),
-            "a window about a win"
-        );
+        for alpha in [DECIDED - 1, DECIDED, -DECIDED - 1] {
+            assert!(
+                !razored(&board, 1, alpha, alpha + 1),
+                "a window about a win"
+            );
+        }
         // The search scores it as at the horizon, without a move.
         let mut table = Table::new(1 << 20);
         let mut searcher = Searcher::new(&mut table, Instant::now() + Duration::from_secs(3_600));
@@ -1169,24 +1189,38 @@ mod tests {
             Some(eval)
         );
         assert_eq!(searcher.nodes, 1);
-        // Against a four, the block is searched, however low the evaluation: a forced
-        // node is never cut off.
+        // A win by fours is still seen: X to move makes two fours at f8 (c8 to e8 and f5
+        // to f7), scored at every node only where O has no four to make (O's a1 to c1).
         let mut rows = vec![".".repeat(15); 15];
-        rows[7] = "oxxxx..........".to_owned();
-        rows[0] = "..........o.o..".to_owned();
+        rows[0] = "ooo...........o".to_owned();
+        rows[3] = ".....o.........".to_owned();
+        for row in 4..7 {
+            rows[row] = ".....x.........".to_owned();
+        }
+        rows[7] = ".oxxx..........".to_owned();
         let position = Position::parse(&rows.join("/"), rules, Mark::X).unwrap();
         let mut board = root_board(&position);
-        assert_eq!(board.to_move, Mark::O);
-        assert_eq!(board.winning_squares(Mark::X), vec![7 * 15 + 5]);
-        let high = DECIDED - 1;
-        assert!(razored(&board, 1, high, high + 1));
+        assert_eq!(board.to_move, Mark::X);
+        assert!(board.has_double(Mark::X) && board.can_make_four(Mark::O));
+        let alpha = board.evaluate() + RAZOR_MARGIN + 1;
+        assert!(razored(&board, 1, alpha, alpha + 1));
         let mut searcher = Searcher::new(&mut table, Instant::now() + Duration::from_secs(3_600));
-        assert!(searcher.negamax(&mut board, 1, high, high + 1, 1).is_ok());
+        assert_eq!(
+            searcher.negamax(&mut board, 1, alpha, alpha + 1, 1).ok(),
+            Some(WIN - 1 - LEAF_FOURS_PLIES)
+        );
+        // Against a four, the block is searched, however low the evaluation: a forced
+        // node is never cut off.
+        let mut board = root_board(&against_a_four());
+        let alpha = board.evaluate() + RAZOR_MARGIN + 1;
+        assert!(!razored(&board, 1, alpha, alpha + 1));
+        let mut searcher = Searcher::new(&mut table, Instant::now() + Duration::from_secs(3_600));
+        assert!(searcher.negamax(&mut board, 1, alpha, alpha + 1, 1).is_ok());
         assert!(searcher.nodes > 1, "the block was not searched");
         // Nor is a board without the pattern evaluation (k = 4).
         let rules = Rules::new(7, 6, 4).unwrap();
         let board = root_board(&Position::new(rules, Mark::X));
-        assert!(!razored(&board, 1, high, high + 1));
+        assert!(!razored(&board, 1, 1, 2));
     }
 
     #[test]
