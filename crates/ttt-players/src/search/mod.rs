@@ -1194,9 +1194,7 @@ mod tests {
         let mut rows = vec![".".repeat(15); 15];
         rows[0] = "ooo...........o".to_owned();
         rows[3] = ".....o.........".to_owned();
-        for row in 4..7 {
-            rows[row] = ".....x.........".to_owned();
-        }
+        rows[4..7].fill(".....x.........".to_owned());
         rows[7] = ".oxxx..........".to_owned();
         let position = Position::parse(&rows.join("/"), rules, Mark::X).unwrap();
         let mut board = root_board(&position);
