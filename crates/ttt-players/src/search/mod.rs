@@ -711,19 +711,17 @@ fn threat_aware_moves(board: &mut SearchBoard) -> (Vec<usize>, bool) {
 /// evaluation beats beta by at least [`FUTILE_MARGIN`] a ply left: with the move its own,
 /// it is taken to hold beta.
 fn futile(board: &SearchBoard, depth: u32, alpha: i64, beta: i64) -> Option<i64> {
+    if !board.has_patterns() || beta - alpha != 1 || depth > FUTILE_DEPTH || decided(beta) {
+        return None;
+    }
+    // The evaluation first: most nodes are nowhere near the margin, and it is two sums.
+    let eval = board.evaluate();
     let other = !board.to_move;
-    let quiet = board.has_patterns()
-        && beta - alpha == 1
-        && depth <= FUTILE_DEPTH
-        && !decided(beta)
+    let cut = eval - FUTILE_MARGIN * i64::from(depth) >= beta
         && !board.threatens(other)
         && !board.has_double(other)
         && board.four_threes(other).is_empty();
-    if !quiet {
-        return None;
-    }
-    let eval = board.evaluate();
-    (eval - FUTILE_MARGIN * i64::from(depth) >= beta).then_some(eval)
+    cut.then_some(eval)
 }
 
 /// Whether a node is cut off below alpha and scored as at the horizon (razoring): on
@@ -753,8 +751,9 @@ struct Searcher<'a> {
     work: u64,
     /// The `work` at which the clock is read next.
     next_clock: u64,
-    /// Whether nodes may be cut off by their evaluation ([`futile`], [`razored`]): the scores then
-    /// depend on the window a node is searched with, not on the position alone.
+    /// Whether nodes may be cut off by their evaluation ([`futile`], [`razored`]): the
+    /// scores then depend on the window a node is searched with, not on the position
+    /// alone.
     prune: bool,
 }
 
@@ -1055,27 +1054,28 @@ mod tests {
 
     use super::*;
 
+    /// A 15x15 freestyle position, X having moved first, with the given rows (index from
+    /// the top, 15 squares each) and the rest empty; `to_move` is checked.
+    fn gomoku(rows: &[(usize, &str)], to_move: Mark) -> Position {
+        let mut board = vec![".".repeat(15); 15];
+        for &(row, squares) in rows {
+            board[row] = squares.to_owned();
+        }
+        let rules = Rules::new(15, 15, 5).unwrap();
+        let position = Position::parse(&board.join("/"), rules, Mark::X).unwrap();
+        assert_eq!(position.to_move(), to_move);
+        position
+    }
+
     /// O to move on 15x15 against X's open three on row 8 (g8, h8, i8), which becomes an
     /// open four next move unless O blocks it at f8 or j8.
     fn against_an_open_three() -> Position {
-        let rules = Rules::new(15, 15, 5).unwrap();
-        let mut rows = vec![".".repeat(15); 15];
-        rows[7] = "......xxx......".to_owned();
-        rows[0] = "o.o............".to_owned();
-        let position = Position::parse(&rows.join("/"), rules, Mark::X).unwrap();
-        assert_eq!(position.to_move(), Mark::O);
-        position
+        gomoku(&[(7, "......xxx......"), (0, "o.o............")], Mark::O)
     }
 
     /// O to move on 15x15 against X's four on row 8 (b8 to e8, a8 O's): O must take f8.
     fn against_a_four() -> Position {
-        let rules = Rules::new(15, 15, 5).unwrap();
-        let mut rows = vec![".".repeat(15); 15];
-        rows[0] = "..........o.o..".to_owned();
-        rows[7] = "oxxxx..........".to_owned();
-        let position = Position::parse(&rows.join("/"), rules, Mark::X).unwrap();
-        assert_eq!(position.to_move(), Mark::O);
-        position
+        gomoku(&[(0, "..........o.o.."), (7, "oxxxx..........")], Mark::O)
     }
 
     /// A board of `position` as the root's is, with pattern codes.
@@ -1086,20 +1086,17 @@ mod tests {
     /// X to move on 15x15, with twos of its own, O's marks scattered: no threat to answer,
     /// and none to win by at once.
     fn quiet() -> Position {
-        let rules = Rules::new(15, 15, 5).unwrap();
-        let mut rows = vec![".".repeat(15); 15];
-        rows[5] = "..........x....".to_owned();
-        rows[7] = "......x.x......".to_owned();
-        rows[10] = "..o...o...o....".to_owned();
-        let position = Position::parse(&rows.join("/"), rules, Mark::X).unwrap();
-        assert_eq!(position.to_move(), Mark::X);
-        position
+        let rows = [
+            (5, "..........x...."),
+            (7, "......x.x......"),
+            (10, "..o...o...o...."),
+        ];
+        gomoku(&rows, Mark::X)
     }
 
     #[test]
     fn a_quiet_node_far_above_beta_is_cut_off_and_a_threatened_one_is_not() {
         let position = quiet();
-        let rules = position.rules();
         let mut board = root_board(&position);
         let eval = board.evaluate();
         let (depth, margin) = (2, 2 * FUTILE_MARGIN);
@@ -1135,13 +1132,13 @@ mod tests {
         let board = root_board(&against_a_four());
         assert!(board.threatens(Mark::X) && !board.has_double(Mark::X));
         assert!(futile(&board, 1, low - 1, low).is_none(), "a four");
-        let mut rows = vec![".".repeat(15); 15];
-        rows[0] = "..........o.o..".to_owned();
-        rows[7] = "oxxx...........".to_owned();
-        rows[5] = "....x..........".to_owned();
-        rows[6] = "....x.........o".to_owned();
-        let board = root_board(&Position::parse(&rows.join("/"), rules, Mark::X).unwrap());
-        assert_eq!(board.to_move, Mark::O);
+        let rows = [
+            (0, "..........o.o.."),
+            (7, "oxxx..........."),
+            (5, "....x.........."),
+            (6, "....x.........o"),
+        ];
+        let board = root_board(&gomoku(&rows, Mark::O));
         assert!(!board.threatens(Mark::X) && !board.has_double(Mark::X));
         assert_eq!(board.four_threes(Mark::X).iter().count(), 1, "e8");
         assert!(futile(&board, 1, low - 1, low).is_none(), "a four-three");
@@ -1155,7 +1152,6 @@ mod tests {
     #[test]
     fn a_quiet_node_far_below_alpha_is_scored_at_the_horizon_and_a_forced_one_is_not() {
         let position = quiet();
-        let rules = position.rules();
         let mut board = root_board(&position);
         let eval = board.evaluate();
         let (depth, margin) = (2, 2 * RAZOR_MARGIN);
@@ -1191,14 +1187,16 @@ mod tests {
         assert_eq!(searcher.nodes, 1);
         // A win by fours is still seen: X to move makes two fours at f8 (c8 to e8 and f5
         // to f7), scored at every node only where O has no four to make (O's a1 to c1).
-        let mut rows = vec![".".repeat(15); 15];
-        rows[0] = "ooo...........o".to_owned();
-        rows[3] = ".....o.........".to_owned();
-        rows[4..7].fill(".....x.........".to_owned());
-        rows[7] = ".oxxx..........".to_owned();
-        let position = Position::parse(&rows.join("/"), rules, Mark::X).unwrap();
-        let mut board = root_board(&position);
-        assert_eq!(board.to_move, Mark::X);
+        let column = ".....x.........";
+        let rows = [
+            (0, "ooo...........o"),
+            (3, ".....o........."),
+            (4, column),
+            (5, column),
+            (6, column),
+            (7, ".oxxx.........."),
+        ];
+        let mut board = root_board(&gomoku(&rows, Mark::X));
         assert!(board.has_double(Mark::X) && board.can_make_four(Mark::O));
         let alpha = board.evaluate() + RAZOR_MARGIN + 1;
         assert!(razored(&board, 1, alpha, alpha + 1));
