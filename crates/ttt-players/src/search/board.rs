@@ -19,7 +19,7 @@ use super::WIN;
 use super::patterns::{
     Class, PLACE, PatternShape, PatternTable, PatternWeights, Threat, class_in, combination,
 };
-use super::squares::SquareSet;
+use super::squares::{SquareSet, ones};
 
 /// The shape of a board, shared by all boards of the same rules.
 #[derive(Debug)]
@@ -214,10 +214,8 @@ pub(crate) struct SearchBoard {
 /// proportional to the windows through one square.
 #[derive(Debug, Clone)]
 struct Windows {
-    /// Marks of X and of O in each window.
-    counts: [Vec<u8>; 2],
-    /// Marks of X and of O just beyond the ends of each window (always 0 under freestyle).
-    beyond: [Vec<u8>; 2],
+    /// Each window's marks.
+    marks: Vec<WindowMarks>,
     /// For each side, its live windows (open to it, holding some of its marks) by count,
     /// so that threats are found without looking at every window.
     live: [LiveWindows; 2],
@@ -225,52 +223,80 @@ struct Windows {
     strength: [i64; 2],
 }
 
-/// One side's live windows (open to it and holding some of its marks), listed by how many
-/// of its marks they hold, from the fewest any threat is made of (k - 3, at least 1):
-/// emptier windows are too many to list and nothing reads them. On gomoku a window with
-/// one mark changes list at nearly every move: not listing them gave the threat search
+/// One window's marks, together in four bytes: a move reads and writes both counts of
+/// each window through its square (two vectors for each count made a move and its undo
+/// take longer, see docs/strength.md).
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+struct WindowMarks {
+    /// Marks of X and of O in the window.
+    count: [u8; 2],
+    /// Marks of X and of O just beyond its ends (always 0 under freestyle).
+    beyond: [u8; 2],
+}
+
+/// One side's live windows (open to it and holding some of its marks), as a set of bits
+/// for each count of its marks, from the fewest any threat is made of (k - 3, at least 1):
+/// emptier windows are too many to keep and nothing reads them. On gomoku a window with
+/// one mark changes count at nearly every move: not keeping them gave the threat search
 /// 5-18% more nodes in the same time, the alpha-beta up to 7%, on seven suite positions.
+/// Bits rather than lists: a window moves from one count to the next with one bit cleared
+/// and one set, where a list took it out by swapping with its last (see docs/strength.md).
 #[derive(Debug, Clone)]
 struct LiveWindows {
-    /// The fewest marks of a listed window.
+    /// The fewest marks of a window kept.
     fewest: usize,
-    /// The windows holding each count of marks (empty below `fewest`).
-    by_count: Vec<Vec<u32>>,
-    /// Where each window sits in its list (`u32::MAX`: not listed).
-    slot: Vec<u32>,
+    /// The words (of 64 windows) each count's set takes.
+    words: usize,
+    /// The windows holding each count of marks, count after count, `words` words each
+    /// (none below `fewest`).
+    bits: Vec<u64>,
+    /// How many windows hold each count of marks.
+    len: Vec<u32>,
 }
 
 impl LiveWindows {
     fn new(k: usize, windows: usize) -> LiveWindows {
+        let words = windows.div_ceil(64);
         LiveWindows {
             fewest: k.saturating_sub(3).max(1),
-            by_count: vec![Vec::new(); k + 1],
-            slot: vec![u32::MAX; windows],
+            words,
+            bits: vec![0; (k + 1) * words],
+            len: vec![0; k + 1],
         }
     }
 
-    /// Takes `window` out of the list for `count`.
+    /// Takes `window` out of the set for `count`.
+    #[inline]
     fn remove(&mut self, window: usize, count: usize) {
         if count < self.fewest {
             return;
         }
-        let at = self.slot[window] as usize;
-        let list = &mut self.by_count[count];
-        list.swap_remove(at);
-        if let Some(&moved) = list.get(at) {
-            self.slot[moved as usize] = at as u32;
-        }
-        self.slot[window] = u32::MAX;
+        self.bits[count * self.words + window / 64] &= !(1 << (window % 64));
+        self.len[count] -= 1;
     }
 
-    /// Puts `window` in the list for `count`.
+    /// Puts `window` in the set for `count`.
+    #[inline]
     fn add(&mut self, window: usize, count: usize) {
         if count < self.fewest {
             return;
         }
-        let list = &mut self.by_count[count];
-        self.slot[window] = list.len() as u32;
-        list.push(window as u32);
+        self.bits[count * self.words + window / 64] |= 1 << (window % 64);
+        self.len[count] += 1;
+    }
+
+    /// How many windows hold `count` marks.
+    fn len(&self, count: usize) -> usize {
+        self.len.get(count).map_or(0, |&len| len as usize)
+    }
+
+    /// The windows holding `count` marks, lowest first.
+    fn windows(&self, count: usize) -> impl Iterator<Item = usize> + '_ {
+        let words = match self.len(count) {
+            0 => &[][..],
+            _ => &self.bits[count * self.words..(count + 1) * self.words],
+        };
+        ones(words)
     }
 }
 
@@ -324,8 +350,7 @@ impl Windows {
     fn new(shape: &Shape) -> Windows {
         let (k, windows) = (shape.rules.k(), shape.windows.len());
         Windows {
-            counts: [vec![0; windows], vec![0; windows]],
-            beyond: [vec![0; windows], vec![0; windows]],
+            marks: vec![WindowMarks::default(); windows],
             live: [LiveWindows::new(k, windows), LiveWindows::new(k, windows)],
             strength: [0, 0],
         }
@@ -334,7 +359,7 @@ impl Windows {
     /// Whether window `index` can still become a winning line for side `me` (0 X, 1 O):
     /// none of the other side's marks in it, and none of `me`'s just beyond its ends.
     fn is_open(&self, me: usize, index: usize) -> bool {
-        self.counts[1 - me][index] == 0 && self.beyond[me][index] == 0
+        self.marks[index].count[1 - me] == 0 && self.marks[index].beyond[me] == 0
     }
 
     /// Counts side `me`'s new mark on `square`; whether it completes a window.
@@ -345,8 +370,8 @@ impl Windows {
         for &window in &shape.through[square] {
             let window = window as usize;
             let (mine, theirs) = (
-                usize::from(self.counts[me][window]),
-                usize::from(self.counts[other][window]),
+                usize::from(self.marks[window].count[me]),
+                usize::from(self.marks[window].count[other]),
             );
             if self.is_open(me, window) {
                 if mine > 0 {
@@ -356,11 +381,11 @@ impl Windows {
                 self.strength[me] += shape.weights[mine + 1] - shape.weights[mine];
                 won |= mine + 1 == k;
             }
-            if mine == 0 && theirs > 0 && self.beyond[other][window] == 0 {
+            if mine == 0 && theirs > 0 && self.marks[window].beyond[other] == 0 {
                 self.live[other].remove(window, theirs);
                 self.strength[other] -= shape.weights[theirs];
             }
-            self.counts[me][window] += 1;
+            self.marks[window].count[me] += 1;
         }
         // Under exactly k: the windows this mark lies just beyond close to its side.
         for &window in &shape.beyond[square] {
@@ -368,7 +393,7 @@ impl Windows {
             if self.is_open(me, window) {
                 self.close(shape, me, window);
             }
-            self.beyond[me][window] += 1;
+            self.marks[window].beyond[me] += 1;
         }
         won
     }
@@ -378,17 +403,17 @@ impl Windows {
         let other = 1 - me;
         for &window in &shape.beyond[square] {
             let window = window as usize;
-            self.beyond[me][window] -= 1;
+            self.marks[window].beyond[me] -= 1;
             if self.is_open(me, window) {
                 self.reopen(shape, me, window);
             }
         }
         for &window in &shape.through[square] {
             let window = window as usize;
-            self.counts[me][window] -= 1;
+            self.marks[window].count[me] -= 1;
             let (mine, theirs) = (
-                usize::from(self.counts[me][window]),
-                usize::from(self.counts[other][window]),
+                usize::from(self.marks[window].count[me]),
+                usize::from(self.marks[window].count[other]),
             );
             if self.is_open(me, window) {
                 self.live[me].remove(window, mine + 1);
@@ -397,7 +422,7 @@ impl Windows {
                 }
                 self.strength[me] -= shape.weights[mine + 1] - shape.weights[mine];
             }
-            if mine == 0 && theirs > 0 && self.beyond[other][window] == 0 {
+            if mine == 0 && theirs > 0 && self.marks[window].beyond[other] == 0 {
                 self.live[other].add(window, theirs);
                 self.strength[other] += shape.weights[theirs];
             }
@@ -406,7 +431,7 @@ impl Windows {
 
     /// Takes window `index`, open until now, out of side `me`'s evaluation and threats.
     fn close(&mut self, shape: &Shape, me: usize, index: usize) {
-        let mine = usize::from(self.counts[me][index]);
+        let mine = usize::from(self.marks[index].count[me]);
         if mine > 0 {
             self.live[me].remove(index, mine);
         }
@@ -415,7 +440,7 @@ impl Windows {
 
     /// Puts window `index`, open again, back into side `me`'s evaluation and threats.
     fn reopen(&mut self, shape: &Shape, me: usize, index: usize) {
-        let mine = usize::from(self.counts[me][index]);
+        let mine = usize::from(self.marks[index].count[me]);
         if mine > 0 {
             self.live[me].add(index, mine);
         }
@@ -717,7 +742,7 @@ impl SearchBoard {
     pub(crate) fn threatens(&self, mark: Mark) -> bool {
         match self.offering(mark, Threat::Five) {
             Some(squares) => !squares.is_empty(),
-            None => !self.live_windows(mark, self.rules().k() - 1).is_empty(),
+            None => self.live_count(mark, self.rules().k() - 1) > 0,
         }
     }
 
@@ -727,16 +752,21 @@ impl SearchBoard {
         match self.offering(mark, Threat::Four) {
             Some(squares) => !squares.is_empty(),
             // A window open to it with two marks to go.
-            None => !self.live_windows(mark, self.rules().k() - 2).is_empty(),
+            None => self.live_count(mark, self.rules().k() - 2) > 0,
         }
     }
 
     /// The windows open to `mark` holding exactly `count` of its marks (at least k - 3,
-    /// and 1).
-    fn live_windows(&self, mark: Mark, count: usize) -> &[u32] {
+    /// and 1), lowest first.
+    fn live_windows(&self, mark: Mark, count: usize) -> impl Iterator<Item = usize> + '_ {
         let live = &self.windows.live[side(mark)];
-        debug_assert!(count >= live.fewest, "{count} marks are not listed");
-        live.by_count.get(count).map_or(&[], Vec::as_slice)
+        debug_assert!(count >= live.fewest, "{count} marks are not kept");
+        live.windows(count)
+    }
+
+    /// How many [`live_windows`](SearchBoard::live_windows) there are.
+    fn live_count(&self, mark: Mark, count: usize) -> usize {
+        self.windows.live[side(mark)].len(count)
     }
 
     /// The free squares that would complete a window for `mark`, lowest first.
@@ -754,8 +784,7 @@ impl SearchBoard {
     /// completes a window (one may come from several windows).
     fn one_short(&self, mark: Mark) -> impl Iterator<Item = usize> + '_ {
         self.live_windows(mark, self.rules().k() - 1)
-            .iter()
-            .flat_map(|&window| &self.shape.windows[window as usize])
+            .flat_map(|window| &self.shape.windows[window])
             .map(|&square| usize::from(square))
             .filter(|&square| self.cells[square] == 0)
     }
@@ -831,12 +860,13 @@ impl SearchBoard {
     /// The squares of [`double_squares`](SearchBoard::double_squares), some more than
     /// once, unordered, from the window counts.
     fn doubles(&self, mark: Mark) -> impl Iterator<Item = usize> + '_ {
-        let two_short = self.live_windows(mark, self.rules().k() - 2);
+        let short = self.rules().k() - 2;
         // Two squares to win on take two windows two short: none, or one, is no threat.
-        let two_short = if two_short.len() < 2 { &[] } else { two_short };
+        let two_short = (self.live_count(mark, short) >= 2).then(|| self.live_windows(mark, short));
         two_short
-            .iter()
-            .flat_map(|&window| &self.shape.windows[window as usize])
+            .into_iter()
+            .flatten()
+            .flat_map(|window| &self.shape.windows[window])
             .map(|&square| usize::from(square))
             .filter(move |&square| self.cells[square] == 0 && self.is_double(mark, square))
     }
@@ -844,7 +874,7 @@ impl SearchBoard {
     /// Whether window `index` holds k - 2 of `mark`'s marks and is open to it.
     fn is_two_short(&self, mark: Mark, index: usize) -> bool {
         let me = side(mark);
-        usize::from(self.windows.counts[me][index]) + 2 == self.rules().k()
+        usize::from(self.windows.marks[index].count[me]) + 2 == self.rules().k()
             && self.windows.is_open(me, index)
     }
 
@@ -1043,7 +1073,7 @@ impl SearchBoard {
         let k = self.rules().k();
         self.shape.through[square].iter().any(|&window| {
             let window = window as usize;
-            usize::from(self.windows.counts[me][window]) + 3 == k
+            usize::from(self.windows.marks[window].count[me]) + 3 == k
                 && self.windows.is_open(me, window)
                 && self.shape.windows[window].iter().any(|&next| {
                     let next = usize::from(next);
@@ -1066,7 +1096,8 @@ impl SearchBoard {
             let squares = &self.shape.windows[window];
             let holds_played =
                 played.is_some_and(|played| squares.iter().any(|&s| usize::from(s) == played));
-            let marks = usize::from(self.windows.counts[me][window]) + usize::from(holds_played);
+            let marks =
+                usize::from(self.windows.marks[window].count[me]) + usize::from(holds_played);
             if marks + 2 != k || !self.windows.is_open(me, window) {
                 continue;
             }
@@ -1099,7 +1130,7 @@ impl SearchBoard {
     /// The free squares of the windows open to `mark` that hold at least `marks` of its
     /// marks: where its lines can still grow, those in the most such windows first.
     /// `marks` is at least k - 3 (0 or 1 where k is 4 or less): emptier windows are not
-    /// listed. From the window counts.
+    /// kept. From the window counts.
     fn growth_squares(&self, mark: Mark, marks: u8) -> Vec<usize> {
         self.counted_growth(mark, marks)
             .into_iter()
@@ -1112,23 +1143,23 @@ impl SearchBoard {
     fn counted_growth(&self, mark: Mark, marks: u8) -> Vec<(u32, usize, bool)> {
         debug_assert!(
             usize::from(marks).max(1) >= self.windows.live[side(mark)].fewest,
-            "windows of {marks} marks are not listed"
+            "windows of {marks} marks are not kept"
         );
         let me = side(mark);
         let mut found: Vec<(u32, usize, bool)> = Vec::new();
-        let listed = (usize::from(marks).max(1)..self.rules().k()).flat_map(|count| {
-            let windows = self.live_windows(mark, count).iter();
-            windows.map(move |&window| (window as usize, count))
+        let kept = (usize::from(marks).max(1)..self.rules().k()).flat_map(|count| {
+            let windows = self.live_windows(mark, count);
+            windows.map(move |window| (window, count))
         });
-        // Empty windows are not listed: on a short line (k = 3) they are looked for.
+        // Empty windows are not kept: on a short line (k = 3) they are looked for.
         let empty = (0..self.shape.windows.len())
             .filter(|&window| {
                 marks == 0
-                    && self.windows.counts[me][window] == 0
+                    && self.windows.marks[window].count[me] == 0
                     && self.windows.is_open(me, window)
             })
             .map(|window| (window, 0));
-        for (window, count) in listed.chain(empty) {
+        for (window, count) in kept.chain(empty) {
             let exactly = count == usize::from(marks);
             for &square in &self.shape.windows[window] {
                 let square = usize::from(square);
@@ -1169,8 +1200,8 @@ impl SearchBoard {
             .map(|&window| {
                 let window = window as usize;
                 let (mine, theirs) = (
-                    usize::from(windows.counts[me][window]),
-                    usize::from(windows.counts[other][window]),
+                    usize::from(windows.marks[window].count[me]),
+                    usize::from(windows.marks[window].count[other]),
                 );
                 if windows.is_open(me, window) {
                     weights[mine + 1] - weights[mine]
@@ -1474,8 +1505,8 @@ mod tests {
                         )
                     );
                     assert_eq!(
-                        (&board.windows.beyond, &board.codes.offered),
-                        (&empty.windows.beyond, &empty.codes.offered),
+                        (&board.windows.marks, &board.codes.offered),
+                        (&empty.windows.marks, &empty.codes.offered),
                         "{rules}: every undo takes back"
                     );
                 }
@@ -1512,16 +1543,16 @@ mod tests {
     /// For each side, how many windows it could complete with one more mark.
     fn open(board: &SearchBoard) -> [usize; 2] {
         let k = board.rules().k();
-        Mark::ALL.map(|mark| board.live_windows(mark, k - 1).len())
+        Mark::ALL.map(|mark| board.live_count(mark, k - 1))
     }
 
     /// For each side, how many windows it could complete with two more marks.
     fn two_short(board: &SearchBoard) -> [usize; 2] {
         let k = board.rules().k();
-        Mark::ALL.map(|mark| board.live_windows(mark, k - 2).len())
+        Mark::ALL.map(|mark| board.live_count(mark, k - 2))
     }
 
-    /// The live lists, sorted, as counted from scratch and as kept move by move.
+    /// The live windows, lowest first, as counted from scratch and as kept move by move.
     fn live_lists(board: &SearchBoard) -> (Vec<Vec<u32>>, Vec<Vec<u32>>) {
         let k = board.rules().k();
         let mut counted = Vec::new();
@@ -1533,14 +1564,17 @@ mod tests {
                     (0..board.shape.windows.len() as u32)
                         .filter(|&w| {
                             let w = w as usize;
-                            usize::from(board.windows.counts[me][w]) == count
+                            usize::from(board.windows.marks[w].count[me]) == count
                                 && board.windows.is_open(me, w)
                         })
                         .collect(),
                 );
-                let mut list = board.live_windows(mark, count).to_vec();
-                list.sort_unstable();
-                kept.push(list);
+                let kept_here: Vec<u32> = board
+                    .live_windows(mark, count)
+                    .map(|window| window as u32)
+                    .collect();
+                assert_eq!(kept_here.len(), board.live_count(mark, count));
+                kept.push(kept_here);
             }
         }
         (counted, kept)
@@ -1568,9 +1602,14 @@ mod tests {
                     }
                     let (counted, kept) = live_lists(&board);
                     assert_eq!(counted, kept, "{rules}, step {step}");
-                    // Below the fewest marks listed, nothing is.
+                    // Below the fewest marks kept, nothing is.
                     for live in &board.windows.live {
-                        assert!(live.by_count[..live.fewest].iter().all(Vec::is_empty));
+                        assert!(
+                            live.bits[..live.fewest * live.words]
+                                .iter()
+                                .all(|&w| w == 0)
+                        );
+                        assert!(live.len[..live.fewest].iter().all(|&len| len == 0));
                     }
                 }
             }
@@ -1713,7 +1752,7 @@ mod tests {
                             let makes_four = |square: usize| {
                                 board.shape.through[square].iter().any(|&window| {
                                     let window = window as usize;
-                                    board.windows.counts[side(mark)][window] == short
+                                    board.windows.marks[window].count[side(mark)] == short
                                         && board.windows.is_open(side(mark), window)
                                 })
                             };

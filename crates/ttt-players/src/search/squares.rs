@@ -64,17 +64,23 @@ impl SquareSet {
 
     /// The squares, lowest first.
     pub(crate) fn iter(&self) -> impl Iterator<Item = usize> + '_ {
-        self.0.iter().enumerate().flat_map(|(index, &word)| {
-            let mut rest = word;
-            std::iter::from_fn(move || {
-                (rest != 0).then(|| {
-                    let bit = rest.trailing_zeros() as usize;
-                    rest &= rest - 1;
-                    index * 64 + bit
-                })
+        ones(&self.0)
+    }
+}
+
+/// The places of the bits set in `words` (64 a word, the lowest bit of the first word
+/// first), lowest first.
+pub(crate) fn ones(words: &[u64]) -> impl Iterator<Item = usize> + '_ {
+    words.iter().enumerate().flat_map(|(index, &word)| {
+        let mut rest = word;
+        std::iter::from_fn(move || {
+            (rest != 0).then(|| {
+                let bit = rest.trailing_zeros() as usize;
+                rest &= rest - 1;
+                index * 64 + bit
             })
         })
-    }
+    })
 }
 
 impl FromIterator<usize> for SquareSet {
