@@ -1093,12 +1093,15 @@ impl SearchBoard {
         let mut first = None;
         for &window in &self.shape.through[square] {
             let window = window as usize;
+            let marks = usize::from(self.windows.marks[window].count[me]);
+            // Most windows are too empty, or too full, to count with `played` or without.
+            if marks + 3 < k || marks + 2 > k || !self.windows.is_open(me, window) {
+                continue;
+            }
             let squares = &self.shape.windows[window];
             let holds_played =
                 played.is_some_and(|played| squares.iter().any(|&s| usize::from(s) == played));
-            let marks =
-                usize::from(self.windows.marks[window].count[me]) + usize::from(holds_played);
-            if marks + 2 != k || !self.windows.is_open(me, window) {
+            if marks + usize::from(holds_played) + 2 != k {
                 continue;
             }
             let other = squares
