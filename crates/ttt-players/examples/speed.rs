@@ -59,10 +59,11 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
     let (mut searched, mut nodes, mut all_nodes, mut depth, mut time) =
         (0u32, 0u64, 0u64, 0u64, Duration::ZERO);
     let (mut at_once, mut longest) = (0u32, Duration::ZERO);
+    let mut search = Search::new(Limits { think, memory });
+    search.prepare(rules);
     for (game, plies, position) in &positions {
-        // A fresh player each time: nothing learnt on one position helps the next.
-        let mut search = Search::new(Limits { think, memory });
-        search.prepare(rules);
+        // Nothing learnt on one position helps the next (see `Search::forget`).
+        search.forget();
         search.choose(position, &mut rng)?;
         let thought = search.thought().ok_or("search said nothing")?;
         println!("game {game:2}, move {plies:2}: {thought}");

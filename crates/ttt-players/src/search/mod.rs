@@ -342,6 +342,26 @@ impl Search {
         self.shape(rules);
     }
 
+    /// Forgets every position it searched, as a player new to the game would: its tables
+    /// are emptied where they are (their memory kept, and in use from then on), and the
+    /// last move's [`Thought`] with them. The `speed` example starts each position so:
+    /// nothing learnt on one helps the next, while the memory is what a game's player has
+    /// after its first moves rather than pages the system has yet to give.
+    ///
+    /// ```
+    /// use ttt_players::{Limits, Player, Search};
+    ///
+    /// let mut search = Search::new(Limits { memory: 1 << 20, ..Limits::default() });
+    /// let bytes = search.table_bytes();
+    /// search.forget();
+    /// assert_eq!((search.table_bytes(), search.thought()), (bytes, None));
+    /// ```
+    pub fn forget(&mut self) {
+        self.table.clear();
+        self.threats.clear();
+        self.last = None;
+    }
+
     /// Makes the tables anew within the memory bound, dropping the old ones first so that
     /// the bound holds while the new ones are made.
     fn remake_tables(&mut self) {

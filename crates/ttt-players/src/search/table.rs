@@ -65,6 +65,12 @@ impl Table {
         self.words.len() * std::mem::size_of::<u64>()
     }
 
+    /// Empties the table where it is: every slot free, as when it was made.
+    pub(crate) fn clear(&mut self) {
+        self.words.fill(0);
+        self.search = 0;
+    }
+
     /// Starts a new search (a new move): what the earlier ones wrote is still read, but
     /// gives way to what this one writes.
     pub(crate) fn next_search(&mut self) {
@@ -174,6 +180,10 @@ mod tests {
             table.insert(hash, entries[0]);
         }
         assert!(table.bytes() <= 1 << 20, "never grows");
+        let bytes = table.bytes();
+        table.clear();
+        assert!((0..100_000_u64).all(|hash| table.get(hash).is_none()));
+        assert_eq!(table.bytes(), bytes, "emptied where it is");
     }
 
     #[test]

@@ -167,6 +167,11 @@ impl Threats {
         }
     }
 
+    /// Empties the table where it is: nothing kept, as when it was made.
+    pub(crate) fn clear(&mut self) {
+        self.table.fill([0; 2]);
+    }
+
     /// The bytes its table takes.
     pub(crate) fn bytes(&self) -> usize {
         self.table.len() * SLOT_BYTES
@@ -898,9 +903,13 @@ mod tests {
             assert_eq!(unpacked(packed(numbers)), numbers);
         }
         // An empty slot is all zero words: no key, so never found.
-        let threats = Threats::within(1 << 16);
+        let mut threats = Threats::within(1 << 16);
         assert!(threats.table.iter().all(|slot| *slot == [0, 0]));
         assert_eq!(threats.lookup(0), None);
         assert_eq!(threats.lookup(12_345), None);
+        threats.keep(12_345, Numbers::PROVED);
+        assert_eq!(threats.lookup(12_345), Some(Numbers::PROVED));
+        threats.clear();
+        assert!(threats.table.iter().all(|slot| *slot == [0, 0]));
     }
 }
