@@ -13,6 +13,7 @@ use web_time::Instant;
 
 use rand::Rng;
 use ttt_core::{Mark, Position, Rules, Square};
+use ttt_solver::fours::Wins;
 
 use crate::{Limits, Player, PlayerError, pick};
 use board::{SearchBoard, Shape, ShapeCache};
@@ -954,14 +955,16 @@ impl Searcher<'_> {
         if board.is_full() {
             return Ok(0);
         }
-        let forced = board.winning_squares(!me);
-        if forced.len() > 1 {
-            return Ok(-(WIN - ply - 1));
-        }
+        // The opponent's squares to win on: one is a forced block, two are lost.
+        let block = match board.wins(!me) {
+            Wins::Several => return Ok(-(WIN - ply - 1)),
+            Wins::One(square) => Some(square),
+            Wins::None => None,
+        };
         // Two squares to win on next move (an open three made a four) win when the
         // opponent has no four to gain time with; so, two plies later, does a four that
         // makes a flex three on another line (a four-three).
-        if forced.is_empty() && !board.can_make_four(!me) {
+        if block.is_none() && !board.can_make_four(!me) {
             if board.has_double(me) {
                 return Ok(WIN - ply - 2);
             }
@@ -969,7 +972,7 @@ impl Searcher<'_> {
                 return Ok(WIN - ply - 4);
             }
         }
-        if depth == 0 && forced.is_empty() {
+        if depth == 0 && block.is_none() {
             return Ok(self.horizon(board, ply));
         }
         let original_alpha = alpha;
@@ -993,10 +996,9 @@ impl Searcher<'_> {
         }
         // Moves not answering a threat are quiet: the late ones are searched less deep
         // first (one's own fours among them; sparing those measured no better).
-        let (mut moves, quiet) = if forced.is_empty() {
-            threat_aware_moves(board)
-        } else {
-            (forced, false)
+        let (mut moves, quiet) = match block {
+            None => threat_aware_moves(board),
+            Some(square) => (vec![square], false),
         };
         if let Some(best) = entry.and_then(|e| e.best).map(usize::from)
             && let Some(index) = moves.iter().position(|&m| m == best)
