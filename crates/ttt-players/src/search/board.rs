@@ -223,9 +223,9 @@ struct Windows {
     strength: [i64; 2],
 }
 
-/// One window's marks, together in four bytes: a move reads and writes both counts of
-/// each window through its square (two vectors for each count made a move and its undo
-/// take longer, see docs/strength.md).
+/// One window's marks, together in four bytes: a move reads both sides' counts of each
+/// window through its square, and writes one (a vector for each count and side, four in
+/// all, made a move and its undo take longer: see docs/strength.md).
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
 struct WindowMarks {
     /// Marks of X and of O in the window.
