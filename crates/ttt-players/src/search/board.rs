@@ -250,7 +250,9 @@ struct LiveWindows {
     /// The windows holding each count of marks, count after count, `words` words each
     /// (none below `fewest`).
     bits: Vec<u64>,
-    /// How many windows hold each count of marks.
+    /// How many windows hold each count of marks: the bits' count, kept rather than
+    /// counted, as the threat questions at nearly every move only ask whether there are
+    /// any (or two).
     len: Vec<u32>,
 }
 
