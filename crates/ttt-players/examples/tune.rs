@@ -13,7 +13,7 @@
 //! weights, as `PatternWeights` takes them.
 //!
 //! ```text
-//! cargo run --release -p ttt-players --example tune -- games [FILE...]
+//! cargo run --release -p ttt-players --example tune -- games [--only NAME,...] [FILE...]
 //! ```
 //!
 //! fits the weights instead to the quiet positions of recorded games (as the `gauntlet`
@@ -21,6 +21,8 @@
 //! such as `search`'s games against a stronger engine (by default the 32 games of
 //! `examples/data/midgame.txt`): every fifth game is held out, and the loss on those
 //! games, before and after, tells whether the fit carries over to games it did not see.
+//! `--only` fits the named features' weights (both sides'), keeping the others as they
+//! are: to weigh new features without refitting what self-play already settled.
 
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::thread;
@@ -73,15 +75,36 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
         if samples.is_empty() {
             return Err("no positions to fit the weights to: play some games".into());
         }
-        weights = fit(&samples, weights);
+        weights = fit(&samples, weights, &[true; FEATURES]);
         print_weights(&weights);
     }
     Ok(())
 }
 
-/// Fits the weights to the recorded games of `paths`, every fifth held out.
-fn fit_recorded(paths: &[String]) -> Result<(), Box<dyn std::error::Error>> {
+/// Fits the weights to the recorded games of `paths`, every fifth held out; with
+/// `--only NAME,...` first, only those features' weights.
+fn fit_recorded(mut paths: &[String]) -> Result<(), Box<dyn std::error::Error>> {
     let rules = Rules::new(15, 15, 5)?;
+    let mut free = [true; FEATURES];
+    if paths.first().is_some_and(|word| word == "--only") {
+        let names = paths
+            .get(1)
+            .ok_or("--only: give the features' names, as 'two-two,four-two'")?;
+        free = [false; FEATURES];
+        for name in names.split(',') {
+            let place = FEATURE_NAMES
+                .iter()
+                .position(|&known| known == name)
+                .ok_or_else(|| {
+                    format!(
+                        "--only: no feature {name:?}; the features are {}",
+                        FEATURE_NAMES.join(", ")
+                    )
+                })?;
+            free[place] = true;
+        }
+        paths = &paths[2..];
+    }
     let (mut fitted_on, mut held_out) = (Vec::new(), Vec::new());
     let mut games = 0;
     let paths = if paths.is_empty() {
@@ -114,7 +137,7 @@ fn fit_recorded(paths: &[String]) -> Result<(), Box<dyn std::error::Error>> {
         return Err("too few games to fit and to hold out: give more".into());
     }
     let start = PatternWeights::default();
-    let weights = fit(&fitted_on, start);
+    let weights = fit(&fitted_on, start, &free);
     let (before, right_before) = loss(&held_out, &parameters(&start));
     let (after, right_after) = loss(&held_out, &parameters(&weights));
     println!(
@@ -218,8 +241,9 @@ fn with_results(kept: Vec<Kept>, end: &Position) -> Vec<Sample> {
 }
 
 /// The weights that best foretell the results, by gradient descent from `start` on the
-/// mean logistic loss.
-fn fit(samples: &[Sample], start: PatternWeights) -> PatternWeights {
+/// mean logistic loss: the weights of the features `free` marks (the others stay as
+/// `start` has them).
+fn fit(samples: &[Sample], start: PatternWeights, free: &[bool; FEATURES]) -> PatternWeights {
     let mut theta = parameters(&start);
     let loss = |theta: &[f64]| loss(samples, theta);
     let (before, right_before) = loss(&theta);
@@ -246,7 +270,7 @@ fn fit(samples: &[Sample], start: PatternWeights) -> PatternWeights {
                 gradient[FEATURES + i] -= error * f64::from(other[i]);
             }
         }
-        for i in 0..theta.len() {
+        for i in (0..theta.len()).filter(|&i| free[i % FEATURES]) {
             let g = gradient[i] / samples.len() as f64;
             m[i] = beta1 * m[i] + (1.0 - beta1) * g;
             v[i] = beta2 * v[i] + (1.0 - beta2) * g * g;

@@ -65,8 +65,10 @@ impl Class {
 /// The features the evaluation counts for one side, over the free squares: how many of
 /// its (square, direction) pairs make each class from a block one to a five, then how
 /// many squares make two fours (or fives) at once, a four and a flex three, and two flex
-/// threes (the forks that win).
-pub const FEATURES: usize = 12;
+/// threes (the forks that win), then the forks that make the next threat: a four with a
+/// block three or a flex two, a flex three with one of those, a block three with another
+/// or a flex two, and two flex twos. A square makes one fork at most, the strongest.
+pub const FEATURES: usize = 16;
 
 /// Names of the [`FEATURES`], in order: for tables and tuning output.
 pub const FEATURE_NAMES: [&str; FEATURES] = [
@@ -82,6 +84,10 @@ pub const FEATURE_NAMES: [&str; FEATURES] = [
     "four-four",
     "four-three",
     "three-three",
+    "four-two",
+    "three-two",
+    "block3-two",
+    "two-two",
 ];
 
 /// The weights of the pattern evaluation: what each of the [`FEATURES`] is worth to the
@@ -98,8 +104,12 @@ pub struct PatternWeights {
 impl Default for PatternWeights {
     fn default() -> PatternWeights {
         PatternWeights {
-            own: [0, 0, -1, 11, 21, 67, 110, 4246, 5000, 5140, 1845, 15],
-            other: [-1, 0, -2, 8, 17, 38, 108, 373, 5000, -203, 220, -90],
+            own: [
+                0, 0, -1, 11, 21, 67, 110, 4246, 5000, 5140, 1845, 15, 132, 65, 26, -2,
+            ],
+            other: [
+                -1, 0, -2, 8, 17, 38, 108, 373, 5000, -203, 220, -90, 101, 65, 37, 8,
+            ],
         }
     }
 }
@@ -122,12 +132,20 @@ fn worth(classes: [Class; 4], weights: &[i32; FEATURES]) -> i64 {
 /// The features (by their place in [`FEATURES`]) a square's four classes show, for one
 /// side: each direction's class, then the fork they make, if any.
 fn features(classes: [Class; 4]) -> impl Iterator<Item = usize> {
-    let fours = classes.iter().filter(|&&c| c >= Class::Block4).count();
-    let threes = classes.iter().filter(|&&c| c == Class::Flex3).count();
-    let fork = match (fours, threes) {
-        (2.., _) => Some(FOUR_FOUR),
-        (1, 1..) => Some(FOUR_THREE),
-        (0, 2..) => Some(THREE_THREE),
+    let count = |wanted: fn(Class) -> bool| classes.iter().filter(|&&c| wanted(c)).count();
+    let fours = count(|c| c >= Class::Block4);
+    let threes = count(|c| c == Class::Flex3);
+    let block_threes = count(|c| c == Class::Block3);
+    // What another line makes to follow a threat up with: a block three or a flex two.
+    let twos = block_threes + count(|c| c == Class::Flex2);
+    let fork = match (fours, threes, twos) {
+        (2.., _, _) => Some(FOUR_FOUR),
+        (1, 1.., _) => Some(FOUR_THREE),
+        (1, 0, 1..) => Some(FOUR_TWO),
+        (0, 2.., _) => Some(THREE_THREE),
+        (0, 1, 1..) => Some(THREE_TWO),
+        (0, 0, 2..) if block_threes > 0 => Some(BLOCK_THREE_TWO),
+        (0, 0, 2..) => Some(TWO_TWO),
         _ => None,
     };
     classes
@@ -141,6 +159,10 @@ fn features(classes: [Class; 4]) -> impl Iterator<Item = usize> {
 const FOUR_FOUR: usize = 9;
 const FOUR_THREE: usize = 10;
 const THREE_THREE: usize = 11;
+const FOUR_TWO: usize = 12;
+const THREE_TWO: usize = 13;
+const BLOCK_THREE_TWO: usize = 14;
+const TWO_TWO: usize = 15;
 
 /// Combinations of four classes (one a direction) are numbered `c0 + 10 c1 + 100 c2 +
 /// 1000 c3`; this is each direction's place value.
@@ -506,6 +528,44 @@ mod tests {
         assert_eq!(x("..o_xx.o."), Class::None, "no room for five");
         assert_eq!(o("..x_oo..."), Class::Block3);
         assert_eq!(o("xx_xx...."), Class::None);
+    }
+
+    #[test]
+    fn a_square_makes_its_strongest_fork_alone() {
+        use Class::{Block3, Block4, Five, Flex2, Flex3, Flex4, None as Nothing};
+        let fork = |classes: [Class; 4]| {
+            let forks: Vec<&str> = features(classes)
+                .filter(|&feature| feature >= FOUR_FOUR)
+                .map(|feature| FEATURE_NAMES[feature])
+                .collect();
+            assert!(forks.len() <= 1, "{classes:?} makes {forks:?}");
+            forks.first().copied()
+        };
+        let cases = [
+            ([Five, Block4, Nothing, Nothing], Some("four-four")),
+            ([Block4, Block4, Flex3, Nothing], Some("four-four")),
+            ([Flex4, Flex3, Nothing, Nothing], Some("four-three")),
+            ([Block4, Flex3, Flex3, Nothing], Some("four-three")),
+            ([Block4, Block3, Nothing, Nothing], Some("four-two")),
+            ([Block4, Flex2, Nothing, Nothing], Some("four-two")),
+            ([Flex3, Flex3, Block3, Nothing], Some("three-three")),
+            ([Flex3, Flex2, Nothing, Nothing], Some("three-two")),
+            ([Block3, Block3, Nothing, Nothing], Some("block3-two")),
+            ([Flex2, Block3, Flex2, Nothing], Some("block3-two")),
+            ([Flex2, Nothing, Flex2, Nothing], Some("two-two")),
+            ([Flex4, Nothing, Nothing, Nothing], None),
+            ([Block4, Class::Block2, Class::Flex1, Nothing], None),
+            ([Flex3, Class::Block2, Nothing, Nothing], None),
+            ([Block3, Class::Block2, Nothing, Nothing], None),
+            ([Flex2, Class::Flex1, Nothing, Nothing], None),
+        ];
+        for (classes, expected) in cases {
+            assert_eq!(fork(classes), expected, "{classes:?}");
+            // Whatever line holds which class.
+            let mut turned = classes;
+            turned.rotate_left(1);
+            assert_eq!(fork(turned), expected, "{turned:?}");
+        }
     }
 
     #[test]
