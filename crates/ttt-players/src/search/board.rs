@@ -1136,7 +1136,7 @@ impl SearchBoard {
     /// marks: where its lines can still grow, those in the most such windows first.
     /// `marks` is at least k - 3 (0 or 1 where k is 4 or less): emptier windows are not
     /// kept. From the window counts.
-    fn growth_squares(&self, mark: Mark, marks: u8) -> Vec<usize> {
+    pub(crate) fn growth_squares(&self, mark: Mark, marks: u8) -> Vec<usize> {
         self.counted_growth(mark, marks)
             .into_iter()
             .map(|(_, square, _)| square)

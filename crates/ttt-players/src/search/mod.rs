@@ -52,6 +52,10 @@ const THREAT_BUDGET: u64 = 2_000_000;
 /// The share of the think time by which the search for the side to move's own win by
 /// threats ends.
 const OWN_SHARE: f64 = 0.2;
+/// The share of the think time by which the look for the side to move's own win that
+/// lets its first moves be quiet ones ends, when threes alone found none (see
+/// [`QUIET_MOVES`]).
+const QUIET_SHARE: f64 = 0.3;
 /// The share of the think time by which the search for the opponent's threats ends. A
 /// smaller share (0.35) leaves the alpha-beta more time where that search runs out, but
 /// measured no different: 65-62-1 against this share at 0.1 s a move on equal terms,
@@ -84,6 +88,12 @@ const ALPHA_BETA_SHARE: f64 = 0.88;
 const LOOK_SHARE: f64 = 0.93;
 /// The share of the think time by which every search ends: the rest is for the answer.
 const END_SHARE: f64 = 0.97;
+/// The first moves of a side's line of threats that may be quiet moves making a win by
+/// fours in waiting (`Threats::find_with_quiet`), where threes alone found no win: in
+/// the root's first look for its own win and in the check of the move chosen against the
+/// opponent's (the opponent's threats before the alpha-beta are looked for without).
+/// See docs/strength.md for what it was measured at.
+const QUIET_MOVES: u8 = 2;
 /// Nodes the search for the opponent's threats may expand after each root move checked.
 const MOVE_CHECK_BUDGET: u64 = 30_000;
 /// Each iteration from the second on first searches a window this far either side of the
@@ -421,7 +431,12 @@ impl Search {
         let threats = &mut self.threats;
         let counted = threats.nodes();
         threats.start(THREAT_BUDGET, Some(start + think.mul_f64(OWN_SHARE)));
-        if let Some(square) = threats.find(&mut board, Reach::Threes) {
+        let mut win = threats.find(&mut board, Reach::Threes);
+        if win.is_none() {
+            threats.start(THREAT_BUDGET, Some(start + think.mul_f64(QUIET_SHARE)));
+            win = threats.find_with_quiet(&mut board, Reach::Threes, QUIET_MOVES);
+        }
+        if let Some(square) = win {
             thought.threat_nodes = threats.nodes() - counted;
             thought.judgement = Some(Judgement::Win(None));
             return Ok((Square::new(square), thought));
@@ -500,11 +515,11 @@ fn safe_choice(
     moves: &[usize],
     theirs: &mut Threats,
 ) -> usize {
-    if loses(board, best, theirs) != Some(true) {
+    if loses(board, best, theirs, QUIET_MOVES) != Some(true) {
         return best;
     }
     for &square in moves.iter().filter(|&&square| square != best) {
-        match loses(board, square, theirs) {
+        match loses(board, square, theirs, QUIET_MOVES) {
             Some(false) => return square,
             Some(true) => {}
             None => break,
@@ -516,9 +531,16 @@ fn safe_choice(
 /// Whether the opponent has a forced win by threats after the side to move plays
 /// `square`, as far as `theirs` can tell within its bounds: `None` when it was cut short
 /// before a proof.
-fn loses(board: &mut SearchBoard, square: usize, theirs: &mut Threats) -> Option<bool> {
+fn loses(board: &mut SearchBoard, square: usize, theirs: &mut Threats, quiet: u8) -> Option<bool> {
     board.play(square);
-    let lost = !board.won && theirs.find(board, Reach::Threes).is_some();
+    // Threes alone first: the quiet moves' look, more to search, may not get as far.
+    let lost = !board.won
+        && (theirs.find(board, Reach::Threes).is_some()
+            || (quiet > 0
+                && !theirs.stopped()
+                && theirs
+                    .find_with_quiet(board, Reach::Threes, quiet)
+                    .is_some()));
     board.undo();
     (lost || !theirs.stopped()).then_some(lost)
 }
@@ -555,7 +577,7 @@ fn safe_moves(
             continue;
         }
         theirs.allow(per_move);
-        match loses(board, square, theirs) {
+        match loses(board, square, theirs, 0) {
             Some(true) => lost.push(square),
             Some(false) => safe.push(square),
             None => unknown.push(square),

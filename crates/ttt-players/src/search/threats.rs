@@ -7,6 +7,11 @@
 //!   or broken three on gomoku): the defender must take one of the few squares that leave
 //!   no such move, or make a four of its own.
 //!
+//! - A *win by fours in waiting* is a quiet move after which the attacker would win by
+//!   fours were it to move again: the defender must take a square near that line of
+//!   fours, or make a four of its own. A question may let the attacker's first few moves
+//!   be such quiet moves (`Threats::find_with_quiet`).
+//!
 //! A victory by continuous fours (VCF) uses fours alone; a victory by continuous threats
 //! (VCT) also threes. The attacker wins when it makes two squares to win on that the
 //! defender cannot both take, with no four of the defender's in the way. Every defender
@@ -60,6 +65,11 @@ const VCF_LINE_BUDGET: u64 = 2_000;
 /// Nodes the look for the attacker's win by fours may take after each reply that may stop
 /// it.
 const VCF_CHECK_BUDGET: u64 = 300;
+/// Nodes a look for the attacker's win by fours may take after each quiet move that may
+/// make one ([`Threats::fours_in_waiting`]).
+const WAITING_BUDGET: u64 = 200;
+/// Marks a table key by the quiet moves its question allows (times their count).
+const QUIET_KEY: u64 = 0x94d0_49bb_1331_11eb;
 /// Marks a table key as an attacker-to-move node (else the defender moves).
 const ATTACKER_TO_MOVE: u64 = 0x9e37_79b9_7f4a_7c15;
 /// Marks a table key as a search for O's win (else X's).
@@ -82,11 +92,16 @@ const fn unpacked(word: u64) -> Numbers {
 /// zeroed pages, made at once and touched only as they are used.
 type Slot = [u64; 2];
 
-/// A question the search is asked: who attacks, with which threats.
+/// A question the search is asked: who attacks, with which threats, and how many of its
+/// first moves may be quiet moves that make a win by fours in waiting.
 #[derive(Clone, Copy, Debug)]
 struct Question {
     attacker: Mark,
     reach: Reach,
+    /// The attacker's moves from here on that may be quiet (by threes only): each of
+    /// them a move after which it would win by fours were it to move again, a threat the
+    /// defender must stop as it stops a three.
+    quiet: u8,
 }
 
 impl Question {
@@ -103,7 +118,19 @@ impl Question {
         if self.reach == Reach::Fours {
             key ^= FOURS_ONLY;
         }
-        key
+        key ^ QUIET_KEY.wrapping_mul(u64::from(self.quiet))
+    }
+
+    /// The question the node after an attacker's move is asked: one quiet move fewer.
+    fn after(self, attacker_moved: bool) -> Question {
+        Question {
+            quiet: if attacker_moved {
+                self.quiet.saturating_sub(1)
+            } else {
+                self.quiet
+            },
+            ..self
+        }
     }
 }
 
@@ -205,15 +232,28 @@ impl Threats {
     /// The first move of a forced win for the side to move by the threats of `reach`, if
     /// one is found within the bounds.
     pub(crate) fn find(&mut self, board: &mut SearchBoard, reach: Reach) -> Option<usize> {
-        // Every node from the window counts, the root's moves too.
-        board.without_codes(|board| self.find_from_counts(board, reach))
+        self.find_with_quiet(board, reach, 0)
     }
 
-    fn find_from_counts(&mut self, board: &mut SearchBoard, reach: Reach) -> Option<usize> {
+    /// [`find`](Threats::find) by threes, where the attacker's first `quiet` moves may
+    /// also be quiet moves after which it would win by fours were it to move again (the
+    /// defender's every reply that may stop that win is searched).
+    pub(crate) fn find_with_quiet(
+        &mut self,
+        board: &mut SearchBoard,
+        reach: Reach,
+        quiet: u8,
+    ) -> Option<usize> {
         let question = Question {
             attacker: board.to_move,
             reach,
+            quiet,
         };
+        // Every node from the window counts, the root's moves too.
+        board.without_codes(|board| self.find_from_counts(board, question))
+    }
+
+    fn find_from_counts(&mut self, board: &mut SearchBoard, question: Question) -> Option<usize> {
         if let Some(&win) = board.winning_squares(question.attacker).first() {
             return Some(win);
         }
@@ -225,17 +265,18 @@ impl Threats {
         let Node::Moves(moves) = self.expand(board, question, true) else {
             return None;
         };
+        let child = question.after(true);
         let mut moves: Vec<(usize, Numbers)> = moves
             .into_iter()
             .map(|(square, _)| {
-                let key = question.key(board.hash_after(square), false);
+                let key = child.key(board.hash_after(square), false);
                 (square, self.lookup(key).unwrap_or(Numbers::UNKNOWN))
             })
             .collect();
         moves.sort_by_key(|&(_, numbers)| numbers.proof);
         moves.into_iter().map(|(square, _)| square).find(|&square| {
             board.play(square);
-            let won = self.solve(board, question, false);
+            let won = self.solve(board, child, false);
             board.undo();
             won
         })
@@ -258,6 +299,7 @@ impl Threats {
         let question = Question {
             attacker: !board.to_move,
             reach,
+            quiet: 0,
         };
         board.without_codes(|board| self.solve(board, question, false))
     }
@@ -361,6 +403,10 @@ impl Threats {
                                 moves.push((square, false));
                             }
                         }
+                        if question.quiet > 0 {
+                            let quiet = self.fours_in_waiting(board, attacker, &moves);
+                            moves.extend(quiet.into_iter().map(|square| (square, false)));
+                        }
                     }
                     moves
                 }
@@ -445,12 +491,47 @@ impl Threats {
         Node::Moves(zone.into_iter().map(|square| (square, false)).collect())
     }
 
+    /// The attacker's quiet moves (none of `made`, its fours and threes) after which it
+    /// would win by fours were it to move again. Only a mark that makes a new four
+    /// possible (in a window k - 3 short) is tried, each with a short look.
+    fn fours_in_waiting(
+        &mut self,
+        board: &mut SearchBoard,
+        attacker: Mark,
+        made: &[(usize, bool)],
+    ) -> Vec<usize> {
+        let Some(short) = board.rules().k().checked_sub(3) else {
+            return Vec::new();
+        };
+        let mut found = Vec::new();
+        for square in board.growth_squares(attacker, short as u8) {
+            if made.iter().any(|&(made, _)| made == square) {
+                continue;
+            }
+            board.play(square);
+            let (wins, _) = self.with_budget(WAITING_BUDGET, |threats| {
+                board.as_mover(attacker, |board| {
+                    threats.find(board, Reach::Fours).is_some()
+                })
+            });
+            board.undo();
+            if wins {
+                found.push(square);
+            }
+            if self.out_of_bounds() {
+                break;
+            }
+        }
+        found
+    }
+
     /// The moves of a win by fours for the side to move, the squares it wins on at the end
     /// included, if one is found: a line, since every four leaves one reply.
     fn vcf_line(&mut self, board: &mut SearchBoard) -> Option<Vec<usize>> {
         let question = Question {
             attacker: board.to_move,
             reach: Reach::Fours,
+            quiet: 0,
         };
         let mut line = Vec::new();
         let mut played = 0;
@@ -533,10 +614,11 @@ impl Threats {
         };
         // A child is an OR node (the attacker picks) when the attacker moves next.
         let child_or = !attacker_to_move;
+        let next = question.after(attacker_to_move);
         let mut children: Vec<(usize, Numbers)> = moves
             .into_iter()
             .map(|(square, four)| {
-                let child = question.key(board.hash_after(square), child_or);
+                let child = next.key(board.hash_after(square), child_or);
                 // Unsearched: a four leaves one reply, other moves several.
                 let first = Numbers::first(if four { 1 } else { 2 }, attacker_to_move);
                 // What the table knows already, else the first guess; from then on, what
@@ -562,7 +644,7 @@ impl Threats {
             let child_limit = weighed.child_limit(limit, EPSILON);
             let square = children[best_at].0;
             board.play(square);
-            children[best_at].1 = self.search(board, question, child_or, child_limit);
+            children[best_at].1 = self.search(board, next, child_or, child_limit);
             board.undo();
         }
     }
@@ -830,6 +912,50 @@ mod tests {
             Threats::new(100_000, None).find(&mut countered, Reach::Threes),
             None
         );
+    }
+
+    #[test]
+    fn a_quiet_move_that_makes_a_win_by_fours_in_waiting_is_found_where_threes_find_none() {
+        // From a game `search` lost as X against the Gomocup champion: X to move has no
+        // win by fours and threes, but i5 (a block three on the diagonal f8-j4, with the
+        // block three down column h) leaves X a win by fours were it to move again, and
+        // none of O's replies stops every such win.
+        let rows = [
+            "...............",
+            "...............",
+            "...............",
+            "...............",
+            "...............",
+            "...............",
+            ".......o.......",
+            ".....o.x.......",
+            "....oxxxo......",
+            ".....oox.......",
+            ".........x.....",
+        ];
+        let mut start = board(&rows, Mark::X);
+        let i5 = 10 * 15 + 8;
+        assert_eq!(
+            Threats::new(200_000, None).find(&mut start, Reach::Threes),
+            None,
+            "threes alone find no win within the budget"
+        );
+        assert!(!start.four_squares(Mark::X).contains(&i5));
+        assert!(!start.three_squares(Mark::X).contains(&i5));
+        let mut threats = Threats::new(200_000, None);
+        assert_eq!(
+            threats.find_with_quiet(&mut start, Reach::Threes, 1),
+            Some(i5)
+        );
+        // The win checked without quiet moves: after i5, O's every reply that may stop
+        // the win by fours in waiting loses to threats.
+        start.play(i5);
+        assert!(start.as_mover(Mark::X, |board| {
+            Threats::new(10_000, None)
+                .find(board, Reach::Fours)
+                .is_some()
+        }));
+        assert!(Threats::new(1_000_000, None).proves(&mut start, Reach::Threes));
     }
 
     #[test]
