@@ -434,7 +434,7 @@ impl Search {
         let mut win = threats.find(&mut board, Reach::Threes);
         if win.is_none() {
             threats.start(THREAT_BUDGET, Some(start + think.mul_f64(QUIET_SHARE)));
-            win = threats.find_with_quiet(&mut board, Reach::Threes, QUIET_MOVES);
+            win = threats.find_with_quiet(&mut board, QUIET_MOVES);
         }
         if let Some(square) = win {
             thought.threat_nodes = threats.nodes() - counted;
@@ -536,11 +536,7 @@ fn loses(board: &mut SearchBoard, square: usize, theirs: &mut Threats, quiet: u8
     // Threes alone first: the quiet moves' look, more to search, may not get as far.
     let lost = !board.won
         && (theirs.find(board, Reach::Threes).is_some()
-            || (quiet > 0
-                && !theirs.stopped()
-                && theirs
-                    .find_with_quiet(board, Reach::Threes, quiet)
-                    .is_some()));
+            || (quiet > 0 && !theirs.stopped() && theirs.find_with_quiet(board, quiet).is_some()));
     board.undo();
     (lost || !theirs.stopped()).then_some(lost)
 }

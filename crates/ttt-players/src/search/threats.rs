@@ -232,24 +232,24 @@ impl Threats {
     /// The first move of a forced win for the side to move by the threats of `reach`, if
     /// one is found within the bounds.
     pub(crate) fn find(&mut self, board: &mut SearchBoard, reach: Reach) -> Option<usize> {
-        self.find_with_quiet(board, reach, 0)
+        let question = Question {
+            attacker: board.to_move,
+            reach,
+            quiet: 0,
+        };
+        // Every node from the window counts, the root's moves too.
+        board.without_codes(|board| self.find_from_counts(board, question))
     }
 
     /// [`find`](Threats::find) by threes, where the attacker's first `quiet` moves may
     /// also be quiet moves after which it would win by fours were it to move again (the
     /// defender's every reply that may stop that win is searched).
-    pub(crate) fn find_with_quiet(
-        &mut self,
-        board: &mut SearchBoard,
-        reach: Reach,
-        quiet: u8,
-    ) -> Option<usize> {
+    pub(crate) fn find_with_quiet(&mut self, board: &mut SearchBoard, quiet: u8) -> Option<usize> {
         let question = Question {
             attacker: board.to_move,
-            reach,
+            reach: Reach::Threes,
             quiet,
         };
-        // Every node from the window counts, the root's moves too.
         board.without_codes(|board| self.find_from_counts(board, question))
     }
 
@@ -943,10 +943,7 @@ mod tests {
         assert!(!start.four_squares(Mark::X).contains(&i5));
         assert!(!start.three_squares(Mark::X).contains(&i5));
         let mut threats = Threats::new(200_000, None);
-        assert_eq!(
-            threats.find_with_quiet(&mut start, Reach::Threes, 1),
-            Some(i5)
-        );
+        assert_eq!(threats.find_with_quiet(&mut start, 1), Some(i5));
         // The win checked without quiet moves: after i5, O's every reply that may stop
         // the win by fours in waiting loses to threats.
         start.play(i5);
