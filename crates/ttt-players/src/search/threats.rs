@@ -26,7 +26,9 @@
 //! the most proving node, the one that takes the fewest further wins to settle the
 //! question, so long lines of threats with few replies are followed as far as they go
 //! while the bushy ones wait. Results are kept in a table of fixed size, so memory stays
-//! bounded however long the search runs; the search stops at a node budget or a deadline.
+//! bounded however long the search runs: where a bucket is full, the node whose search
+//! took the fewest nodes gives up its slot, so what took long to learn is kept. The search
+//! stops at a node budget or a deadline.
 //! A player keeps one search, table and all, from move to move: what was proved stays
 //! proved.
 
@@ -76,6 +78,21 @@ const ATTACKER_TO_MOVE: u64 = 0x9e37_79b9_7f4a_7c15;
 const O_ATTACKS: u64 = 0x5851_f42d_4c95_7f2d;
 /// Marks a table key as a search by fours alone.
 const FOURS_ONLY: u64 = 0x2545_f491_4f6c_dd1d;
+
+/// The low bits of a slot's key word, which the bucket already tells (a table has at
+/// least 2^8 buckets): they hold how much work the node's search took, as a mark that
+/// grows with its logarithm ([`work_mark`]), never 0 in a kept slot.
+const WORK_BITS: u64 = 0xff;
+
+/// The mark of `work` nodes in a slot: one more than the bits of the count.
+fn work_mark(work: u64) -> u64 {
+    u64::from(u64::BITS - work.leading_zeros()) + 1
+}
+
+/// Whether `slot` keeps the node of `key`.
+fn holds(slot: &Slot, key: u64) -> bool {
+    slot[0] != 0 && (slot[0] ^ key) & !WORK_BITS == 0
+}
 
 /// The numbers as one word of a slot.
 const fn packed(numbers: Numbers) -> u64 {
@@ -351,27 +368,34 @@ impl Threats {
     fn lookup(&self, key: u64) -> Option<Numbers> {
         self.table[self.bucket(key)]
             .iter()
-            .find(|slot| slot[0] == key && key != 0)
+            .find(|slot| holds(slot, key))
             .map(|slot| unpacked(slot[1]))
     }
 
-    /// Keeps a node's numbers: in its own slot if it has one, else in a free slot of its
-    /// bucket, else in place of an unsettled node (settled ones are worth more), else in
-    /// the slot its key picks.
-    fn keep(&mut self, key: u64, numbers: Numbers) {
+    /// Keeps a node's numbers, and the nodes its search took (`work`): in its own slot if
+    /// it has one, else in a free slot of its bucket, else in place of the node whose
+    /// search took the fewest (the cheapest to find again).
+    fn keep(&mut self, key: u64, numbers: Numbers, work: u64) {
         let bucket = self.bucket(key);
         let slots = &mut self.table[bucket];
-        let at = slots
-            .iter()
-            .position(|slot| slot[0] == key)
-            .or_else(|| slots.iter().position(|slot| slot[0] == 0))
-            .or_else(|| {
-                slots
-                    .iter()
-                    .position(|slot| !unpacked(slot[1]).is_settled())
-            })
-            .unwrap_or((key >> 62) as usize % BUCKET);
-        slots[at] = [key, packed(numbers)];
+        let mut work = work_mark(work);
+        let at = match slots.iter().position(|slot| holds(slot, key)) {
+            Some(own) => {
+                work = work.max(slots[own][0] & WORK_BITS);
+                own
+            }
+            None => slots
+                .iter()
+                .position(|slot| slot[0] == 0)
+                .or_else(|| {
+                    (0..BUCKET).min_by_key(|&at| {
+                        let settled = unpacked(slots[at][1]).is_settled();
+                        (slots[at][0] & WORK_BITS, settled)
+                    })
+                })
+                .unwrap_or(0),
+        };
+        slots[at] = [(key & !WORK_BITS) | work, packed(numbers)];
     }
 
     /// A node's moves, or what it is without them. With the attacker to move: its fours
@@ -597,6 +621,7 @@ impl Threats {
         {
             return numbers;
         }
+        let started = self.nodes;
         self.nodes += 1;
         let moves = match self.expand(board, question, attacker_to_move) {
             // A disproof found after the bounds ran out may be a give-up; a look inside the
@@ -607,7 +632,7 @@ impl Threats {
             }
             Node::Unknown => return Numbers::DISPROVED,
             Node::Settled(numbers) => {
-                self.keep(key, numbers);
+                self.keep(key, numbers, 1);
                 return numbers;
             }
             Node::Moves(moves) => moves,
@@ -635,7 +660,7 @@ impl Threats {
             };
             let numbers = weighed.numbers;
             if numbers.reached(limit) || self.out_of_bounds() {
-                self.keep(key, numbers);
+                self.keep(key, numbers, self.nodes - started);
                 return numbers;
             }
             // The child's thresholds: its own side's up to ε past the second best, the
@@ -1030,9 +1055,42 @@ mod tests {
         assert!(threats.table.iter().all(|slot| *slot == [0, 0]));
         assert_eq!(threats.lookup(0), None);
         assert_eq!(threats.lookup(12_345), None);
-        threats.keep(12_345, Numbers::PROVED);
+        threats.keep(12_345, Numbers::PROVED, 1);
         assert_eq!(threats.lookup(12_345), Some(Numbers::PROVED));
         threats.clear();
         assert!(threats.table.iter().all(|slot| *slot == [0, 0]));
+    }
+
+    #[test]
+    fn a_full_bucket_gives_up_the_node_that_took_the_least_work() {
+        let mut threats = Threats::within(0);
+        // Keys that differ above the bucket's bits only: one bucket for them all.
+        let key = |n: u64| (n << 40) | 0x1234;
+        let open = Numbers::new(3, 4);
+        threats.keep(key(1), open, 50_000);
+        threats.keep(key(2), Numbers::PROVED, 10);
+        threats.keep(key(3), open, 1);
+        threats.keep(key(4), Numbers::DISPROVED, 1);
+        for n in 1..=4 {
+            assert!(
+                threats.lookup(key(n)).is_some(),
+                "key {n} kept while the bucket has room"
+            );
+        }
+        // A fifth takes the place of the cheapest, the unsettled one first.
+        threats.keep(key(5), open, 2);
+        assert_eq!(threats.lookup(key(3)), None);
+        // The work a node took grows with its searches, and is not lost to a cheaper one.
+        threats.keep(key(4), Numbers::DISPROVED, 1 << 20);
+        threats.keep(key(6), open, 100);
+        assert_eq!(threats.lookup(key(5)), None, "the cheapest left goes");
+        for (n, numbers) in [
+            (1, open),
+            (2, Numbers::PROVED),
+            (4, Numbers::DISPROVED),
+            (6, open),
+        ] {
+            assert_eq!(threats.lookup(key(n)), Some(numbers), "key {n}");
+        }
     }
 }
