@@ -249,24 +249,23 @@ impl Threats {
     /// The first move of a forced win for the side to move by the threats of `reach`, if
     /// one is found within the bounds.
     pub(crate) fn find(&mut self, board: &mut SearchBoard, reach: Reach) -> Option<usize> {
-        let question = Question {
-            attacker: board.to_move,
-            reach,
-            quiet: 0,
-        };
-        // Every node from the window counts, the root's moves too.
-        board.without_codes(|board| self.find_from_counts(board, question))
+        self.find_asking(board, reach, 0)
     }
 
     /// [`find`](Threats::find) by threes, where the attacker's first `quiet` moves may
     /// also be quiet moves after which it would win by fours were it to move again (the
     /// defender's every reply that may stop that win is searched).
     pub(crate) fn find_with_quiet(&mut self, board: &mut SearchBoard, quiet: u8) -> Option<usize> {
+        self.find_asking(board, Reach::Threes, quiet)
+    }
+
+    fn find_asking(&mut self, board: &mut SearchBoard, reach: Reach, quiet: u8) -> Option<usize> {
         let question = Question {
             attacker: board.to_move,
-            reach: Reach::Threes,
+            reach,
             quiet,
         };
+        // Every node from the window counts, the root's moves too.
         board.without_codes(|board| self.find_from_counts(board, question))
     }
 
@@ -373,28 +372,26 @@ impl Threats {
     }
 
     /// Keeps a node's numbers, and the nodes its search took (`work`): in its own slot if
-    /// it has one, else in a free slot of its bucket, else in place of the node whose
-    /// search took the fewest (the cheapest to find again).
+    /// it has one, else in place of the node of its bucket whose search took the fewest
+    /// (the cheapest to find again), an unsettled one before a settled one. A free slot's
+    /// work is 0: it goes first.
     fn keep(&mut self, key: u64, numbers: Numbers, work: u64) {
         let bucket = self.bucket(key);
         let slots = &mut self.table[bucket];
-        let mut work = work_mark(work);
-        let at = match slots.iter().position(|slot| holds(slot, key)) {
-            Some(own) => {
-                work = work.max(slots[own][0] & WORK_BITS);
-                own
-            }
-            None => slots
-                .iter()
-                .position(|slot| slot[0] == 0)
-                .or_else(|| {
-                    (0..BUCKET).min_by_key(|&at| {
-                        let settled = unpacked(slots[at][1]).is_settled();
-                        (slots[at][0] & WORK_BITS, settled)
-                    })
+        let own = slots.iter().position(|slot| holds(slot, key));
+        let at = own.unwrap_or_else(|| {
+            (0..BUCKET)
+                .min_by_key(|&at| {
+                    let settled = unpacked(slots[at][1]).is_settled();
+                    (slots[at][0] & WORK_BITS, settled)
                 })
-                .unwrap_or(0),
-        };
+                .unwrap_or(0)
+        });
+        let mut work = work_mark(work);
+        if own.is_some() {
+            // The work a node took grows with its searches.
+            work = work.max(slots[at][0] & WORK_BITS);
+        }
         slots[at] = [(key & !WORK_BITS) | work, packed(numbers)];
     }
 
@@ -534,9 +531,7 @@ impl Threats {
             }
             board.play(square);
             let (wins, _) = self.with_budget(WAITING_BUDGET, |threats| {
-                board.as_mover(attacker, |board| {
-                    threats.find(board, Reach::Fours).is_some()
-                })
+                threats.threatened_by(board, attacker, Reach::Fours)
             });
             board.undo();
             if wins {
