@@ -634,6 +634,12 @@ impl Threats {
         };
         // A child is an OR node (the attacker picks) when the attacker moves next.
         let child_or = !attacker_to_move;
+        // A defender with one reply (the block of a four) has that reply's numbers, found
+        // again in one step: the table keeps it as the cheapest node, so that it never
+        // takes the slot of one whose search took long. (An attacker with one move, the
+        // block of a defender's four, is kept as any other: measured, that made the
+        // attack suite's longest proof slower.)
+        let forced = !attacker_to_move && moves.len() == 1;
         let next = question.after(attacker_to_move);
         let mut children: Vec<(usize, Numbers)> = moves
             .into_iter()
@@ -655,7 +661,8 @@ impl Threats {
             };
             let numbers = weighed.numbers;
             if numbers.reached(limit) || self.out_of_bounds() {
-                self.keep(key, numbers, self.nodes - started);
+                let work = if forced { 0 } else { self.nodes - started };
+                self.keep(key, numbers, work);
                 return numbers;
             }
             // The child's thresholds: its own side's up to ε past the second best, the
@@ -1086,6 +1093,52 @@ mod tests {
             (6, open),
         ] {
             assert_eq!(threats.lookup(key(n)), Some(numbers), "key {n}");
+        }
+    }
+
+    #[test]
+    fn a_defender_with_one_reply_is_kept_as_the_cheapest_node() {
+        // X's fours on the first row leave O one block each, and no win.
+        let mut start = board(
+            &[
+                "oxxx...........",
+                "...............",
+                "...............",
+                "...............",
+                "...............",
+                "...............",
+                "...............",
+                "...............",
+                "...............",
+                "...............",
+                "...............",
+                "...............",
+                "...............",
+                "...............",
+                "o.....o........",
+            ],
+            Mark::X,
+        );
+        let mut threats = Threats::new(10_000, None);
+        assert_eq!(threats.find(&mut start, Reach::Threes), None);
+        let question = Question {
+            attacker: Mark::X,
+            reach: Reach::Threes,
+            quiet: 0,
+        };
+        for four in [4, 5] {
+            let key = question.key(start.hash_after(four), false);
+            let slot = threats.table[threats.bucket(key)]
+                .iter()
+                .find(|slot| holds(slot, key))
+                .copied();
+            let slot = slot.expect("the node after the four is kept");
+            assert_eq!(unpacked(slot[1]), Numbers::DISPROVED);
+            assert_eq!(
+                slot[0] & WORK_BITS,
+                work_mark(0),
+                "after the four on {four}"
+            );
         }
     }
 }
