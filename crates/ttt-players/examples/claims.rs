@@ -18,6 +18,7 @@
 //! and not confirmed (a claim not confirmed is a false conviction, or a win longer than
 //! the check reaches: each is looked into).
 
+use std::io::Write;
 use std::time::Duration;
 
 use rand::SeedableRng;
@@ -80,6 +81,9 @@ impl Checker {
 }
 
 fn main() -> Result<(), Box<dyn std::error::Error>> {
+    // Written with `?`, so that a closed pipe (`| head`) ends the run with an error, not a
+    // panic.
+    let mut out = std::io::stdout().lock();
     let mut args = std::env::args().skip(1);
     let path = args.next().unwrap_or_else(|| recorded::MIDGAME.to_owned());
     let seconds: f64 = args.next().map_or(Ok(0.1), |text| text.parse())?;
@@ -113,21 +117,23 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
             let after = position.after(square)?;
             match checker.wins_against_every_reply(&after, depth) {
                 Ok(()) => confirmed += 1,
-                Err(reply) => println!(
+                Err(reply) => writeln!(
+                    out,
                     "game {}, move {}: {} claims {judgement} with {}; after the reply {}, no win found\n{position}",
                     number + 1,
                     position.history().len() + 1,
                     position.to_move(),
                     SquareNaming::Letters.label(square, rules),
                     SquareNaming::Letters.label(reply, rules),
-                ),
+                )?,
             }
         }
     }
-    println!(
+    writeln!(
+        out,
         "{positions} positions, {claims} claimed wins at {seconds} s a move: {confirmed} \
          confirmed, {} not confirmed",
         claims - confirmed
-    );
+    )?;
     Ok(())
 }

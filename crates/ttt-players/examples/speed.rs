@@ -19,6 +19,7 @@
 //! is counted apart): the alpha-beta's nodes a second, all nodes a second, depth, and the
 //! time used.
 
+use std::io::Write;
 use std::time::Duration;
 
 use rand::SeedableRng;
@@ -35,6 +36,9 @@ const PLIES: [usize; 3] = [12, 20, 28];
 const GOES_ON: usize = 6;
 
 fn main() -> Result<(), Box<dyn std::error::Error>> {
+    // Written with `?`, so that a closed pipe (`| head`) ends the run with an error, not a
+    // panic.
+    let mut out = std::io::stdout().lock();
     let mut args = std::env::args().skip(1);
     let path = args.next().unwrap_or_else(|| recorded::MIDGAME.to_owned());
     let seconds: f64 = args.next().map_or(Ok(1.0), |text| text.parse())?;
@@ -66,7 +70,7 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
         search.forget();
         search.choose(position, &mut rng)?;
         let thought = search.thought().ok_or("search said nothing")?;
-        println!("game {game:2}, move {plies:2}: {thought}");
+        writeln!(out, "game {game:2}, move {plies:2}: {thought}")?;
         longest = longest.max(thought.time);
         if thought.depth == 0 {
             at_once += 1;
@@ -79,19 +83,21 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
         time += thought.time;
     }
     let seconds_used = time.as_secs_f64().max(1e-9);
-    println!(
+    writeln!(
+        out,
         "{searched} positions searched at {:.2} s a move, {at_once} decided at once (a \
          forced block or a win by threats); the longest move took {:.3} s",
         think.as_secs_f64(),
         longest.as_secs_f64()
-    );
-    println!(
+    )?;
+    writeln!(
+        out,
         "searched: depth {:.1}, {:.0} k alpha-beta nodes/s, {:.0} k nodes/s of both kinds, \
          {:.3} s a move",
         depth as f64 / f64::from(searched.max(1)),
         nodes as f64 / seconds_used / 1000.0,
         all_nodes as f64 / seconds_used / 1000.0,
         seconds_used / f64::from(searched.max(1)),
-    );
+    )?;
     Ok(())
 }

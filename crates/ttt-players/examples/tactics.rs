@@ -15,6 +15,7 @@
 //! threats for the opponent (an upper bound: a win that needs quiet moves is not seen; the
 //! last line says how many of the suite's losing moves the judge sees lose).
 
+use std::io::Write;
 use std::time::{Duration, Instant};
 
 use rand::SeedableRng;
@@ -28,6 +29,9 @@ const JUDGE_BUDGET: u64 = 3_000_000;
 const SUGGESTION_TIME: Duration = Duration::from_millis(300);
 
 fn main() -> Result<(), Box<dyn std::error::Error>> {
+    // Written with `?`, so that a closed pipe (`| head`) ends the run with an error, not a
+    // panic.
+    let mut out = std::io::stdout().lock();
     let mut args = std::env::args().skip(1);
     let path = args.next().ok_or("give the suite's path (a .jsonl file)")?;
     let seconds: f64 = args.next().map_or(Ok(1.0), |text| text.parse())?;
@@ -97,26 +101,32 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
         exact += usize::from(label == expected);
         total += 1;
         if !pass {
-            println!(
+            writeln!(
+                out,
                 "missed (line {}): played {label}, the suite's move {expected}",
                 number + 1
-            );
+            )?;
         }
     }
-    println!(
+    writeln!(
+        out,
         "{passed} of {total} passed ({:.0}%) at {seconds} s a move; the judge proves a win by threats for the side to move in {proved}; moves took {:.3} s on average, {:.3} s at the most",
         100.0 * passed as f64 / total.max(1) as f64,
         spent.as_secs_f64() / f64::from(total.max(1)),
         slowest.as_secs_f64()
-    );
-    println!("{exact} of {total} were the suite's own move");
+    )?;
+    writeln!(out, "{exact} of {total} were the suite's own move")?;
     if !text.contains("lost_with") {
-        println!("{without_quiet} of {total} passed without the judge's quiet moves");
+        writeln!(
+            out,
+            "{without_quiet} of {total} passed without the judge's quiet moves"
+        )?;
     }
     if judged > 0 || text.contains("lost_with") {
-        println!(
+        writeln!(
+            out,
             "the judge sees the loss after {judged} of the suite's losing moves; in those positions {held_where_seen} of our moves held"
-        );
+        )?;
     }
     Ok(())
 }

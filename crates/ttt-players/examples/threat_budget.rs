@@ -7,6 +7,7 @@
 //! cargo run --release -p ttt-players --example threat_budget -- ../shared/gomoku/attack.jsonl 10000000 [INDEX]
 //! ```
 
+use std::io::Write;
 use std::time::Instant;
 
 use ttt_core::{Mark, Position, Rules};
@@ -15,6 +16,9 @@ use ttt_core::{Mark, Position, Rules};
 const FIRST: u64 = 3_000_000;
 
 fn main() -> Result<(), Box<dyn std::error::Error>> {
+    // Written with `?`, so that a closed pipe (`| head`) ends the run with an error, not a
+    // panic.
+    let mut out = std::io::stdout().lock();
     let mut args = std::env::args().skip(1);
     let path = args.next().ok_or("give the suite's path (a .jsonl file)")?;
     let budget: u64 = args.next().map_or(Ok(30_000_000), |text| text.parse())?;
@@ -36,13 +40,14 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
         let quick = ttt_players::wins_by_threats(&position, to_move, FIRST);
         let quick_took = started.elapsed();
         let long = quick || ttt_players::wins_by_threats(&position, to_move, budget);
-        println!(
+        writeln!(
+            out,
             "{index}: a win of {} plies (the suite's move {}); proved with {FIRST}: {quick} in {:.2} s; with {budget}: {long} in {:.2} s",
             case["win_in_plies"],
             case["winning_move"],
             quick_took.as_secs_f64(),
             started.elapsed().as_secs_f64()
-        );
+        )?;
     }
     Ok(())
 }
