@@ -364,11 +364,15 @@ impl Threats {
         first..first + BUCKET
     }
 
-    fn lookup(&self, key: u64) -> Option<Numbers> {
+    /// The slot that keeps the node of `key`, if one does.
+    fn slot(&self, key: u64) -> Option<&Slot> {
         self.table[self.bucket(key)]
             .iter()
             .find(|slot| holds(slot, key))
-            .map(|slot| unpacked(slot[1]))
+    }
+
+    fn lookup(&self, key: u64) -> Option<Numbers> {
+        self.slot(key).map(|slot| unpacked(slot[1]))
     }
 
     /// Keeps a node's numbers, and the nodes its search took (`work`): in its own slot if
@@ -1112,11 +1116,7 @@ mod tests {
         };
         for four in [4, 5] {
             let key = question.key(start.hash_after(four), false);
-            let slot = threats.table[threats.bucket(key)]
-                .iter()
-                .find(|slot| holds(slot, key))
-                .copied();
-            let slot = slot.expect("the node after the four is kept");
+            let slot = threats.slot(key).expect("the node after the four is kept");
             assert_eq!(unpacked(slot[1]), Numbers::DISPROVED);
             assert_eq!(
                 slot[0] & WORK_BITS,
