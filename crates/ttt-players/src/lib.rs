@@ -32,8 +32,8 @@ pub use perfect::Perfect;
 pub use random::Random;
 pub use rules::{RuleStep, RulesPlayer};
 pub use search::{
-    FEATURE_NAMES, FEATURES, Judgement, PatternWeights, Search, Thought, pattern_features, vcf,
-    wins_by_threats,
+    FEATURE_NAMES, FEATURES, Judgement, MoveValues, PatternWeights, SHAPES, Search, Thought,
+    move_shapes, pattern_features, vcf, wins_by_threats,
 };
 pub use strength::{ParseStrengthError, Strength};
 

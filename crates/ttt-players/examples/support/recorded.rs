@@ -11,8 +11,21 @@ pub const MIDGAME: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/examples/data/mi
 /// The games of the file at `path` on a board of `rules`, X first: for each, its
 /// positions from the empty board on, one after each move. A line that is not a game
 /// (a word that is not a square index, a square off the board or taken) is refused with
-/// its place in the file.
+/// its place in the file. A line may begin with `x:` or `o:`, naming one side (see
+/// [`read_sided`]); here it is passed over.
 pub fn read(path: &str, rules: Rules) -> Result<Vec<Vec<Position>>, String> {
+    Ok(read_sided(path, rules)?
+        .into_iter()
+        .map(|(_, positions)| positions)
+        .collect())
+}
+
+/// A recorded game: the side its line names, if any, and its positions.
+pub type SidedGame = (Option<Mark>, Vec<Position>);
+
+/// [`read`], with the side each line names by `x:` or `o:` before its moves (as the
+/// `order` example learns from one engine's moves in games against another), if any.
+pub fn read_sided(path: &str, rules: Rules) -> Result<Vec<SidedGame>, String> {
     let text = std::fs::read_to_string(path).map_err(|why| format!("cannot read {path}: {why}"))?;
     let mut games = Vec::new();
     for (number, line) in text.lines().enumerate() {
@@ -20,6 +33,13 @@ pub fn read(path: &str, rules: Rules) -> Result<Vec<Vec<Position>>, String> {
         if line.trim().is_empty() {
             continue;
         }
+        let (side, line) = match line.trim_start().split_once(':') {
+            Some((side, moves)) => (
+                Some(side.parse::<Mark>().map_err(|why| at(why.to_string()))?),
+                moves,
+            ),
+            None => (None, line),
+        };
         let mut positions = vec![Position::new(rules, Mark::X)];
         for word in line.split_whitespace() {
             let index: usize = word
@@ -36,7 +56,7 @@ pub fn read(path: &str, rules: Rules) -> Result<Vec<Vec<Position>>, String> {
                 .map_err(|why| at(why.to_string()))?;
             positions.push(next);
         }
-        games.push(positions);
+        games.push((side, positions));
     }
     Ok(games)
 }

@@ -2,12 +2,13 @@
 
 pub(crate) mod board;
 mod fours;
+mod move_values;
 mod patterns;
 mod squares;
 mod table;
 mod threats;
 
-use std::sync::Arc;
+use std::sync::{Arc, Mutex, PoisonError};
 use std::time::Duration;
 use web_time::Instant;
 
@@ -17,7 +18,7 @@ use ttt_solver::fours::Wins;
 
 use crate::{Limits, Player, PlayerError, pick};
 use board::{SearchBoard, Shape, ShapeCache};
-pub use patterns::{FEATURE_NAMES, FEATURES, PatternWeights};
+pub use patterns::{FEATURE_NAMES, FEATURES, MoveValues, PatternWeights, SHAPES};
 use table::{Bound, Entry, Table};
 use threats::{Reach, Threats};
 
@@ -686,7 +687,7 @@ pub fn wins_by_threats(position: &Position, mark: Mark, budget: u64) -> bool {
 /// ```
 #[must_use]
 pub fn pattern_features(position: &Position) -> Option<[[u32; FEATURES]; 2]> {
-    let board = SearchBoard::new(Arc::new(Shape::new(position.rules())), position);
+    let board = SearchBoard::new(shared_shape(position.rules()), position);
     board.shape.patterns.as_ref()?;
     let me = usize::from(position.to_move() == Mark::O);
     let mut counts = [[0; FEATURES]; 2];
@@ -696,6 +697,71 @@ pub fn pattern_features(position: &Position) -> Option<[[u32; FEATURES]; 2]> {
         patterns::add_features(classes[1 - me], &mut counts[1]);
     }
     Some(counts)
+}
+
+/// The squares the search orders by their [`MoveValues`] in a quiet position of gomoku
+/// (no five to make, no four of the opponent's to block, no three of its to answer): the
+/// free squares within two steps of a mark, each with its shape (see [`SHAPES`]) for the
+/// side to move and for the other side, in that order. For fitting the values to the
+/// moves a stronger player chose. `None` in other positions and on boards without pattern
+/// codes (k other than 5).
+///
+/// ```
+/// use ttt_core::{Mark, Position, Rules};
+/// use ttt_players::{MoveValues, move_shapes};
+///
+/// let rules = Rules::new(15, 15, 5)?;
+/// let mut rows = vec![".".repeat(15); 15];
+/// rows[7] = "......xx.......".to_owned();
+/// rows[8] = ".......o.......".to_owned();
+/// let position = Position::parse(&rows.join("/"), rules, Mark::X)?;
+/// assert_eq!(position.to_move(), Mark::O);
+/// let squares = move_shapes(&position).expect("a quiet gomoku position");
+/// // The free squares within two steps of the three marks.
+/// assert_eq!(squares.len(), 32);
+/// // Right of X's two: for X (the other side), an open three along the row (and a
+/// // line O closes at one end).
+/// let right = rules.square(8, 7).expect("on the board");
+/// let (_, [_mine, theirs]) = squares.iter().find(|(square, _)| *square == right).unwrap();
+/// assert_eq!(MoveValues::shape_name(*theirs), "flex3 flex1 flex1 block1");
+/// // O plays in a corner and X makes the three: O must answer it, so the order is not
+/// // asked for.
+/// let corner = rules.square(0, 0).expect("on the board");
+/// let answered = position.after(corner)?.after(right)?;
+/// assert_eq!(move_shapes(&answered), None);
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
+#[must_use]
+pub fn move_shapes(position: &Position) -> Option<Vec<(Square, [usize; 2])>> {
+    let mut board = SearchBoard::new(shared_shape(position.rules()), position);
+    let me = board.to_move;
+    if !board.has_patterns()
+        || position.is_over()
+        || forced(&board).is_some()
+        || board.defences(!me).is_some()
+    {
+        return None;
+    }
+    let mover = usize::from(me == Mark::O);
+    board
+        .candidates(usize::MAX)
+        .into_iter()
+        .map(|square| {
+            let classes = board.classes(square)?;
+            let shapes = [mover, 1 - mover].map(|side| patterns::shape(classes[side]));
+            Some((Square::new(square), shapes))
+        })
+        .collect()
+}
+
+/// The shape of `rules` with the default weights, kept between calls: the functions that
+/// read one position at a time for tuning are called on many of the same board.
+fn shared_shape(rules: Rules) -> Arc<Shape> {
+    static LAST: Mutex<ShapeCache> = Mutex::new(ShapeCache::new());
+    LAST.lock()
+        .unwrap_or_else(PoisonError::into_inner)
+        .get(rules)
+        .0
 }
 
 /// A search board of `position`, with a shape of its own and no pattern codes: for the

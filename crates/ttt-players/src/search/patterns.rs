@@ -10,6 +10,7 @@ use std::sync::{Arc, Mutex, PoisonError};
 
 use ttt_core::{DIRECTIONS, Rules, WinRule};
 
+use super::move_values::FITTED;
 use super::squares::SquareSet;
 
 /// What playing a square makes along one line, for one side, named for gomoku (k = 5):
@@ -113,6 +114,113 @@ impl Default for PatternWeights {
             ],
         }
     }
+}
+
+/// The kinds of free square the move order tells apart, for one side: a square's four
+/// classes, whichever line holds which (a multiset of four of the ten classes). Shapes
+/// are numbered by their classes strongest first, in dictionary order from four
+/// [`Class::None`]s (0) to four fives (714).
+pub const SHAPES: usize = 715;
+
+/// What playing a square is worth, for ordering the moves of a quiet position: to the side
+/// to move, by the square's shape (see [`SHAPES`]) for it (`own`: the lines it makes) and
+/// for the other side (`other`: the lines it spoils). A move's value is the sum of the
+/// two. The default is fitted to the Gomocup champion's moves (see the `order` example).
+///
+/// ```
+/// use ttt_players::{MoveValues, PatternWeights, SHAPES};
+///
+/// let values = MoveValues::default();
+/// assert_eq!(values.own.len(), SHAPES);
+/// // The shapes of a square making a five, or an open three, and nothing else.
+/// let named = |name: &str| (0..SHAPES).find(|&shape| MoveValues::shape_name(shape) == name);
+/// let five = named("five none none none").expect("a shape of its own");
+/// let three = named("flex3 none none none").expect("a shape of its own");
+/// assert!(values.own[five] > values.own[three]);
+/// // Taking the other side's square for an open three is worth more than making one.
+/// assert!(values.other[three] > values.own[three]);
+/// // The order before fitting: each square's worth by the evaluation's weights.
+/// let plain = MoveValues::from_weights(&PatternWeights::default());
+/// assert_eq!(plain.own, plain.other);
+/// ```
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct MoveValues {
+    /// By shape: what a square of that shape for the side to move is worth to it.
+    pub own: [i32; SHAPES],
+    /// By shape: what a square of that shape for the other side is worth to the side to
+    /// move.
+    pub other: [i32; SHAPES],
+}
+
+impl MoveValues {
+    /// The order by the evaluation's `weights`: each shape's worth as the side to move's
+    /// own, for either side's shape (the order before fitting).
+    #[must_use]
+    pub fn from_weights(weights: &PatternWeights) -> MoveValues {
+        let own: [i32; SHAPES] = std::array::from_fn(|shape| {
+            let worth = worth(SHAPE_CLASSES[shape], &weights.own);
+            i32::try_from(worth).unwrap_or(if worth < 0 { i32::MIN } else { i32::MAX })
+        });
+        MoveValues { own, other: own }
+    }
+
+    /// A shape's classes, strongest first, by their names in [`FEATURE_NAMES`] ("none"
+    /// for a line where no five can be made), e.g. `"flex3 block3 flex1 none"`.
+    #[must_use]
+    pub fn shape_name(shape: usize) -> String {
+        SHAPE_CLASSES.get(shape).map_or_else(
+            || format!("no shape {shape}"),
+            |classes| {
+                classes
+                    .map(|class| match class {
+                        Class::None => "none",
+                        class => FEATURE_NAMES[class as usize - 1],
+                    })
+                    .join(" ")
+            },
+        )
+    }
+}
+
+impl Default for MoveValues {
+    fn default() -> MoveValues {
+        let [own, other] = [0, 1].map(|side| FITTED.map(|values| values[side]));
+        MoveValues { own, other }
+    }
+}
+
+/// Each shape's four classes, strongest first (see [`SHAPES`]).
+const SHAPE_CLASSES: [[Class; 4]; SHAPES] = {
+    let mut shapes = [[Class::None; 4]; SHAPES];
+    let mut at = 0;
+    let mut a = 0;
+    while a < 10 {
+        let mut b = 0;
+        while b <= a {
+            let mut c = 0;
+            while c <= b {
+                let mut d = 0;
+                while d <= c {
+                    shapes[at] = [Class::ALL[a], Class::ALL[b], Class::ALL[c], Class::ALL[d]];
+                    at += 1;
+                    d += 1;
+                }
+                c += 1;
+            }
+            b += 1;
+        }
+        a += 1;
+    }
+    shapes
+};
+
+/// The shape of four classes (see [`SHAPES`]).
+pub(crate) fn shape(mut classes: [Class; 4]) -> usize {
+    classes.sort_unstable_by(|a, b| b.cmp(a));
+    // Shapes are in dictionary order, so a binary search finds them.
+    SHAPE_CLASSES
+        .binary_search_by(|probe| probe.cmp(&classes))
+        .unwrap_or_default()
 }
 
 /// The features a square's four classes (for one side) show, added to `counts`.
@@ -439,6 +547,10 @@ pub(crate) struct PatternShape {
     pub(crate) links: Vec<Vec<Link>>,
     /// By [`combination`]: the worth to a side as its own and as the other's.
     pub(crate) worths: Vec<[i64; 2]>,
+    /// By [`combination`]: the value of playing the square, for ordering moves, where the
+    /// classes are the side to move's, and where they are the other side's (see
+    /// [`MoveValues`]).
+    pub(crate) order: Vec<[i32; 2]>,
     /// By [`combination`]: the [`Threat`]s offered, as bits.
     pub(crate) threats: Vec<u8>,
     /// For each square and direction, the squares on that line within k - 1 of it: those
@@ -447,7 +559,11 @@ pub(crate) struct PatternShape {
 }
 
 impl PatternShape {
-    pub(crate) fn new(rules: Rules, weights: &PatternWeights) -> Option<PatternShape> {
+    pub(crate) fn new(
+        rules: Rules,
+        weights: &PatternWeights,
+        values: &MoveValues,
+    ) -> Option<PatternShape> {
         let table = PatternTable::for_rules(rules)?;
         let radius = table.radius;
         let r = radius as isize;
@@ -480,6 +596,12 @@ impl PatternShape {
             empty,
             links,
             worths: worths(weights),
+            order: (0..10_000u16)
+                .map(|number| {
+                    let shape = shape(classes_of(number));
+                    [values.own[shape], values.other[shape]]
+                })
+                .collect(),
             threats: (0..10_000u16)
                 .map(|number| Threat::of(classes_of(number)))
                 .collect(),
@@ -567,6 +689,50 @@ mod tests {
             turned.rotate_left(1);
             assert_eq!(fork(turned), expected, "{turned:?}");
         }
+    }
+
+    #[test]
+    fn every_combination_has_the_shape_of_its_classes_whichever_line_holds_which() {
+        // The shapes are every multiset of four classes, once each, in order.
+        assert!(SHAPE_CLASSES.windows(2).all(|pair| pair[0] < pair[1]));
+        assert!(
+            SHAPE_CLASSES
+                .iter()
+                .all(|classes| classes.windows(2).all(|pair| pair[0] >= pair[1]))
+        );
+        for number in 0..10_000u16 {
+            let classes = classes_of(number);
+            let shape = shape(classes);
+            let mut sorted = classes;
+            sorted.sort_unstable_by(|a, b| b.cmp(a));
+            assert_eq!(SHAPE_CLASSES[shape], sorted, "{classes:?}");
+            let mut turned = classes;
+            turned.rotate_left(1);
+            assert_eq!(super::shape(turned), shape);
+        }
+        assert_eq!(MoveValues::shape_name(0), "none none none none");
+        assert_eq!(MoveValues::shape_name(SHAPES - 1), "five five five five");
+        assert_eq!(MoveValues::shape_name(SHAPES), "no shape 715");
+    }
+
+    #[test]
+    fn in_the_fitted_order_a_five_and_a_four_come_before_every_quiet_square() {
+        use Class::{Five, Flex3, Flex4, None as Nothing};
+        let values = MoveValues::default();
+        let quiet = |shape: &usize| SHAPE_CLASSES[*shape].iter().all(|&c| c < Class::Block4);
+        let most = |side: &[i32; SHAPES]| (0..SHAPES).filter(quiet).map(|s| side[s]).max();
+        let quiet_most = most(&values.own).unwrap() + most(&values.other).unwrap();
+        let five = shape([Five, Nothing, Nothing, Nothing]);
+        let flex4 = shape([Flex4, Nothing, Nothing, Nothing]);
+        let flex3 = shape([Flex3, Nothing, Nothing, Nothing]);
+        let least = |shape: usize| values.own[shape] + values.other.iter().min().unwrap();
+        for (name, first) in [("own five", least(five)), ("own open four", least(flex4))] {
+            assert!(first > quiet_most, "{name}: {first} against {quiet_most}");
+        }
+        let block = values.other[five] + values.own.iter().min().unwrap();
+        assert!(block > quiet_most, "a block of the other's five");
+        // An open four of one's own before the square of the other's open three.
+        assert!(values.own[flex4] > values.other[flex3]);
     }
 
     #[test]
