@@ -152,9 +152,9 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
 /// The scale (value units per logit) that best fits the values before as they are.
 fn best_scale(samples: &[Sample], start: &MoveValues) -> f64 {
     let mut best = (f64::INFINITY, 1.0);
+    let samples: Vec<&Sample> = samples.iter().collect();
     for step in 0..60 {
         let scale = 10f64.powf(f64::from(step) / 10.0);
-        let samples: Vec<&Sample> = samples.iter().collect();
         let loss = measure(&samples, &parameters(start, scale)).loss;
         if loss < best.0 {
             best = (loss, scale);

@@ -11,8 +11,9 @@ pub const MIDGAME: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/examples/data/mi
 /// The games of the file at `path` on a board of `rules`, X first: for each, its
 /// positions from the empty board on, one after each move. A line that is not a game
 /// (a word that is not a square index, a square off the board or taken) is refused with
-/// its place in the file. A line may begin with `x:` or `o:`, naming one side (see
-/// [`read_sided`]); here it is passed over.
+/// its place in the file. A line may begin with a side and a colon (`x:` or `o:`, as a
+/// mark is written anywhere: `X:` and `O:` too), naming one side (see [`read_sided`]);
+/// here it is passed over.
 pub fn read(path: &str, rules: Rules) -> Result<Vec<Vec<Position>>, String> {
     Ok(read_sided(path, rules)?
         .into_iter()

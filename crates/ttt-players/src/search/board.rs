@@ -1193,7 +1193,8 @@ impl SearchBoard {
 
     /// How much playing `square` gains the side to move, for ordering moves. With pattern
     /// codes: the [`MoveValues`] of its shapes for the side to move and for the opponent
-    /// (whose lines it spoils). Without them: its own windows grown, and the opponent's windows spoiled.
+    /// (whose lines it spoils). Without them: its own windows grown, and the opponent's
+    /// windows spoiled.
     pub(crate) fn move_value(&self, square: usize) -> i64 {
         let (me, other) = (side(self.to_move), 1 - side(self.to_move));
         if let Some(patterns) = self.live_codes() {
@@ -1201,8 +1202,9 @@ impl SearchBoard {
                 return 0;
             }
             let combinations = self.codes.squares[square].combinations.map(usize::from);
-            let own = patterns.order[combinations[me]][0];
-            return i64::from(own) + i64::from(patterns.order[combinations[other]][1]);
+            let made = patterns.order[combinations[me]][0];
+            let spoiled = patterns.order[combinations[other]][1];
+            return i64::from(made) + i64::from(spoiled);
         }
         let weights = &self.shape.weights;
         let windows = &self.windows;

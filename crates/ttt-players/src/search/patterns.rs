@@ -125,7 +125,10 @@ pub const SHAPES: usize = 715;
 /// What playing a square is worth, for ordering the moves of a quiet position: to the side
 /// to move, by the square's shape (see [`SHAPES`]) for it (`own`: the lines it makes) and
 /// for the other side (`other`: the lines it spoils). A move's value is the sum of the
-/// two. The default is fitted to the Gomocup champion's moves (see the `order` example).
+/// two. The default is fitted to the Gomocup champion's moves (see the `order` example)
+/// in quiet positions, where no side has a five to make or a four: the shapes of those
+/// (a five or a four for either side) keep their values before fitting, which order the
+/// blocks of a forced reply and the answers to a three.
 ///
 /// ```
 /// use ttt_players::{MoveValues, PatternWeights, SHAPES};
@@ -217,7 +220,8 @@ const SHAPE_CLASSES: [[Class; 4]; SHAPES] = {
 /// The shape of four classes (see [`SHAPES`]).
 pub(crate) fn shape(mut classes: [Class; 4]) -> usize {
     classes.sort_unstable_by(|a, b| b.cmp(a));
-    // Shapes are in dictionary order, so a binary search finds them.
+    // Shapes are in dictionary order, so a binary search finds them (every multiset of
+    // four classes is one: the test below tries all).
     SHAPE_CLASSES
         .binary_search_by(|probe| probe.cmp(&classes))
         .unwrap_or_default()
@@ -716,23 +720,39 @@ mod tests {
     }
 
     #[test]
-    fn in_the_fitted_order_a_five_and_a_four_come_before_every_quiet_square() {
+    fn in_the_fitted_order_a_five_and_an_open_four_come_before_every_quiet_square() {
         use Class::{Five, Flex3, Flex4, None as Nothing};
         let values = MoveValues::default();
+        let with = |class: Class| move |shape: &usize| SHAPE_CLASSES[*shape].contains(&class);
         let quiet = |shape: &usize| SHAPE_CLASSES[*shape].iter().all(|&c| c < Class::Block4);
         let most = |side: &[i32; SHAPES]| (0..SHAPES).filter(quiet).map(|s| side[s]).max();
         let quiet_most = most(&values.own).unwrap() + most(&values.other).unwrap();
-        let five = shape([Five, Nothing, Nothing, Nothing]);
-        let flex4 = shape([Flex4, Nothing, Nothing, Nothing]);
-        let flex3 = shape([Flex3, Nothing, Nothing, Nothing]);
-        let least = |shape: usize| values.own[shape] + values.other.iter().min().unwrap();
-        for (name, first) in [("own five", least(five)), ("own open four", least(flex4))] {
+        let least = |side: &[i32; SHAPES], class: Class| {
+            (0..SHAPES)
+                .filter(with(class))
+                .map(|s| side[s])
+                .min()
+                .unwrap()
+        };
+        let (own_least, other_least) = (
+            values.own.iter().min().unwrap(),
+            values.other.iter().min().unwrap(),
+        );
+        // A square with a five or an open four among its lines, whatever the rest.
+        let firsts = [
+            ("own five", least(&values.own, Five) + other_least),
+            ("own open four", least(&values.own, Flex4) + other_least),
+            (
+                "the other's five blocked",
+                least(&values.other, Five) + own_least,
+            ),
+        ];
+        for (name, first) in firsts {
             assert!(first > quiet_most, "{name}: {first} against {quiet_most}");
         }
-        let block = values.other[five] + values.own.iter().min().unwrap();
-        assert!(block > quiet_most, "a block of the other's five");
         // An open four of one's own before the square of the other's open three.
-        assert!(values.own[flex4] > values.other[flex3]);
+        let alone = |class: Class| shape([class, Nothing, Nothing, Nothing]);
+        assert!(values.own[alone(Flex4)] > values.other[alone(Flex3)]);
     }
 
     #[test]
