@@ -25,7 +25,6 @@ use ttt_core::Rules;
 use ttt_players::{MoveValues, PatternWeights, SHAPES, move_shapes};
 
 #[path = "support/recorded.rs"]
-#[allow(dead_code, reason = "the file of games it names is not this example's")]
 mod recorded;
 
 /// One quiet position: each ordered square's shapes (for the mover, for the other), and
@@ -90,7 +89,7 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
                         .collect(),
                     played: at,
                 };
-                if games % 5 == 4 {
+                if recorded::held_out(games) {
                     held_out.push((side.is_some(), sample));
                 } else {
                     fitted_on.push(sample);
@@ -187,6 +186,13 @@ fn logit(theta: &[f64], terms: [u16; TERMS]) -> f64 {
     terms.iter().map(|&term| theta[usize::from(term)]).sum()
 }
 
+/// The log of the sum of the exponentials of `logits`, the largest taken out first so that
+/// none overflows: the softmax's normaliser, in logs.
+fn log_sum_exp(logits: &[f64]) -> f64 {
+    let top = logits.iter().copied().fold(f64::NEG_INFINITY, f64::max);
+    top + logits.iter().map(|&l| (l - top).exp()).sum::<f64>().ln()
+}
+
 /// How well `theta` foretells the moves played.
 struct Measured {
     /// The mean log-loss of the move played.
@@ -202,9 +208,7 @@ fn measure(samples: &[&Sample], theta: &[f64]) -> Measured {
     for sample in samples {
         let logits: Vec<f64> = sample.squares.iter().map(|&s| logit(theta, s)).collect();
         let played = logits[sample.played];
-        let top = logits.iter().copied().fold(f64::NEG_INFINITY, f64::max);
-        let sum: f64 = logits.iter().map(|&l| (l - top).exp()).sum();
-        loss += top + sum.ln() - played;
+        loss += log_sum_exp(&logits) - played;
         // Ties are broken against the move played: the order does not favour it.
         let above = logits.iter().filter(|&&l| l >= played).count() - 1;
         first += usize::from(above == 0);
@@ -227,30 +231,21 @@ fn fit(samples: &[Sample], start: &[f64]) -> Vec<f64> {
     let count = samples.len() as f64;
     for step in 1..=STEPS {
         let rate = 0.05 * f64::from(STEPS - step + 1) / f64::from(STEPS);
-        let mut gradient: Vec<f64> = theta
-            .iter()
-            .zip(start)
-            .map(|(t, s)| 2.0 * PULL * (t - s) * count)
-            .collect();
-        let mut chances = Vec::new();
+        let mut gradient = vec![0.0; theta.len()];
+        let mut logits = Vec::new();
         for sample in samples {
-            chances.clear();
-            chances.extend(sample.squares.iter().map(|&s| logit(&theta, s)));
-            let top = chances.iter().copied().fold(f64::NEG_INFINITY, f64::max);
-            let mut sum = 0.0;
-            for chance in &mut chances {
-                *chance = (*chance - top).exp();
-                sum += *chance;
-            }
-            for (at, (&terms, &chance)) in sample.squares.iter().zip(&chances).enumerate() {
-                let p = chance / sum - f64::from(u8::from(at == sample.played));
+            logits.clear();
+            logits.extend(sample.squares.iter().map(|&s| logit(&theta, s)));
+            let whole = log_sum_exp(&logits);
+            for (at, (&terms, &logit)) in sample.squares.iter().zip(&logits).enumerate() {
+                let p = (logit - whole).exp() - f64::from(u8::from(at == sample.played));
                 for term in terms {
                     gradient[usize::from(term)] += p;
                 }
             }
         }
         for (i, g) in gradient.iter().enumerate() {
-            let g = g / count;
+            let g = g / count + 2.0 * PULL * (theta[i] - start[i]);
             m[i] = beta1 * m[i] + (1.0 - beta1) * g;
             v[i] = beta2 * v[i] + (1.0 - beta2) * g * g;
             let m_hat = m[i] / (1.0 - beta1.powi(step as i32));

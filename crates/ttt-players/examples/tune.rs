@@ -120,7 +120,7 @@ fn fit_recorded(mut paths: &[String]) -> Result<(), Box<dyn std::error::Error>> 
             }
             let end = positions.last().ok_or("a game without a position")?;
             let samples = with_results(kept, end);
-            if games % 5 == 4 {
+            if recorded::held_out(games) {
                 held_out.extend(samples);
             } else {
                 fitted_on.extend(samples);

@@ -1,6 +1,8 @@
 //! Recorded games, as the `gauntlet` example of the `ttt` crate writes them: one game a
 //! line, its moves as square indices from 0 (row by row), separated by spaces. Read by
-//! the examples that measure `search` on real games (`speed`, `claims`, `tune`).
+//! the examples that measure `search` on real games (`speed`, `claims`, `tune`, `order`).
+
+#![allow(dead_code, reason = "each example that includes it uses a part of it")]
 
 use ttt_core::{Mark, Position, Rules, Square};
 
@@ -19,6 +21,12 @@ pub fn read(path: &str, rules: Rules) -> Result<Vec<Vec<Position>>, String> {
         .into_iter()
         .map(|(_, positions)| positions)
         .collect())
+}
+
+/// Whether the game numbered `game` (from 0, over all the files read) is held out of a
+/// fit, to tell whether the fit carries over: every fifth.
+pub fn held_out(game: usize) -> bool {
+    game % 5 == 4
 }
 
 /// A recorded game: the side its line names, if any, and its positions.

@@ -703,8 +703,8 @@ pub fn pattern_features(position: &Position) -> Option<[[u32; FEATURES]; 2]> {
 /// (no five to make, no four of the opponent's to block, no three of its to answer): the
 /// free squares within two steps of a mark (the centre on an empty board), each with its
 /// shape (see [`SHAPES`]) for the side to move and for the other side, in that order. For
-/// fitting the values to the moves a stronger player chose. `None` in other positions and on boards without pattern
-/// codes (k other than 5).
+/// fitting the values to the moves a stronger player chose. `None` in other positions and
+/// on boards without pattern codes (k other than 5).
 ///
 /// ```
 /// use ttt_core::{Mark, Position, Rules};
