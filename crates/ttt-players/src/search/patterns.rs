@@ -351,17 +351,6 @@ impl Threat {
     }
 }
 
-/// A square's worth for each combination of its four classes (see [`combination`]), to
-/// the side the classes are for as its own and as the other's.
-fn worths(weights: &PatternWeights) -> Vec<[i64; 2]> {
-    (0..10_000u16)
-        .map(|number| {
-            let classes = classes_of(number);
-            [worth(classes, &weights.own), worth(classes, &weights.other)]
-        })
-        .collect()
-}
-
 /// The classes of every code, for both sides, under one k and win rule.
 #[derive(Debug)]
 pub(crate) struct PatternTable {
@@ -595,19 +584,26 @@ impl PatternShape {
                 }
             }
         }
+        // Each combination's classes, read once for the three tables by combination.
+        let combinations: Vec<[Class; 4]> = (0..10_000u16).map(classes_of).collect();
         Some(PatternShape {
             table,
             empty,
             links,
-            worths: worths(weights),
-            order: (0..10_000u16)
-                .map(|number| {
-                    let shape = shape(classes_of(number));
+            worths: combinations
+                .iter()
+                .map(|&classes| [worth(classes, &weights.own), worth(classes, &weights.other)])
+                .collect(),
+            order: combinations
+                .iter()
+                .map(|&classes| {
+                    let shape = shape(classes);
                     [values.own[shape], values.other[shape]]
                 })
                 .collect(),
-            threats: (0..10_000u16)
-                .map(|number| Threat::of(classes_of(number)))
+            threats: combinations
+                .iter()
+                .map(|&classes| Threat::of(classes))
                 .collect(),
             lines,
         })
