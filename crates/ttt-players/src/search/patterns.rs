@@ -281,6 +281,9 @@ const TWO_TWO: usize = 15;
 /// 1000 c3`; this is each direction's place value.
 pub(crate) const PLACE: [u16; 4] = [1, 10, 100, 1000];
 
+/// How many combination numbers there are: the tables by combination have one entry each.
+const COMBINATIONS: u16 = PLACE[3] * 10;
+
 /// The combination number of four classes.
 pub(crate) fn combination(classes: [Class; 4]) -> u16 {
     classes
@@ -585,7 +588,7 @@ impl PatternShape {
             }
         }
         // Each combination's classes, read once for the three tables by combination.
-        let combinations: Vec<[Class; 4]> = (0..10_000u16).map(classes_of).collect();
+        let combinations: Vec<[Class; 4]> = (0..COMBINATIONS).map(classes_of).collect();
         Some(PatternShape {
             table,
             empty,
@@ -700,7 +703,7 @@ mod tests {
                 .iter()
                 .all(|classes| classes.windows(2).all(|pair| pair[0] >= pair[1]))
         );
-        for number in 0..10_000u16 {
+        for number in 0..COMBINATIONS {
             let classes = classes_of(number);
             let shape = shape(classes);
             let mut sorted = classes;
