@@ -101,13 +101,19 @@ const MOVE_CHECK_BUDGET: u64 = 30_000;
 /// last one's score (aspiration); a score outside it searches again with that side
 /// widened fourfold, and from the third time with that side open.
 const ASPIRATION: i64 = 256;
+/// A node with this many plies left or more, whose position the table knows no best move
+/// for, is searched a ply less deep (internal iterative reduction): without a move known
+/// good its order is a guess, and the shallower search leaves one for the next iteration.
+/// See docs/strength.md for what it was measured at.
+const UNKNOWN_MOVE_DEPTH: u32 = 4;
 
 /// Plays strongly on any board within a time bound per move.
 ///
 /// It searches deeper and deeper (iterative deepening) with alpha-beta, remembering
 /// positions in a transposition table and trying the most promising squares first; after
 /// the first move of a node, the others are searched with a null window, and the late
-/// quiet ones a ply less deep, again in full only when they beat the best; on
+/// quiet ones a ply less deep, again in full only when they beat the best; a node the
+/// table knows no move for is searched a ply less deep (internal iterative reduction); on
 /// five-in-a-row lines a quiet position near the horizon far above what the search needs
 /// is taken to hold without a move searched (reverse futility pruning), and one far
 /// below it, with no square to block, is scored as at the horizon (razoring). It
@@ -856,9 +862,10 @@ struct Searcher<'a> {
     work: u64,
     /// The `work` at which the clock is read next.
     next_clock: u64,
-    /// Whether nodes may be cut off by their evaluation ([`futile`], [`razored`]): the
-    /// scores then depend on the window a node is searched with, not on the position
-    /// alone.
+    /// Whether nodes may be cut off by their evaluation ([`futile`], [`razored`]) and
+    /// searched less deep where the table knows no move ([`UNKNOWN_MOVE_DEPTH`]): the
+    /// scores then depend on the window a node is searched with and on what the table
+    /// holds, not on the position alone.
     prune: bool,
 }
 
@@ -1078,6 +1085,13 @@ impl Searcher<'_> {
         if self.prune && razored(board, depth, alpha, beta) {
             return Ok(self.horizon(board, ply));
         }
+        // No best move known from the table: a ply less (see [`UNKNOWN_MOVE_DEPTH`]).
+        let known = entry.and_then(|e| e.best).is_some();
+        let depth = if self.prune && depth >= UNKNOWN_MOVE_DEPTH && block.is_none() && !known {
+            depth - 1
+        } else {
+            depth
+        };
         // Moves not answering a threat are quiet: the late ones are searched less deep
         // first (one's own fours among them; sparing those measured no better).
         let (mut moves, quiet) = match block {
