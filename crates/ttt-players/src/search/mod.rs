@@ -1340,6 +1340,38 @@ mod tests {
     }
 
     #[test]
+    fn a_node_the_table_knows_no_move_for_is_searched_a_ply_less_deep() {
+        let mut board = root_board(&quiet());
+        let whole = (-WIN * 2, WIN * 2);
+        let searched_at = |prune: bool, times: usize| {
+            let mut board = board.clone();
+            let mut table = Table::new(1 << 20);
+            let mut searcher = Searcher {
+                prune,
+                ..Searcher::new(&mut table, Instant::now() + Duration::from_secs(3_600))
+            };
+            let depth = UNKNOWN_MOVE_DEPTH;
+            for _ in 0..times {
+                let searched = searcher.negamax(&mut board, depth, whole.0, whole.1, 1);
+                assert!(searched.is_ok(), "an hour is enough");
+            }
+            searcher.table.get(board.hash).map(|entry| entry.depth)
+        };
+        // Unknown at first: a ply less; then the move the first search left is known.
+        assert_eq!(searched_at(true, 1), Some(UNKNOWN_MOVE_DEPTH - 1));
+        assert_eq!(searched_at(true, 2), Some(UNKNOWN_MOVE_DEPTH));
+        // The search without pruning takes the depth asked at once.
+        assert_eq!(searched_at(false, 1), Some(UNKNOWN_MOVE_DEPTH));
+        // Nothing shallower asks for it.
+        let mut table = Table::new(1 << 20);
+        let mut searcher = Searcher::new(&mut table, Instant::now() + Duration::from_secs(3_600));
+        let depth = UNKNOWN_MOVE_DEPTH - 1;
+        let searched = searcher.negamax(&mut board, depth, whole.0, whole.1, 1);
+        assert!(searched.is_ok(), "an hour is enough");
+        assert_eq!(searcher.table.get(board.hash).map(|e| e.depth), Some(depth));
+    }
+
+    #[test]
     fn the_table_keeps_a_win_counted_from_its_position_whatever_the_ply() {
         // A win 3 plies on from a position met 5 plies from one root, read at 3 plies
         // from the next root (two moves later): 3 plies on from there still.
