@@ -1087,11 +1087,8 @@ impl Searcher<'_> {
         }
         // No best move known from the table: a ply less (see [`UNKNOWN_MOVE_DEPTH`]).
         let known = entry.and_then(|e| e.best).is_some();
-        let depth = if self.prune && depth >= UNKNOWN_MOVE_DEPTH && block.is_none() && !known {
-            depth - 1
-        } else {
-            depth
-        };
+        let reduced = self.prune && depth >= UNKNOWN_MOVE_DEPTH && block.is_none() && !known;
+        let depth = depth - u32::from(reduced);
         // Moves not answering a threat are quiet: the late ones are searched less deep
         // first (one's own fours among them; sparing those measured no better).
         let (mut moves, quiet) = match block {
@@ -1341,34 +1338,29 @@ mod tests {
 
     #[test]
     fn a_node_the_table_knows_no_move_for_is_searched_a_ply_less_deep() {
-        let mut board = root_board(&quiet());
-        let whole = (-WIN * 2, WIN * 2);
-        let searched_at = |prune: bool, times: usize| {
+        let board = root_board(&quiet());
+        // The depth the table keeps after `times` searches of the position to `depth`.
+        let kept = |prune: bool, times: usize, depth: u32| {
             let mut board = board.clone();
             let mut table = Table::new(1 << 20);
             let mut searcher = Searcher {
                 prune,
                 ..Searcher::new(&mut table, Instant::now() + Duration::from_secs(3_600))
             };
-            let depth = UNKNOWN_MOVE_DEPTH;
             for _ in 0..times {
-                let searched = searcher.negamax(&mut board, depth, whole.0, whole.1, 1);
+                let searched = searcher.negamax(&mut board, depth, -WIN * 2, WIN * 2, 1);
                 assert!(searched.is_ok(), "an hour is enough");
             }
             searcher.table.get(board.hash).map(|entry| entry.depth)
         };
+        let depth = UNKNOWN_MOVE_DEPTH;
         // Unknown at first: a ply less; then the move the first search left is known.
-        assert_eq!(searched_at(true, 1), Some(UNKNOWN_MOVE_DEPTH - 1));
-        assert_eq!(searched_at(true, 2), Some(UNKNOWN_MOVE_DEPTH));
+        assert_eq!(kept(true, 1, depth), Some(depth - 1));
+        assert_eq!(kept(true, 2, depth), Some(depth));
         // The search without pruning takes the depth asked at once.
-        assert_eq!(searched_at(false, 1), Some(UNKNOWN_MOVE_DEPTH));
+        assert_eq!(kept(false, 1, depth), Some(depth));
         // Nothing shallower asks for it.
-        let mut table = Table::new(1 << 20);
-        let mut searcher = Searcher::new(&mut table, Instant::now() + Duration::from_secs(3_600));
-        let depth = UNKNOWN_MOVE_DEPTH - 1;
-        let searched = searcher.negamax(&mut board, depth, whole.0, whole.1, 1);
-        assert!(searched.is_ok(), "an hour is enough");
-        assert_eq!(searcher.table.get(board.hash).map(|e| e.depth), Some(depth));
+        assert_eq!(kept(true, 1, depth - 1), Some(depth - 1));
     }
 
     #[test]
