@@ -1085,9 +1085,11 @@ impl Searcher<'_> {
         if self.prune && razored(board, depth, alpha, beta) {
             return Ok(self.horizon(board, ply));
         }
-        // No best move known from the table: a ply less (see [`UNKNOWN_MOVE_DEPTH`]).
-        let known = entry.and_then(|e| e.best).is_some();
-        let reduced = self.prune && depth >= UNKNOWN_MOVE_DEPTH && block.is_none() && !known;
+        // The table's best move, searched first; none known: a ply less (see
+        // [`UNKNOWN_MOVE_DEPTH`]).
+        let known = entry.and_then(|e| e.best).map(usize::from);
+        let reduced =
+            self.prune && depth >= UNKNOWN_MOVE_DEPTH && block.is_none() && known.is_none();
         let depth = depth - u32::from(reduced);
         // Moves not answering a threat are quiet: the late ones are searched less deep
         // first (one's own fours among them; sparing those measured no better).
@@ -1095,7 +1097,7 @@ impl Searcher<'_> {
             None => threat_aware_moves(board),
             Some(square) => (vec![square], false),
         };
-        if let Some(best) = entry.and_then(|e| e.best).map(usize::from)
+        if let Some(best) = known
             && let Some(index) = moves.iter().position(|&m| m == best)
         {
             moves.swap(0, index);
