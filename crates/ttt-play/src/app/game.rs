@@ -3,7 +3,7 @@
 
 use std::time::Duration;
 
-use ttt_core::{Rules, Square, SquareNaming};
+use ttt_core::{Rules, Square, SquareError, SquareNaming};
 use ttt_solver::MoveValue;
 
 use super::input::Key;
@@ -33,8 +33,13 @@ pub enum Typing {
     Going,
     /// The name was cancelled.
     Cancelled,
-    /// The name is complete: read it.
-    Done(String),
+    /// The name is complete: this square.
+    Done(Square),
+    /// The key was refused, and why: the character would make a name of no square
+    /// whatever followed it, or Enter ended one that names none. The name stays as it was
+    /// before the key, still being typed, so that a slip is mended rather than the next
+    /// key taken for a move.
+    Refused(SquareError),
 }
 
 impl GameScreen {
@@ -62,7 +67,9 @@ impl GameScreen {
 
     /// A key while a square name is being typed: characters add to it, Backspace takes
     /// one back, Esc cancels, Enter ends it. A name that nothing typed after it could make
-    /// longer ends by itself, so `5` on 3x3 or `h9` on 15x15 places at once.
+    /// longer ends by itself, so `5` on 3x3 or `h9` on 15x15 places at once. A character
+    /// after which nothing could name a square, or Enter on a name of none, is refused and
+    /// the name stays open: only a square named or Esc ends it.
     pub fn type_key(&mut self, key: Key, naming: SquareNaming, rules: Rules) -> Typing {
         let Some(entry) = self.entry.as_mut() else {
             return Typing::Cancelled;
@@ -75,19 +82,36 @@ impl GameScreen {
             Key::Backspace => {
                 entry.pop();
             }
-            Key::Enter => return Typing::Done(self.entry.take().unwrap_or_default()),
+            Key::Enter => {
+                return match naming.read(entry, rules) {
+                    Ok(square) => {
+                        self.entry = None;
+                        Typing::Done(square)
+                    }
+                    Err(error) => Typing::Refused(error),
+                };
+            }
             Key::Char(character) if !character.is_control() && entry.len() < MAX_ENTRY => {
+                let mut longer = entry.clone();
                 // Column then row on 3x3: the space between them comes by itself.
                 let coords = rules.is_tic_tac_toe() && naming == SquareNaming::Coords;
-                if coords && character.is_ascii_digit() && entry.len() == 1 {
-                    entry.push(' ');
+                if coords && character.is_ascii_digit() && longer.len() == 1 {
+                    longer.push(' ');
                 }
-                entry.push(character);
+                longer.push(character);
                 // A complete name places at once; one that nothing could complete is
-                // read at once too, to say what is wrong with it.
-                if is_complete(entry, naming, rules) || !could_become_a_name(entry, naming, rules) {
-                    return Typing::Done(self.entry.take().unwrap_or_default());
+                // refused at once, to say what is wrong with it.
+                match naming.read(&longer, rules) {
+                    Ok(square) if !could_go_on(&longer, naming, rules) => {
+                        self.entry = None;
+                        return Typing::Done(square);
+                    }
+                    Err(error) if !could_become_a_name(&longer, naming, rules) => {
+                        return Typing::Refused(error);
+                    }
+                    _ => {}
                 }
+                *entry = longer;
             }
             _ => {}
         }
@@ -95,10 +119,9 @@ impl GameScreen {
     }
 }
 
-/// Whether `text` names a square and no digit typed after it could name another.
-fn is_complete(text: &str, naming: SquareNaming, rules: Rules) -> bool {
-    naming.read(text, rules).is_ok()
-        && ('0'..='9').all(|digit| naming.read(&format!("{text}{digit}"), rules).is_err())
+/// Whether a digit typed after `text` could name another square.
+fn could_go_on(text: &str, naming: SquareNaming, rules: Rules) -> bool {
+    ('0'..='9').any(|digit| naming.read(&format!("{text}{digit}"), rules).is_ok())
 }
 
 /// Whether `text`, or `text` with up to two more digits (or a space and a digit), names
@@ -134,13 +157,11 @@ mod tests {
     #[test]
     fn a_name_ends_by_itself_once_nothing_could_make_it_longer() {
         let ttt = Rules::default();
-        assert_eq!(
-            typed("5", SquareNaming::Numbers, ttt),
-            [Typing::Done("5".to_owned())]
-        );
+        let square = |rules: Rules, column, row| Typing::Done(rules.square(column, row).unwrap());
+        assert_eq!(typed("5", SquareNaming::Numbers, ttt), [square(ttt, 1, 1)]);
         assert_eq!(
             typed("32", SquareNaming::Coords, ttt),
-            [Typing::Going, Typing::Done("3 2".to_owned())]
+            [Typing::Going, square(ttt, 2, 1)]
         );
         let gomoku = Rules::new(15, 15, 5).unwrap_or_default();
         assert_eq!(
@@ -150,16 +171,7 @@ mod tests {
         );
         assert_eq!(
             typed("h8", SquareNaming::Letters, gomoku),
-            [Typing::Going, Typing::Done("h8".to_owned())]
-        );
-        assert_eq!(
-            typed("9", SquareNaming::Coords, ttt),
-            [Typing::Done("9".to_owned())],
-            "no column 9: read at once, to say so"
-        );
-        assert_eq!(
-            typed("z", SquareNaming::Letters, gomoku),
-            [Typing::Done("z".to_owned())]
+            [Typing::Going, square(gomoku, 7, 7)]
         );
         let connect = Rules::new(7, 6, 4).unwrap_or_default();
         assert_eq!(
@@ -167,6 +179,29 @@ mod tests {
             [Typing::Going],
             "square 4 might be the start of square 42"
         );
+    }
+
+    #[test]
+    fn a_key_that_names_nothing_is_refused_and_the_name_stays_as_it_was() {
+        let ttt = Rules::default();
+        let gomoku = Rules::new(15, 15, 5).unwrap_or_default();
+        let mut screen = GameScreen::new(gomoku);
+        screen.entry = Some(String::new());
+        let mut type_key = |key| screen.type_key(key, SquareNaming::Letters, gomoku);
+        assert!(matches!(type_key(Key::Char('z')), Typing::Refused(_)));
+        assert_eq!(type_key(Key::Char('h')), Typing::Going);
+        assert!(matches!(type_key(Key::Char('x')), Typing::Refused(_)));
+        // Enter on a name of no square is refused too.
+        assert!(matches!(type_key(Key::Enter), Typing::Refused(_)));
+        assert_eq!(screen.entry.as_deref(), Some("h"), "as before each refusal");
+        // No column 9 on 3x3: refused, with nothing typed yet.
+        let mut screen = GameScreen::new(ttt);
+        screen.entry = Some(String::new());
+        assert!(matches!(
+            screen.type_key(Key::Char('9'), SquareNaming::Coords, ttt),
+            Typing::Refused(SquareError::OffBoard { .. } | SquareError::NotASquare { .. })
+        ));
+        assert_eq!(screen.entry.as_deref(), Some(""));
     }
 
     #[test]

@@ -1379,16 +1379,18 @@ fn steer(game: &mut GameScreen, key: Key, naming: SquareNaming, rules: Rules) ->
                 ))
             }
             Typing::Cancelled => say("Typing cancelled.".to_owned()),
-            Typing::Done(text) => match naming.read(&text, rules) {
-                Ok(square) => {
-                    game.cursor = square;
-                    Steered::Place(square)
-                }
-                Err(error) => Steered::Said(Status {
-                    text: words::square_error(&error, naming, rules),
-                    warning: true,
-                }),
-            },
+            Typing::Done(square) => {
+                game.cursor = square;
+                Steered::Place(square)
+            }
+            Typing::Refused(error) => Steered::Said(Status {
+                text: format!(
+                    "{}  Square: {}_  (Esc cancels)",
+                    words::square_error(&error, naming, rules),
+                    ttt_core::Shown(game.entry.as_deref().unwrap_or_default())
+                ),
+                warning: true,
+            }),
         };
     }
     match key {

@@ -1496,7 +1496,7 @@ fn any_square_name_the_line_mode_reads_can_be_typed_shown_as_typed() {
     assert!(app.status.warning);
     assert_eq!(
         app.status.text,
-        "'z' is not a square: type a1 to g6, or column and row from 1 1 to 7 6, or a number from 1 to 42."
+        "'z' is not a square: type a1 to g6, or column and row from 1 1 to 7 6, or a number from 1 to 42.  Square: _  (Esc cancels)"
     );
     assert_eq!(app.position().history().len(), 2);
 }
@@ -1515,6 +1515,43 @@ fn esc_during_a_half_typed_square_cancels_it_and_asks_nothing() {
         game(&app).cursor,
         Rules::new(15, 15, 5).unwrap().square(6, 7).unwrap()
     );
+}
+
+#[test]
+fn a_mistyped_square_keeps_the_name_open_and_the_enter_after_it_plays_nothing() {
+    let gomoku = Rules::new(15, 15, 5).unwrap();
+    let mut app = people_on(gomoku);
+    // "9" might become column 9 and a row; "99" names nothing on 15x15. The second 9 is
+    // refused where it is typed, and the Enter meant to end the name does not play under
+    // the cursor.
+    key(&mut app, Key::Char('t'));
+    typed(&mut app, "99");
+    key(&mut app, Key::Enter);
+    assert!(app.position().history().is_empty(), "{}", app.status.text);
+    assert!(app.status.warning, "{}", app.status.text);
+    assert_eq!(
+        app.status.text,
+        "'9' is not a square: type a1 to o15, or column and row from 1 1 to 15 15.  \
+         Square: 9_  (Esc cancels)"
+    );
+    assert_eq!(game(&app).entry.as_deref(), Some("9"), "still typing");
+    typed(&mut app, "99");
+    assert_eq!(
+        app.status.text,
+        "'99' is not a square: type a1 to o15, or column and row from 1 1 to 15 15.  \
+         Square: 9_  (Esc cancels)"
+    );
+    // What was typed before the refused character stays, to go on from.
+    typed(&mut app, " 8");
+    assert_eq!(app.position().history(), &[gomoku.square(8, 7).unwrap()]);
+    assert_eq!(game(&app).entry, None);
+    // A digit that starts a name is refused the same way; Esc gives the keys back.
+    typed(&mut app, "0");
+    assert_eq!(game(&app).entry.as_deref(), Some(""));
+    key(&mut app, Key::Enter);
+    assert_eq!(app.position().history().len(), 1, "{}", app.status.text);
+    key(&mut app, Key::Esc);
+    assert_eq!(game(&app).entry, None);
 }
 
 #[test]
