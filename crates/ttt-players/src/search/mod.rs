@@ -147,7 +147,8 @@ pub struct Thought {
     pub depth: u32,
     /// Positions the alpha-beta visited.
     pub nodes: u64,
-    /// Moves the threat-space searches tried, for both sides.
+    /// Moves the threat-space searches tried, for both sides: the looks at the root and
+    /// the alpha-beta's looks for fours at its horizon.
     pub threat_nodes: u64,
     /// How long it took.
     pub time: Duration,
@@ -488,7 +489,8 @@ impl Search {
             }
         }
         thought.nodes = searcher.nodes;
-        thought.threat_nodes = self.threats.nodes() - counted;
+        let horizon = searcher.fours_moves;
+        thought.threat_nodes = self.threats.nodes() - counted + horizon;
         // The rest of the time goes to a longer look for a win by threats (a proof, so
         // better than any move the alpha-beta judged by its horizon); what that leaves, to
         // making sure the move chosen allows the opponent none.
@@ -496,7 +498,7 @@ impl Search {
             let threats = &mut self.threats;
             threats.start(THREAT_BUDGET, Some(start + think.mul_f64(LOOK_SHARE)));
             let win = threats.find(&mut board, Reach::Threes);
-            thought.threat_nodes = threats.nodes() - counted;
+            thought.threat_nodes = threats.nodes() - counted + horizon;
             if let Some(square) = win {
                 thought.judgement = Some(Judgement::Win(None));
                 return Ok((Square::new(square), thought));
@@ -508,7 +510,7 @@ impl Search {
                 thought.judgement = None;
                 best = chosen;
             }
-            thought.threat_nodes = threats.nodes() - counted;
+            thought.threat_nodes = threats.nodes() - counted + horizon;
         }
         Ok((Square::new(best), thought))
     }
@@ -857,10 +859,11 @@ struct Searcher<'a> {
     deadline: Instant,
     /// Positions visited.
     nodes: u64,
-    /// Positions visited and moves tried by the looks at the horizon: what the clock is
-    /// read by.
-    work: u64,
-    /// The `work` at which the clock is read next.
+    /// Moves the looks for fours at the horizon tried: threat-space moves, counted with
+    /// the threat searches' (as a Gomocup engine counts its VCF search's nodes).
+    fours_moves: u64,
+    /// The work (positions visited and moves tried by the looks at the horizon) at which
+    /// the clock is read next.
     next_clock: u64,
     /// Whether nodes may be cut off by their evaluation ([`futile`], [`razored`]) and
     /// searched less deep where the table knows no move ([`UNKNOWN_MOVE_DEPTH`]): the
@@ -877,7 +880,7 @@ impl Searcher<'_> {
             table,
             deadline,
             nodes: 0,
-            work: 0,
+            fours_moves: 0,
             next_clock: CLOCK_EVERY,
             prune: true,
         }
@@ -1014,7 +1017,7 @@ impl Searcher<'_> {
         debug_assert!(!board.threatens(!board.to_move), "a square to block first");
         let mut budget = LEAF_FOURS_BUDGET;
         let wins = board.can_make_four(board.to_move) && fours::wins_by_fours(board, &mut budget);
-        self.work += u64::from(LEAF_FOURS_BUDGET - budget);
+        self.fours_moves += u64::from(LEAF_FOURS_BUDGET - budget);
         if wins {
             WIN - ply - LEAF_FOURS_PLIES
         } else {
@@ -1031,9 +1034,9 @@ impl Searcher<'_> {
         ply: i64,
     ) -> Result<i64, OutOfTime> {
         self.nodes += 1;
-        self.work += 1;
-        if self.work >= self.next_clock {
-            self.next_clock = self.work + CLOCK_EVERY;
+        let work = self.nodes + self.fours_moves;
+        if work >= self.next_clock {
+            self.next_clock = work + CLOCK_EVERY;
             if Instant::now() >= self.deadline {
                 return Err(OutOfTime);
             }
@@ -1200,6 +1203,25 @@ mod tests {
     /// A board of `position` as the root's is, with pattern codes.
     fn root_board(position: &Position) -> SearchBoard {
         SearchBoard::new(Arc::new(Shape::new(position.rules())), position)
+    }
+
+    #[test]
+    fn the_horizon_s_looks_for_fours_are_counted_as_threat_moves_not_as_positions() {
+        // X to move can make a four on row 8 two ways (e8, f8), each of which O blocks,
+        // and no more: the look at the horizon tries both and finds no win.
+        let position = gomoku(&[(0, "..........o.o.."), (7, "oxxx...........")], Mark::X);
+        let mut board = root_board(&position);
+        let eval = board.evaluate();
+        let mut table = Table::new(1 << 20);
+        let mut searcher = Searcher::new(&mut table, Instant::now() + Duration::from_secs(3_600));
+        assert_eq!(
+            searcher.negamax(&mut board, 0, -WIN, WIN, 1).ok(),
+            Some(eval)
+        );
+        assert_eq!((searcher.nodes, searcher.fours_moves), (1, 2));
+        // A level deeper, each leaf where X is to move again looks too.
+        searcher.negamax(&mut board, 2, -WIN, WIN, 1).ok();
+        assert!(searcher.fours_moves > 1 && searcher.nodes > 1);
     }
 
     /// X to move on 15x15, with twos of its own, O's marks scattered: no threat to answer,
