@@ -1,6 +1,6 @@
 //! What the game says, shared by the line mode and the full-screen mode.
 
-use ttt_core::{Outcome, Rules, Square, SquareError, SquareNaming, column_letter};
+use ttt_core::{Outcome, Rules, Shown, Square, SquareError, SquareNaming, column_letter};
 use ttt_players::{Judgement, Thought};
 use ttt_solver::{GameResult, Mistake, MoveValue, Value};
 
@@ -103,6 +103,33 @@ pub fn square_error(error: &SquareError, naming: SquareNaming, rules: Rules) -> 
         // The others start with what the person typed, shown as typed.
         error => format!("{}.", square_problem(error, naming, rules)),
     }
+}
+
+/// A square's name refused while it is typed, the name (`typed`, open still) first, so
+/// that a status cut short keeps what matters: "Square: 9_  (Esc cancels). '99' is not a
+/// square: type a1 to o15, or column and row from 1 1 to 15 15."
+///
+/// ```
+/// use ttt_core::{Rules, SquareNaming};
+/// use ttt_play::words::square_refusal;
+///
+/// let error = SquareNaming::Numbers.read("0", Rules::default()).unwrap_err();
+/// assert_eq!(
+///     square_refusal(&error, "", SquareNaming::Numbers, Rules::default()),
+///     "Square: _  (Esc cancels). 0 is not on the board: type a number from 1 to 9."
+/// );
+/// ```
+pub fn square_refusal(
+    error: &SquareError,
+    typed: &str,
+    naming: SquareNaming,
+    rules: Rules,
+) -> String {
+    format!(
+        "Square: {}_  (Esc cancels). {}",
+        Shown(typed),
+        square_error(error, naming, rules)
+    )
 }
 
 /// The same as a clause, for a longer message: "'x' is not a number: type a number from

@@ -14,10 +14,10 @@
 //! bound of the player's tables (`--hash`; 64 by default).
 //!
 //! Prints a line for each position (depth, nodes of the alpha-beta and of the threat
-//! searches, its looks for fours at the horizon among them, time, what it judged), then the averages over the positions the alpha-beta
-//! searched (a win by threats found at once, or a forced block, takes milliseconds and
-//! is counted apart): the alpha-beta's nodes a second, all nodes a second, depth, and the
-//! time used.
+//! searches, its looks for fours at the horizon among them, time, what it judged), then
+//! the averages over the positions the alpha-beta searched (a win by threats found at
+//! once, or a forced block, takes milliseconds and is counted apart): the alpha-beta's
+//! nodes a second, all nodes a second, depth, and the time used.
 
 use std::io::Write;
 use std::time::Duration;

@@ -29,7 +29,7 @@ const MAX_ENTRY: usize = 8;
 /// What a key typed into a square name did.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum Typing {
-    /// The name goes on (or was cut back).
+    /// The name goes on, was cut back, or the key was not one for it.
     Going,
     /// The name was cancelled.
     Cancelled,
@@ -124,7 +124,7 @@ fn could_go_on(text: &str, naming: SquareNaming, rules: Rules) -> bool {
     ('0'..='9').any(|digit| naming.read(&format!("{text}{digit}"), rules).is_ok())
 }
 
-/// Whether `text`, or `text` with up to two more digits (or a space and a digit), names
+/// Whether `text`, or `text` with up to two more digits (or a space and one or two), names
 /// a square: no square name is longer than that past its first characters.
 fn could_become_a_name(text: &str, naming: SquareNaming, rules: Rules) -> bool {
     let reads = |candidate: &str| naming.read(candidate, rules).is_ok();
@@ -200,6 +200,24 @@ mod tests {
         assert!(matches!(
             screen.type_key(Key::Char('9'), SquareNaming::Coords, ttt),
             Typing::Refused(SquareError::OffBoard { .. } | SquareError::NotASquare { .. })
+        ));
+        assert_eq!(screen.entry.as_deref(), Some(""));
+        // Column 1, then no row 4: the space put in for the row goes with the 4.
+        assert_eq!(
+            screen.type_key(Key::Char('1'), SquareNaming::Coords, ttt),
+            Typing::Going
+        );
+        assert!(matches!(
+            screen.type_key(Key::Char('4'), SquareNaming::Coords, ttt),
+            Typing::Refused(_)
+        ));
+        assert_eq!(screen.entry.as_deref(), Some("1"));
+        // Enter on a number of no square, as the square numbers are typed.
+        let mut screen = GameScreen::new(ttt);
+        screen.entry = Some(String::new());
+        assert!(matches!(
+            screen.type_key(Key::Enter, SquareNaming::Numbers, ttt),
+            Typing::Refused(SquareError::Empty)
         ));
         assert_eq!(screen.entry.as_deref(), Some(""));
     }

@@ -1363,35 +1363,9 @@ enum Steered {
 /// The keys that steer on a board, the same at home and online: the arrows move the
 /// cursor, Enter and Space play under it, digits and `t` type a square's name.
 fn steer(game: &mut GameScreen, key: Key, naming: SquareNaming, rules: Rules) -> Steered {
-    let say = |text: String| {
-        Steered::Said(Status {
-            text,
-            warning: false,
-        })
-    };
     if game.entry.is_some() {
-        return match game.type_key(key, naming, rules) {
-            Typing::Going => {
-                let shown = game.entry.clone().unwrap_or_default();
-                say(format!(
-                    "Square: {}_  (played once whole, Enter where it could go on; Esc cancels)",
-                    ttt_core::Shown(&shown)
-                ))
-            }
-            Typing::Cancelled => say("Typing cancelled.".to_owned()),
-            Typing::Done(square) => {
-                game.cursor = square;
-                Steered::Place(square)
-            }
-            Typing::Refused(error) => Steered::Said(Status {
-                text: format!(
-                    "{}  Square: {}_  (Esc cancels)",
-                    words::square_error(&error, naming, rules),
-                    ttt_core::Shown(game.entry.as_deref().unwrap_or_default())
-                ),
-                warning: true,
-            }),
-        };
+        let typing = game.type_key(key, naming, rules);
+        return typed(game, typing, naming, rules);
     }
     match key {
         Key::Up | Key::Char('k' | 'w') => game.move_cursor(rules, 0, -1),
@@ -1401,18 +1375,62 @@ fn steer(game: &mut GameScreen, key: Key, naming: SquareNaming, rules: Rules) ->
         Key::Enter | Key::Char(' ') => return Steered::Place(game.cursor),
         Key::Char(digit @ '0'..='9') => {
             game.entry = Some(String::new());
-            return steer(game, Key::Char(digit), naming, rules);
+            return match game.type_key(Key::Char(digit), naming, rules) {
+                // A digit that starts no square's name here types nothing: the keys stay
+                // the board's.
+                Typing::Refused(error) => {
+                    game.entry = None;
+                    Steered::Said(Status {
+                        text: words::square_error(&error, naming, rules),
+                        warning: true,
+                    })
+                }
+                typing => typed(game, typing, naming, rules),
+            };
         }
         Key::Char('t') | Key::Tab => {
             game.entry = Some(String::new());
             let example = naming.on_board(rules).label(game.cursor, rules);
-            return say(format!(
-                "Type a square, as {example}: played once its name is whole (Enter where it could go on); Esc cancels."
-            ));
+            return Steered::Said(Status {
+                text: format!(
+                    "Type a square, as {example}: played once its name is whole (Enter where it could go on); Esc cancels."
+                ),
+                warning: false,
+            });
         }
         _ => return Steered::Not,
     }
     Steered::Moved
+}
+
+/// What a key typed into a square's name did, for the board and to say.
+fn typed(game: &mut GameScreen, typing: Typing, naming: SquareNaming, rules: Rules) -> Steered {
+    match typing {
+        Typing::Going => Steered::Said(Status {
+            text: format!(
+                "Square: {}_  (played once whole, Enter where it could go on; Esc cancels)",
+                ttt_core::Shown(game.entry.as_deref().unwrap_or_default())
+            ),
+            warning: false,
+        }),
+        Typing::Cancelled => Steered::Said(Status {
+            text: "Typing cancelled.".to_owned(),
+            warning: false,
+        }),
+        Typing::Done(square) => {
+            game.cursor = square;
+            Steered::Place(square)
+        }
+        Typing::Refused(error) => Steered::Said(Status {
+            text: words::square_refusal(
+                &error,
+                game.entry.as_deref().unwrap_or_default(),
+                naming,
+                rules,
+            ),
+            warning: true,
+        }),
+    }
 }
 
 #[cfg(test)]

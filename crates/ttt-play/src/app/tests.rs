@@ -1496,7 +1496,7 @@ fn any_square_name_the_line_mode_reads_can_be_typed_shown_as_typed() {
     assert!(app.status.warning);
     assert_eq!(
         app.status.text,
-        "'z' is not a square: type a1 to g6, or column and row from 1 1 to 7 6, or a number from 1 to 42.  Square: _  (Esc cancels)"
+        "Square: _  (Esc cancels). 'z' is not a square: type a1 to g6, or column and row from 1 1 to 7 6, or a number from 1 to 42."
     );
     assert_eq!(app.position().history().len(), 2);
 }
@@ -1531,27 +1531,35 @@ fn a_mistyped_square_keeps_the_name_open_and_the_enter_after_it_plays_nothing() 
     assert!(app.status.warning, "{}", app.status.text);
     assert_eq!(
         app.status.text,
-        "'9' is not a square: type a1 to o15, or column and row from 1 1 to 15 15.  \
-         Square: 9_  (Esc cancels)"
+        "Square: 9_  (Esc cancels). '9' is not a square: type a1 to o15, or column and row \
+         from 1 1 to 15 15."
     );
     assert_eq!(game(&app).entry.as_deref(), Some("9"), "still typing");
     typed(&mut app, "99");
     assert_eq!(
         app.status.text,
-        "'99' is not a square: type a1 to o15, or column and row from 1 1 to 15 15.  \
-         Square: 9_  (Esc cancels)"
+        "Square: 9_  (Esc cancels). '99' is not a square: type a1 to o15, or column and row \
+         from 1 1 to 15 15."
     );
     // What was typed before the refused character stays, to go on from.
     typed(&mut app, " 8");
     assert_eq!(app.position().history(), &[gomoku.square(8, 7).unwrap()]);
     assert_eq!(game(&app).entry, None);
-    // A digit that starts a name is refused the same way; Esc gives the keys back.
-    typed(&mut app, "0");
-    assert_eq!(game(&app).entry.as_deref(), Some(""));
-    key(&mut app, Key::Enter);
-    assert_eq!(app.position().history().len(), 1, "{}", app.status.text);
+    // Esc gives the keys back to the board.
+    key(&mut app, Key::Char('t'));
+    typed(&mut app, "h");
     key(&mut app, Key::Esc);
     assert_eq!(game(&app).entry, None);
+    // A digit that starts no name types nothing: it is refused and the keys stay the
+    // board's (Enter plays under the cursor, here on i8, taken).
+    typed(&mut app, "0");
+    assert_eq!(game(&app).entry, None);
+    assert_eq!(
+        app.status.text,
+        "'0' is not a square: type a1 to o15, or column and row from 1 1 to 15 15."
+    );
+    key(&mut app, Key::Enter);
+    assert_eq!(app.status.text, "Square i8 is taken by X.");
 }
 
 #[test]

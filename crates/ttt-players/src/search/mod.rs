@@ -1219,9 +1219,9 @@ mod tests {
             Some(eval)
         );
         assert_eq!((searcher.nodes, searcher.fours_moves), (1, 2));
-        // A level deeper, each leaf where X is to move again looks too.
+        // Two plies deeper, each leaf where X is to move again looks too.
         searcher.negamax(&mut board, 2, -WIN, WIN, 1).ok();
-        assert!(searcher.fours_moves > 1 && searcher.nodes > 1);
+        assert!(searcher.nodes > 2 && searcher.fours_moves > 4);
     }
 
     /// X to move on 15x15, with twos of its own, O's marks scattered: no threat to answer,
