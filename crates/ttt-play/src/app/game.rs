@@ -119,9 +119,11 @@ impl GameScreen {
     }
 }
 
-/// Whether a digit typed after `text` could name another square.
+/// Whether a digit typed after `text`, or a space and a digit, could name another square
+/// (on 7x6, `5` is square 5 or the start of column 5 and a row).
 fn could_go_on(text: &str, naming: SquareNaming, rules: Rules) -> bool {
-    ('0'..='9').any(|digit| naming.read(&format!("{text}{digit}"), rules).is_ok())
+    let reads = |candidate: String| naming.read(&candidate, rules).is_ok();
+    ('0'..='9').any(|digit| reads(format!("{text}{digit}")) || reads(format!("{text} {digit}")))
 }
 
 /// Whether `text`, or `text` with up to two more digits (or a space and one or two), names

@@ -1492,13 +1492,21 @@ fn any_square_name_the_line_mode_reads_can_be_typed_shown_as_typed() {
     assert_eq!(app.position().history().len(), 1, "4 might become 40");
     key(&mut app, Key::Enter);
     assert_eq!(app.position().history()[1], Square::new(3));
+    // 5 is square 5, or column 5 and a row: as the error below offers.
+    typed(&mut app, "5");
+    assert_eq!(app.position().history().len(), 2, "5 might become 5 3");
+    typed(&mut app, " 3");
+    assert_eq!(app.position().history()[2], seven.square(4, 2).unwrap());
+    typed(&mut app, "7");
+    key(&mut app, Key::Enter);
+    assert_eq!(app.position().history()[3], Square::new(6));
     typed(&mut app, "tz");
     assert!(app.status.warning);
     assert_eq!(
         app.status.text,
         "Square: _  (Esc cancels). 'z' is not a square: type a1 to g6, or column and row from 1 1 to 7 6, or a number from 1 to 42."
     );
-    assert_eq!(app.position().history().len(), 2);
+    assert_eq!(app.position().history().len(), 4);
 }
 
 #[test]
