@@ -131,11 +131,12 @@ fn could_go_on(text: &str, naming: SquareNaming, rules: Rules) -> bool {
 fn could_become_a_name(text: &str, naming: SquareNaming, rules: Rules) -> bool {
     let reads = |candidate: &str| naming.read(candidate, rules).is_ok();
     reads(text)
+        || could_go_on(text, naming, rules)
         || ('0'..='9').any(|digit| {
-            reads(&format!("{text}{digit}"))
-                || reads(&format!("{text} {digit}"))
-                || ('0'..='9').any(|second| reads(&format!("{text}{digit}{second}")))
-                || ('0'..='9').any(|second| reads(&format!("{text} {digit}{second}")))
+            ('0'..='9').any(|second| {
+                reads(&format!("{text}{digit}{second}"))
+                    || reads(&format!("{text} {digit}{second}"))
+            })
         })
 }
 

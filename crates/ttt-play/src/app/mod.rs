@@ -1375,18 +1375,13 @@ fn steer(game: &mut GameScreen, key: Key, naming: SquareNaming, rules: Rules) ->
         Key::Enter | Key::Char(' ') => return Steered::Place(game.cursor),
         Key::Char(digit @ '0'..='9') => {
             game.entry = Some(String::new());
-            return match game.type_key(Key::Char(digit), naming, rules) {
-                // A digit that starts no square's name here types nothing: the keys stay
-                // the board's.
-                Typing::Refused(error) => {
-                    game.entry = None;
-                    Steered::Said(Status {
-                        text: words::square_error(&error, naming, rules),
-                        warning: true,
-                    })
-                }
-                typing => typed(game, typing, naming, rules),
-            };
+            let typing = game.type_key(Key::Char(digit), naming, rules);
+            // A digit that starts no square's name here types nothing: the keys stay the
+            // board's.
+            if matches!(typing, Typing::Refused(_)) {
+                game.entry = None;
+            }
+            return typed(game, typing, naming, rules);
         }
         Key::Char('t') | Key::Tab => {
             game.entry = Some(String::new());
@@ -1421,13 +1416,12 @@ fn typed(game: &mut GameScreen, typing: Typing, naming: SquareNaming, rules: Rul
             game.cursor = square;
             Steered::Place(square)
         }
+        // Said with the name when it is still open to mend.
         Typing::Refused(error) => Steered::Said(Status {
-            text: words::square_refusal(
-                &error,
-                game.entry.as_deref().unwrap_or_default(),
-                naming,
-                rules,
-            ),
+            text: match game.entry.as_deref() {
+                Some(entry) => words::square_refusal(&error, entry, naming, rules),
+                None => words::square_error(&error, naming, rules),
+            },
             warning: true,
         }),
     }

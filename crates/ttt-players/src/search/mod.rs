@@ -456,7 +456,6 @@ impl Search {
             threats.allow(THREAT_BUDGET);
             moves = safe_moves(&mut board, moves, threats, MOVE_CHECK_BUDGET);
         }
-        thought.threat_nodes = threats.nodes() - counted;
         let mut best = moves[0];
         let mut searcher = Searcher::new(&mut self.table, start + think.mul_f64(ALPHA_BETA_SHARE));
         let free = legal.len() as u32;
@@ -489,8 +488,10 @@ impl Search {
             }
         }
         thought.nodes = searcher.nodes;
+        // The threat moves of this move: the root's looks' and the horizon's.
         let horizon = searcher.fours_moves;
-        thought.threat_nodes = self.threats.nodes() - counted + horizon;
+        let threat_moves = |threats: &Threats| threats.nodes() - counted + horizon;
+        thought.threat_nodes = threat_moves(&self.threats);
         // The rest of the time goes to a longer look for a win by threats (a proof, so
         // better than any move the alpha-beta judged by its horizon); what that leaves, to
         // making sure the move chosen allows the opponent none.
@@ -498,7 +499,7 @@ impl Search {
             let threats = &mut self.threats;
             threats.start(THREAT_BUDGET, Some(start + think.mul_f64(LOOK_SHARE)));
             let win = threats.find(&mut board, Reach::Threes);
-            thought.threat_nodes = threats.nodes() - counted + horizon;
+            thought.threat_nodes = threat_moves(threats);
             if let Some(square) = win {
                 thought.judgement = Some(Judgement::Win(None));
                 return Ok((Square::new(square), thought));
@@ -510,7 +511,7 @@ impl Search {
                 thought.judgement = None;
                 best = chosen;
             }
-            thought.threat_nodes = threats.nodes() - counted + horizon;
+            thought.threat_nodes = threat_moves(threats);
         }
         Ok((Square::new(best), thought))
     }
