@@ -23,9 +23,11 @@
 //! within the memory the brain takes (half the `max_memory`), so two copies of one engine
 //! meet on equal terms (before, `search` had the whole limit and twice the memory, and one
 //! engine beat its own copy 70-56-2 at 0.1 s a move). A move the engine does not answer
-//! within its time and a second, an illegal move or a crash loses it the game. Prints each
-//! game's result, then the tally from `search`'s side, the average time per move of each
-//! engine, and `search`'s average depth and nodes per second; then the same for the moves
+//! within its time and a second, an illegal move or a crash loses it the game (`Engine`
+//! waits 50 ms after a move before the next `BOARD`, for engines such as Rapfi that drop a
+//! command that comes sooner). Prints each game's result, then the tally from `search`'s
+//! side (the games won by the engine's fault also counted apart), the average time per
+//! move of each engine (the engine's from `BOARD` sent to its move read), and `search`'s average depth and nodes per second; then the same for the moves
 //! it searched (leaving out forced blocks and wins by threats found at once, which take
 //! milliseconds); then the time of the moves searched while the game was undecided (judged
 //! by a score, not a win or a loss found; a move whose score the root's last check set
@@ -65,6 +67,8 @@ const OPENINGS: [&[(i32, i32)]; 16] = [
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 enum Verdict {
     Won,
+    /// Won because the engine failed a move (no answer in time, an illegal move, a crash).
+    WonByFault,
     Lost,
     Drawn,
 }
@@ -154,12 +158,12 @@ fn game(
             match engine.play(&position) {
                 Ok(square) => {
                     totals.other_moves += 1;
-                    totals.other_time += started.elapsed();
+                    totals.other_time += engine.last_move_took().unwrap_or_default();
                     square
                 }
                 Err(why) => {
                     let why = format!("the engine lost by fault: {why}");
-                    return Ok((Verdict::Won, why, String::new()));
+                    return Ok((Verdict::WonByFault, why, String::new()));
                 }
             }
         };
@@ -220,6 +224,7 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
         }
     }
     let (mut won, mut lost, mut drawn) = (0, 0, 0);
+    let mut by_fault = 0;
     let mut totals = Totals::default();
     for (number, opening) in openings.iter().enumerate() {
         for search_mark in [Mark::X, Mark::O] {
@@ -236,6 +241,10 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
             }
             match result {
                 Verdict::Won => won += 1,
+                Verdict::WonByFault => {
+                    won += 1;
+                    by_fault += 1;
+                }
                 Verdict::Lost => lost += 1,
                 Verdict::Drawn => drawn += 1,
             }
@@ -248,7 +257,7 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
     let average = |time: Duration, moves: u32| time.as_secs_f64() / f64::from(moves.max(1));
     println!(
         "search won {won}, lost {lost}, drew {drawn} of {} games at {seconds} s a move \
-         (the engine {their_seconds} s)",
+         (the engine {their_seconds} s); won by the engine's fault: {by_fault}",
         won + lost + drawn
     );
     println!(

@@ -153,6 +153,43 @@ done"#,
     );
 }
 
+#[test]
+fn the_next_board_waits_until_the_engine_has_settled_after_its_move() {
+    // Like Rapfi, which leaves its thinking state only after writing its move and drops a
+    // command that comes before: a BOARD within 20 ms of the last answer is not heard, and
+    // the lines after it are unknown commands.
+    let settling = script(
+        "settling",
+        r#"last=0; n=0
+while read line; do
+  case "$line" in
+    START*) echo OK ;;
+    BOARD) now=$(date +%s%N)
+      while read line && [ "$line" != DONE ]; do :; done
+      if [ $((now - last)) -lt 20000000 ]; then echo "ERROR Unknown command: 7,7,2"
+      else echo "$n,0"; n=$((n + 1)); fi
+      last=$(date +%s%N) ;;
+  esac
+done"#,
+    );
+    let mut engine = Engine::start(&settling.display().to_string(), QUICK).unwrap();
+    assert_eq!(engine.last_move_took(), None, "no move yet");
+    let mut position = Position::new(Rules::new(15, 15, 5).unwrap(), Mark::X);
+    // Each answer is followed at once by the next question, as when the other side's
+    // move is a forced block found in a millisecond.
+    for (turn, ours) in [7, 8, 9, 10].into_iter().enumerate() {
+        let theirs = engine.play(&position).unwrap();
+        assert_eq!(theirs.index(), turn, "the answer to BOARD {}", turn + 1);
+        assert!(
+            engine
+                .last_move_took()
+                .is_some_and(|took| took < QUICK.think + GRACE)
+        );
+        position.play(theirs).unwrap();
+        position.play(ttt_core::Square::new(7 * 15 + ours)).unwrap();
+    }
+}
+
 /// Runs `ttt play ARGS` in the line mode with `stdin`: its output, error output and exit
 /// code, and how long it took.
 fn play(args: &[&str], stdin: &str) -> (String, String, Option<i32>, Duration) {
