@@ -14,7 +14,10 @@
 //! stronger engine), e.g. `… pbrain-rapfi 1 0 0.1`. A fifth argument names a file that
 //! each game's moves are added to, one game a line (square indices from 0, row by row, as
 //! `ttt-players`' `speed` example reads them; a game the engine lost by fault is not
-//! recorded).
+//! recorded). A sixth argument plays that many games at once, each with its own engine
+//! process, on threads of their own (default one): results and record keep the games'
+//! order. Each side thinks alone only when games are played one at a time; the figures of
+//! runs with games at once are comparable with each other, not with those one at a time.
 //!
 //! The opponent is run by `ttt::engine::Engine`: it gets the whole position with `BOARD`
 //! before each of its moves, `INFO timeout_turn` for the time a move and `INFO max_memory`
@@ -33,6 +36,10 @@
 //! by a score, not a win or a loss found; a move whose score the root's last check set
 //! aside is not among them), and the longest move.
 
+use std::collections::BTreeMap;
+use std::io::Write as _;
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::mpsc;
 use std::time::{Duration, Instant};
 
 use rand::rngs::StdRng;
@@ -93,6 +100,25 @@ struct Totals {
     search_nodes: u64,
     other_moves: u32,
     other_time: Duration,
+}
+
+impl Totals {
+    /// Adds the figures of `other` (games played apart) to these.
+    fn add(&mut self, other: &Totals) {
+        self.search_moves += other.search_moves;
+        self.search_time += other.search_time;
+        self.search_depth += other.search_depth;
+        self.searched_moves += other.searched_moves;
+        self.searched_time += other.searched_time;
+        self.searched_depth += other.searched_depth;
+        self.searched_nodes += other.searched_nodes;
+        self.undecided_moves += other.undecided_moves;
+        self.undecided_time += other.undecided_time;
+        self.longest = self.longest.max(other.longest);
+        self.search_nodes += other.search_nodes;
+        self.other_moves += other.other_moves;
+        self.other_time += other.other_time;
+    }
 }
 
 fn game(
@@ -223,37 +249,74 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
             openings.push(stones);
         }
     }
+    let at_once: usize = args.next().map_or(Ok(1), |text| text.parse())?;
+    if at_once == 0 {
+        return Err("GAMES AT ONCE: at least 1".into());
+    }
+    // Each opening with both colours, in order: the results and the record keep it.
+    let games: Vec<(usize, Mark)> = (0..openings.len())
+        .flat_map(|number| [Mark::X, Mark::O].map(|mark| (number, mark)))
+        .collect();
     let (mut won, mut lost, mut drawn) = (0, 0, 0);
     let mut by_fault = 0;
     let mut totals = Totals::default();
-    for (number, opening) in openings.iter().enumerate() {
-        for search_mark in [Mark::X, Mark::O] {
-            let (result, how, moves) = game(
-                &command,
-                opening,
-                search_mark,
-                (think, their_think),
-                &mut totals,
-            )?;
-            if let Some(file) = record.as_mut().filter(|_| !moves.is_empty()) {
-                use std::io::Write as _;
-                writeln!(file, "{moves}")?;
-            }
-            match result {
-                Verdict::Won => won += 1,
-                Verdict::WonByFault => {
-                    won += 1;
-                    by_fault += 1;
+    let next = AtomicUsize::new(0);
+    let (results, finished) = mpsc::channel();
+    std::thread::scope(|scope| -> Result<(), Box<dyn std::error::Error>> {
+        for _ in 0..at_once {
+            let results = results.clone();
+            let (next, games, openings, command) = (&next, &games, &openings, &command);
+            scope.spawn(move || {
+                loop {
+                    let index = next.fetch_add(1, Ordering::Relaxed);
+                    let Some(&(number, search_mark)) = games.get(index) else {
+                        break;
+                    };
+                    let mut own = Totals::default();
+                    let played = game(
+                        command,
+                        &openings[number],
+                        search_mark,
+                        (think, their_think),
+                        &mut own,
+                    );
+                    let failed = played.is_err();
+                    if results.send((index, played, own)).is_err() || failed {
+                        break;
+                    }
                 }
-                Verdict::Lost => lost += 1,
-                Verdict::Drawn => drawn += 1,
-            }
-            println!(
-                "opening {}, search as {search_mark}: {result:?} ({how})",
-                number + 1
-            );
+            });
         }
-    }
+        drop(results);
+        // Printed and recorded in the games' order, each as soon as those before it are.
+        let mut waiting = BTreeMap::new();
+        let mut shown = 0;
+        for (index, played, own) in finished {
+            waiting.insert(index, (played?, own));
+            while let Some(((result, how, moves), own)) = waiting.remove(&shown) {
+                let (number, search_mark) = games[shown];
+                totals.add(&own);
+                if let Some(file) = record.as_mut().filter(|_| !moves.is_empty()) {
+                    writeln!(file, "{moves}")?;
+                }
+                match result {
+                    Verdict::Won => won += 1,
+                    Verdict::WonByFault => {
+                        won += 1;
+                        by_fault += 1;
+                    }
+                    Verdict::Lost => lost += 1,
+                    Verdict::Drawn => drawn += 1,
+                }
+                println!(
+                    "opening {}, search as {search_mark}: {result:?} ({how})",
+                    number + 1
+                );
+                shown += 1;
+            }
+        }
+        Ok(())
+    })?;
     let average = |time: Duration, moves: u32| time.as_secs_f64() / f64::from(moves.max(1));
     println!(
         "search won {won}, lost {lost}, drew {drawn} of {} games at {seconds} s a move \
