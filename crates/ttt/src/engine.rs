@@ -33,9 +33,10 @@ const END_GRACE: Duration = Duration::from_millis(200);
 /// leave their thinking state only after writing the move, and drop a command that comes
 /// before: Rapfi (`command/gomocup.cpp`, a flag cleared after the move is sent, read before
 /// each command) then takes the position's lines for unknown commands. With both cores
-/// kept busy, Rapfi dropped 15 to 17 of 200 to 300 `BOARD`s sent at once after its answer,
-/// and none of 300 sent 30 ms after; without load, one in the 2,300 games of the first
-/// rung's runs. The wait is not on the engine's clock, which starts as `BOARD` is sent.
+/// kept busy, Rapfi dropped 15 to 25 in 300 `BOARD`s sent at once after its answer, and
+/// none in 300 sent 30 or 50 ms after; without load, one game in the 2,300 of the first
+/// rung's runs was lost so. The wait is not on the engine's clock, which starts as `BOARD`
+/// is sent.
 const SETTLE: Duration = Duration::from_millis(50);
 
 /// The process ids of the engines running now (each also its process group's id).
