@@ -101,8 +101,12 @@ mod tests {
 
     #[test]
     fn a_regular_file_is_read_within_its_limit_and_nothing_else() {
-        let folder = std::env::temp_dir().join(format!("ttt-files-{}", std::process::id()));
-        std::fs::create_dir_all(&folder).unwrap();
+        // Removed when dropped, also while a failing test's panic unwinds.
+        let temporary = tempfile::Builder::new()
+            .prefix("ttt-files-")
+            .tempdir()
+            .unwrap();
+        let folder = temporary.path();
         let file = folder.join("small");
         std::fs::write(&file, b"0123456789").unwrap();
         assert_eq!(read_bounded(&file, 10).unwrap(), b"0123456789");
@@ -112,7 +116,6 @@ mod tests {
             .unwrap_err()
             .to_string();
         assert_eq!(said, "not a regular file");
-        assert!(read_bounded(&folder, 10).is_err());
-        let _ = std::fs::remove_dir_all(&folder);
+        assert!(read_bounded(folder, 10).is_err());
     }
 }

@@ -667,15 +667,21 @@ mod tests {
         game
     }
 
-    fn temporary_folder(name: &str) -> PathBuf {
-        let folder = std::env::temp_dir().join(format!("ttt-store-{name}-{}", std::process::id()));
-        let _ = fs::remove_dir_all(&folder);
-        folder
+    /// A folder named `name`, not there yet, in a new temporary folder (the first of the
+    /// two), which is removed with everything in it when dropped, also while a failing
+    /// test's panic unwinds.
+    fn temporary_folder(name: &str) -> (tempfile::TempDir, PathBuf) {
+        let parent = tempfile::Builder::new()
+            .prefix("ttt-store-")
+            .tempdir()
+            .unwrap();
+        let folder = parent.path().join(name);
+        (parent, folder)
     }
 
     #[test]
     fn seat_tokens_are_kept_by_server_and_room_the_latest_few() {
-        let folder = temporary_folder("seats");
+        let (_parent, folder) = temporary_folder("seats");
         let seats = SeatTokens::in_folder(&folder);
         assert!(seats.get("a:1", "K7QX-2M").is_empty());
         seats.keep("a:1", "K7QX-2M", "t1").unwrap();
@@ -695,12 +701,11 @@ mod tests {
         assert!(seats.get("c:1", "0").is_empty());
         seats.keep("c:1", "0", "t").unwrap();
         assert_eq!(seats.get("c:1", "0"), ["t"]);
-        let _ = fs::remove_dir_all(&folder);
     }
 
     #[test]
     fn games_are_kept_replaced_in_place_and_read_back_in_order() {
-        let folder = temporary_folder("kept");
+        let (_parent, folder) = temporary_folder("kept");
         let mut store = Store::open(&folder).unwrap();
         let first = store.write(None, &record(20)).unwrap();
         let second = store.write(None, &record(10)).unwrap();
@@ -717,12 +722,11 @@ mod tests {
         // No temporary file is left behind.
         assert_eq!(fs::read_dir(store.games_folder()).unwrap().count(), 2);
         assert!(store.write(Some("../escape"), &record(1)).is_err());
-        fs::remove_dir_all(&folder).unwrap();
     }
 
     #[test]
     fn unreadable_files_are_set_aside_once_and_never_overwritten() {
-        let folder = temporary_folder("aside");
+        let (_parent, folder) = temporary_folder("aside");
         let mut store = Store::open(&folder).unwrap();
         let good = store.write(None, &record(5)).unwrap();
         let text = record(6).to_text();
@@ -767,6 +771,5 @@ mod tests {
         // still there.
         let (games, set_aside) = store.load().unwrap();
         assert_eq!((games.len(), set_aside.len()), (1, 1));
-        fs::remove_dir_all(&folder).unwrap();
     }
 }

@@ -263,11 +263,16 @@ mod tests {
 
     use super::*;
 
-    fn folder(name: &str) -> PathBuf {
-        let folder =
-            std::env::temp_dir().join(format!("ttt-server-store-{name}-{}", std::process::id()));
-        let _ = fs::remove_dir_all(&folder);
-        folder
+    /// A folder named `name`, not there yet, in a new temporary folder (the first of the
+    /// two), which is removed with everything in it when dropped, also while a failing
+    /// test's panic unwinds.
+    fn folder(name: &str) -> (tempfile::TempDir, PathBuf) {
+        let parent = tempfile::Builder::new()
+            .prefix("ttt-server-store-")
+            .tempdir()
+            .unwrap();
+        let folder = parent.path().join(name);
+        (parent, folder)
     }
 
     /// Hands `ask` from `id` to the lobby at `now`, and journals it as the server does;
@@ -321,7 +326,7 @@ mod tests {
 
     #[test]
     fn a_store_opened_again_has_every_room_and_move_with_everyone_gone() {
-        let folder = folder("again");
+        let (_parent, folder) = folder("again");
         let limits = room::Limits::default();
         let (mut lobby, mut store, notes) = ServerStore::open(&folder, limits, 0).unwrap();
         assert!(notes.is_empty() && lobby.is_empty());
@@ -362,12 +367,11 @@ mod tests {
             3,
             "the lock, the lobby and one journal: {files:?}"
         );
-        fs::remove_dir_all(folder).unwrap();
     }
 
     #[test]
     fn a_journal_is_replayed_under_the_limits_it_was_written_under() {
-        let folder = folder("limits");
+        let (_parent, folder) = folder("limits");
         let quick = room::Limits {
             reconnect_wait: 5,
             ..room::Limits::default()
@@ -393,12 +397,11 @@ mod tests {
         assert!(room.game().forfeit().is_some(), "the claim is replayed");
         assert_eq!(again.limits(), limits, "and this run's limits hold");
         drop(_store);
-        fs::remove_dir_all(folder).unwrap();
     }
 
     #[test]
     fn a_store_kept_when_times_were_in_seconds_reads_them_as_seconds() {
-        let folder = folder("seconds");
+        let (_parent, folder) = folder("seconds");
         let limits = room::Limits::default();
         let (mut lobby, mut store, _) = ServerStore::open(&folder, limits, 0).unwrap();
         ann_and_bob(&mut lobby, &mut store);
@@ -445,12 +448,11 @@ mod tests {
             "{kept}"
         );
         drop(store);
-        fs::remove_dir_all(folder).unwrap();
     }
 
     #[test]
     fn the_time_a_server_was_down_is_on_nobodys_clock() {
-        let folder = folder("clocks");
+        let (_parent, folder) = folder("clocks");
         let limits = room::Limits::default();
         let (mut lobby, mut store, _) = ServerStore::open(&folder, limits, 0).unwrap();
         let host = ToServer::Host {
@@ -483,12 +485,11 @@ mod tests {
         let clocks = room.clocks().unwrap();
         assert_eq!(clocks.left(Mark::X, now, Some(Mark::X)), 45_000);
         drop(_store);
-        fs::remove_dir_all(folder).unwrap();
     }
 
     #[test]
     fn a_line_cut_short_is_left_out_and_a_damaged_one_set_aside() {
-        let folder = folder("damaged");
+        let (_parent, folder) = folder("damaged");
         let limits = room::Limits::default();
         let (mut lobby, mut store, _) = ServerStore::open(&folder, limits, 0).unwrap();
         ann_hosts(&mut lobby, &mut store);
@@ -519,6 +520,5 @@ mod tests {
         let error = ServerStore::open(&folder, limits, 30).unwrap_err();
         assert!(format!("{error:#}").contains("move it away"), "{error:#}");
         assert_eq!(fs::read_to_string(folder.join("lobby.json")).unwrap(), "{");
-        fs::remove_dir_all(folder).unwrap();
     }
 }

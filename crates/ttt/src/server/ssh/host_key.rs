@@ -99,7 +99,7 @@ mod tests {
 
     #[test]
     fn the_key_is_made_once_and_the_same_ever_after() {
-        let folder = tempfile_folder("made-once");
+        let (_parent, folder) = tempfile_folder("made-once");
         let (first, made) = load_or_make(&folder).unwrap();
         assert!(made);
         let (again, made) = load_or_make(&folder).unwrap();
@@ -118,12 +118,11 @@ mod tests {
         // Nothing left beside it.
         assert_eq!(fs::read_dir(&folder).unwrap().count(), 1);
         assert_ne!(fingerprint(&first), fingerprint(&seeded(1)));
-        let _ = fs::remove_dir_all(&folder);
     }
 
     #[test]
     fn a_key_file_that_cannot_be_read_is_said_and_left_alone() {
-        let folder = tempfile_folder("unreadable");
+        let (_parent, folder) = tempfile_folder("unreadable");
         fs::create_dir_all(&folder).unwrap();
         fs::write(folder.join(FILE), "not a key").unwrap();
         let error = load_or_make(&folder).unwrap_err();
@@ -132,16 +131,17 @@ mod tests {
             "{error}"
         );
         assert_eq!(fs::read_to_string(folder.join(FILE)).unwrap(), "not a key");
-        let _ = fs::remove_dir_all(&folder);
     }
 
-    fn tempfile_folder(name: &str) -> PathBuf {
-        let folder = std::env::temp_dir().join(format!(
-            "ttt-host-key-{name}-{}-{:x}",
-            std::process::id(),
-            rand::random::<u64>()
-        ));
-        let _ = fs::remove_dir_all(&folder);
-        folder
+    /// A folder named `name`, not there yet, in a new temporary folder (the first of the
+    /// two), which is removed with everything in it when dropped, also while a failing
+    /// test's panic unwinds.
+    fn tempfile_folder(name: &str) -> (tempfile::TempDir, PathBuf) {
+        let parent = tempfile::Builder::new()
+            .prefix("ttt-host-key-")
+            .tempdir()
+            .unwrap();
+        let folder = parent.path().join(name);
+        (parent, folder)
     }
 }
