@@ -11,11 +11,12 @@
 mod common;
 
 use std::os::unix::fs::PermissionsExt;
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
 
 use rand::SeedableRng;
 use rand::rngs::StdRng;
+use tempfile::TempDir;
 use ttt::engine::{Engine, EngineError, GRACE};
 use ttt_core::{Mark, Position, Rules, WinRule};
 use ttt_players::{Limits, Player, PlayerError};
@@ -29,14 +30,40 @@ fn brain() -> String {
     format!("{} brain --hash 16", env!("CARGO_BIN_EXE_ttt"))
 }
 
-/// A shell script standing in for an engine, in a folder of its own.
-fn script(name: &str, body: &str) -> PathBuf {
-    let folder = std::env::temp_dir().join(format!("ttt-engine-test-{}", std::process::id()));
-    std::fs::create_dir_all(&folder).unwrap();
-    let path = folder.join(name);
+/// A new temporary folder, removed with everything in it when dropped (also while a
+/// failing test's panic unwinds).
+fn folder() -> TempDir {
+    tempfile::Builder::new()
+        .prefix("ttt-engine-test-")
+        .tempdir()
+        .unwrap()
+}
+
+/// A shell script standing in for an engine, in a [`folder`] of its own, which is removed
+/// when this is dropped. It derefs to the script's path.
+struct Script {
+    path: PathBuf,
+    _folder: TempDir,
+}
+
+impl std::ops::Deref for Script {
+    type Target = Path;
+
+    fn deref(&self) -> &Path {
+        &self.path
+    }
+}
+
+/// A [`Script`] named `name` that runs `body`.
+fn script(name: &str, body: &str) -> Script {
+    let folder = folder();
+    let path = folder.path().join(name);
     std::fs::write(&path, format!("#!/bin/sh\n{body}\n")).unwrap();
     std::fs::set_permissions(&path, std::fs::Permissions::from_mode(0o755)).unwrap();
-    path
+    Script {
+        path,
+        _folder: folder,
+    }
 }
 
 #[test]
@@ -196,7 +223,7 @@ fn play(args: &[&str], stdin: &str) -> (String, String, Option<i32>, Duration) {
     let started = Instant::now();
     let output = assert_cmd::Command::new(assert_cmd::cargo::cargo_bin!("ttt"))
         .env("TERM", "dumb")
-        .env("TTT_HOME", common::home())
+        .env("TTT_HOME", &common::home())
         .args(["play", "--plain", "--no-review"])
         .args(args)
         .write_stdin(stdin)
@@ -260,7 +287,8 @@ fn an_engine_that_crashes_stalls_or_plays_no_free_square_loses_each_game_and_pla
         ),
     ];
     for (name, body, reason) in engines {
-        let engine = format!("brain:{}", script(name, body).display());
+        let stand_in = script(name, body);
+        let engine = format!("brain:{}", stand_in.display());
         let (out, err, code, took) = play(
             &[
                 "--gomoku", "--x", &engine, "--o", "rules", "--games", "2", "--first", "x",
@@ -288,10 +316,8 @@ fn an_engine_that_crashes_stalls_or_plays_no_free_square_loses_each_game_and_pla
 
 #[test]
 fn a_person_against_an_engine_that_crashes_wins_and_is_asked_to_play_again() {
-    let engine = format!(
-        "brain:{}",
-        script("crash-later", "read line; echo OK; read line; exit 3").display()
-    );
+    let crashing = script("crash-later", "read line; echo OK; read line; exit 3");
+    let engine = format!("brain:{}", crashing.display());
     let (out, err, code, _) = play(&["--gomoku", "--o", &engine, "--first", "x"], "h8\nno\n");
     assert_eq!(code, Some(0), "{out}{err}");
     assert!(
@@ -374,8 +400,8 @@ fn ended(id: &str) -> bool {
 
 #[test]
 fn an_engine_and_whatever_it_started_end_with_it_and_a_slow_start_is_allowed() {
-    let folder = std::env::temp_dir().join(format!("ttt-engine-test-{}", std::process::id()));
-    let pid_file = folder.join("helper.pid");
+    let folder = folder();
+    let pid_file = folder.path().join("helper.pid");
     // Starts a helper of its own, takes 2 s to answer START, then always plays h8.
     let engine = script(
         "with-helper",
@@ -428,8 +454,8 @@ fn an_unknown_answer_to_start_is_reported_as_what_it_said() {
 
 #[test]
 fn an_engine_is_told_to_end_and_given_a_moment_to_do_so() {
-    let log = script("ending-log", "").with_extension("log");
-    let _ = std::fs::remove_file(&log);
+    let folder = folder();
+    let log = folder.path().join("ending.log");
     let polite = script(
         "polite",
         &format!(
