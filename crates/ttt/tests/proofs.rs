@@ -15,7 +15,7 @@ use std::path::Path;
 /// Runs `ttt ARGS`: (stdout, exit code).
 fn ttt(args: &[&str]) -> (String, Option<i32>) {
     let output = assert_cmd::Command::new(assert_cmd::cargo::cargo_bin!("ttt"))
-        .env("TTT_HOME", common::home())
+        .env("TTT_HOME", &common::home())
         .args(args)
         .output()
         .unwrap();
@@ -163,7 +163,6 @@ fn proofs_written_are_accepted_and_broken_ones_refused_with_the_reason() {
     let (said, code) = verify(&folder, "noise.proof", "hello\n");
     assert_eq!(code, Some(1));
     assert!(said.contains("a position before any claim"), "{said}");
-    let _ = std::fs::remove_dir_all(&folder);
 }
 
 #[test]
@@ -266,15 +265,15 @@ fn checkpoint_kept_and_resumed(search: &str, other: &str) {
     let (said, code) = ttt(&[&solve[..], &["--resume"]].concat());
     assert_eq!(code, Some(2));
     assert!(said.contains("cut short"), "{said}");
-    let _ = std::fs::remove_dir_all(&folder);
 }
 
 #[test]
 fn a_checkpoint_named_without_a_folder_is_kept_in_the_current_one() {
-    let folder = common::home().join("bare-name");
+    let parent = common::home();
+    let folder = parent.join("bare-name");
     std::fs::create_dir_all(&folder).unwrap();
     let output = assert_cmd::Command::new(assert_cmd::cargo::cargo_bin!("ttt"))
-        .env("TTT_HOME", common::home())
+        .env("TTT_HOME", &common::home())
         .current_dir(&folder)
         .args(["solve", "--size", "5x4", "--k", "4", "--checkpoint", "kept"])
         .output()
@@ -285,7 +284,6 @@ fn a_checkpoint_named_without_a_folder_is_kept_in_the_current_one() {
     assert!(said.contains("Result: draw"), "{said}");
     let kept = std::fs::read(folder.join("kept")).unwrap();
     assert!(kept.starts_with(b"ttt proof table 2\n5x4, k=4\n"));
-    let _ = std::fs::remove_dir_all(&folder);
 }
 
 #[test]
@@ -352,7 +350,6 @@ fn the_proof_written_says_how_many_positions_with_separators() {
     let digits: String = count.chars().filter(char::is_ascii_digit).collect();
     assert!(digits.len() > 3, "{said}");
     assert!(count.contains(','), "{said}");
-    let _ = std::fs::remove_dir_all(&folder);
 }
 
 #[test]
@@ -360,10 +357,11 @@ fn a_signal_while_the_proof_is_written_stops_it_and_exits_128_and_n() {
     let folder = common::home();
     std::fs::create_dir_all(&folder).unwrap();
     let path = folder.join("6x5.proof");
+    let home = common::home();
     // 6x5, k=4 is proved in milliseconds, and its quarter of a million positions take
     // a second or so to write out: the signal comes while they are written.
     let child = std::process::Command::new(assert_cmd::cargo::cargo_bin!("ttt"))
-        .env("TTT_HOME", common::home())
+        .env("TTT_HOME", &home)
         .args(["solve", "--size", "6x5", "--k", "4", "--proof"])
         .arg(&path)
         .stdout(std::process::Stdio::piped())
@@ -377,7 +375,6 @@ fn a_signal_while_the_proof_is_written_stops_it_and_exits_128_and_n() {
     assert_eq!(output.status.code(), Some(143), "{said}");
     assert!(said.contains("was not written"), "{said}");
     assert!(!path.exists(), "no proof is left half written");
-    let _ = std::fs::remove_dir_all(&folder);
 }
 
 #[test]
@@ -424,6 +421,5 @@ fn a_damaged_checkpoint_is_refused_not_trusted() {
         let (said, code) = solve(true);
         assert_eq!(code, Some(2), "{search}: {said}");
         assert!(said.contains("damaged"), "{search}: {said}");
-        let _ = std::fs::remove_dir_all(&folder);
     }
 }

@@ -178,7 +178,6 @@ fn games_played_show_in_stats_export_import_and_reset() {
     assert!(out.ends_with("Deleted 5 games.\n"), "{out}");
     let (out, _, _) = ttt(&home, &["games"], "");
     assert_eq!(out, "No game is kept yet: play one, and it will be.\n");
-    let _ = std::fs::remove_dir_all(&home);
 }
 
 #[test]
@@ -220,7 +219,6 @@ fn the_game_offered_is_the_latest_a_person_left_not_a_later_one_between_computer
         .collect();
     assert_eq!(finished.len(), 1, "{out}");
     assert_eq!(finished[0]["x"], "search", "{out}");
-    let _ = std::fs::remove_dir_all(&home);
 }
 
 #[test]
@@ -271,11 +269,10 @@ fn a_game_left_halfway_resumes_where_it_was_with_its_undo_history() {
         "one game, kept in place"
     );
     assert_eq!(games["games"][0]["result"], "x_won");
-    let _ = std::fs::remove_dir_all(&home);
 }
 
-/// A new store at `home` holding the games of `sgf`, imported.
-fn imported(sgf: &str) -> std::path::PathBuf {
+/// A new store (a [`common::Home`]) holding the games of `sgf`, imported.
+fn imported(sgf: &str) -> common::Home {
     let home = common::home();
     std::fs::create_dir_all(&home).unwrap();
     let file = home.join("in.sgf");

@@ -202,15 +202,14 @@ const VERDICTS: [&str; 3] = ["You win!", "The computer wins.", "Draw."];
 const UP: &[u8] = b"\x1b[A";
 const RIGHT: &[u8] = b"\x1b[C";
 
-/// A fresh folder for a server's host key and players.
-fn folder() -> std::path::PathBuf {
-    let folder = common::home();
-    let _ = std::fs::remove_dir_all(&folder);
-    folder
+/// A fresh folder for a server's host key and players: not there yet (the server makes
+/// it), and removed when dropped.
+fn folder() -> common::Home {
+    common::home()
 }
 
 /// A server with SSH and the usual limits, in a fresh folder (given too).
-async fn serve() -> (std::path::PathBuf, WithSsh) {
+async fn serve() -> (common::Home, WithSsh) {
     let folder = folder();
     let served = start_with_ssh(config(), &folder, ssh::Limits::default()).await;
     (folder, served)

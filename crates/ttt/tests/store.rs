@@ -99,7 +99,6 @@ fn sigkill_at_random_moments_never_costs_a_game_reported_kept_nor_the_store() {
             "after kill {kills}: {finished} games kept, {reported} reported kept"
         );
     }
-    let _ = std::fs::remove_dir_all(&home);
 }
 
 #[test]
@@ -118,7 +117,6 @@ fn two_processes_writing_at_once_both_keep_every_game() {
     }
     let (finished, unfinished, said) = kept(&home);
     assert_eq!((finished, unfinished), (1000, 0), "{said}");
-    let _ = std::fs::remove_dir_all(&home);
 }
 
 #[test]
@@ -186,7 +184,6 @@ fn unreadable_files_are_said_and_set_aside_and_play_goes_on() {
     let (finished, _, said) = kept(&home);
     assert_eq!(finished, 2);
     assert_eq!(said.lines().count(), 1, "{said}");
-    let _ = std::fs::remove_dir_all(&home);
 }
 
 /// Runs `ttt` with `args` in the store at `home`, ended after `limit` if it hangs:
@@ -231,7 +228,6 @@ fn a_fifo_or_a_device_in_the_store_is_passed_over_in_one_line() {
         assert_eq!(said.lines().count(), 2, "{args:?}: one line each:\n{said}");
         assert!(said.contains("not a regular file"), "{said}");
     }
-    let _ = std::fs::remove_dir_all(&home);
 }
 
 #[test]
@@ -265,7 +261,6 @@ fn files_to_import_replay_or_verify_are_read_only_when_regular_and_not_too_large
             assert_eq!(said.lines().count(), 1, "{args:?}: {said}");
         }
     }
-    let _ = std::fs::remove_dir_all(&home);
 }
 
 #[test]
@@ -300,5 +295,4 @@ fn temporary_files_whose_writer_is_gone_are_removed_at_the_next_start() {
         !stale.exists(),
         "the checkpoint's stale temporary file is removed"
     );
-    let _ = std::fs::remove_dir_all(&home);
 }

@@ -16,9 +16,10 @@ use std::time::{Duration, Instant};
 /// Runs `ttt` with `args` and returns how long after the first line containing `first`
 /// the last line arrived.
 fn spread(args: &[&str], first: &str) -> Duration {
+    let home = common::home();
     let mut child = Command::new(env!("CARGO_BIN_EXE_ttt"))
         .args(args)
-        .env("TTT_HOME", common::home())
+        .env("TTT_HOME", &home)
         .env("NO_COLOR", "1")
         .stdin(Stdio::null())
         .stdout(Stdio::piped())

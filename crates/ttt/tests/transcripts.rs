@@ -11,21 +11,23 @@
 mod common;
 
 use std::io::Read;
+use std::path::Path;
 use std::process::{Command, Stdio};
 
-fn ttt() -> Command {
+/// `ttt`, keeping games in `home` (a [`common::Home`], which must outlive the run).
+fn ttt(home: &Path) -> Command {
     let mut command = Command::new(assert_cmd::cargo::cargo_bin!("ttt"));
     command
         .env_remove("NO_COLOR")
         .env("TERM", "dumb")
-        .env("TTT_HOME", common::home());
+        .env("TTT_HOME", home);
     command
 }
 
 /// Runs `ttt ARGS` with `stdin`, returning a transcript of what a person would see. The
 /// arguments are split at spaces; a no-break space is a space within one.
 fn transcript(args: &str, stdin: &str) -> String {
-    let output = assert_cmd::Command::from_std(ttt())
+    let output = assert_cmd::Command::from_std(ttt(&common::home()))
         .args(
             args.split(' ')
                 .filter(|arg| !arg.is_empty())
@@ -174,7 +176,8 @@ fn ctrl_d_at_the_very_start_of_a_bare_ttt_ends_cleanly() {
 #[test]
 fn a_closed_output_pipe_ends_the_program_quietly() {
     // Far more output than a pipe buffers, so writes fail after the reader goes away.
-    let mut child = ttt()
+    let home = common::home();
+    let mut child = ttt(&home)
         .args(["play", "--x", "human", "--o", "human"])
         .stdin(Stdio::piped())
         .stdout(Stdio::piped())
@@ -225,7 +228,10 @@ fn a_run_that_ends_with_its_game_says_the_score_once_in_the_tally() {
 #[test]
 fn many_games_against_each_computer_come_out_as_they_should() {
     let tally = |args: &str| {
-        let output = ttt().args(args.split_whitespace()).output().unwrap();
+        let output = ttt(&common::home())
+            .args(args.split_whitespace())
+            .output()
+            .unwrap();
         assert!(output.status.success());
         let stdout = String::from_utf8(output.stdout).unwrap();
         let last = stdout.lines().last().unwrap().to_owned();
@@ -247,7 +253,7 @@ fn many_games_against_each_computer_come_out_as_they_should() {
 
 #[test]
 fn analyze_json_has_every_field() {
-    let output = ttt()
+    let output = ttt(&common::home())
         .args(["analyze", "--json", "x.o/.x./..o"])
         .output()
         .unwrap();
@@ -273,7 +279,7 @@ fn analyze_json_has_every_field() {
         assert!(["win", "draw", "loss"].contains(&rated["result"].as_str().unwrap()));
         assert!(rated["plies"].as_u64().is_some());
     }
-    let over = ttt()
+    let over = ttt(&common::home())
         .args(["analyze", "--json", "xxx/oo./..."])
         .output()
         .unwrap();
@@ -284,7 +290,10 @@ fn analyze_json_has_every_field() {
 
 #[test]
 fn count_json_has_the_published_figures() {
-    let output = ttt().args(["count", "--json"]).output().unwrap();
+    let output = ttt(&common::home())
+        .args(["count", "--json"])
+        .output()
+        .unwrap();
     let json: serde_json::Value = serde_json::from_slice(&output.stdout).unwrap();
     assert_eq!(json["games"]["total"], 255_168);
     assert_eq!(json["nodes"], 549_946);
@@ -303,7 +312,10 @@ fn solve_and_analyze_describe_a_finished_game_alike() {
         ("xox/xoo/oxx", "draw"),
     ] {
         let json = |command: &str| -> serde_json::Value {
-            let output = ttt().args([command, position, "--json"]).output().unwrap();
+            let output = ttt(&common::home())
+                .args([command, position, "--json"])
+                .output()
+                .unwrap();
             assert!(output.status.success(), "{command} {position}");
             serde_json::from_slice(&output.stdout).unwrap()
         };
@@ -334,7 +346,7 @@ fn a_memory_bound_beyond_the_machine_is_refused() {
         "move --player search --hash 65536",
         "play --x mcts --o mcts --hash 65536",
     ] {
-        let output = ttt().args(args.split(' ')).output().unwrap();
+        let output = ttt(&common::home()).args(args.split(' ')).output().unwrap();
         let stderr = String::from_utf8_lossy(&output.stderr);
         assert_eq!(output.status.code(), Some(2), "{args}");
         assert!(
@@ -347,7 +359,7 @@ fn a_memory_bound_beyond_the_machine_is_refused() {
 
 #[test]
 fn analyze_json_names_squares_as_the_text_does() {
-    let output = ttt()
+    let output = ttt(&common::home())
         .args(["analyze", "--json", "--size", "4x3", "--moves", "b2,a1,c2"])
         .output()
         .unwrap();
@@ -364,7 +376,7 @@ fn analyze_json_names_squares_as_the_text_does() {
 
 #[test]
 fn solve_json_has_every_field() {
-    let output = ttt()
+    let output = ttt(&common::home())
         .args(["solve", "--size", "4x4", "--k", "4", "--json"])
         .output()
         .unwrap();
@@ -378,13 +390,13 @@ fn solve_json_has_every_field() {
     );
     assert!(json["nodes"].as_u64().is_some_and(|nodes| nodes > 0));
     assert!(json["seconds"].as_f64().is_some());
-    let win = ttt()
+    let win = ttt(&common::home())
         .args(["solve", "--size", "4x3", "--json"])
         .output()
         .unwrap();
     let json: serde_json::Value = serde_json::from_slice(&win.stdout).unwrap();
     assert_eq!(json["result"], "win");
-    let lost = ttt()
+    let lost = ttt(&common::home())
         .args(["solve", "--size", "4x3", "--json", "--moves", "6,1"])
         .output()
         .unwrap();
@@ -399,11 +411,14 @@ fn solve_json_has_every_field() {
 struct Running {
     child: std::process::Child,
     output: std::sync::Arc<std::sync::Mutex<Vec<u8>>>,
+    /// Its kept games, removed when this is dropped.
+    _home: common::Home,
 }
 
 impl Running {
     fn start(args: &str) -> Running {
-        let mut child = ttt()
+        let home = common::home();
+        let mut child = ttt(&home)
             .args(args.split_whitespace())
             .stdin(Stdio::piped())
             .stdout(Stdio::piped())
@@ -417,7 +432,11 @@ impl Running {
                 gathered.lock().unwrap().extend_from_slice(&buffer[..read]);
             }
         });
-        Running { child, output }
+        Running {
+            child,
+            output,
+            _home: home,
+        }
     }
 
     fn output(&self) -> String {
@@ -469,7 +488,7 @@ const TWO_PEOPLE: &str = "play --plain --x human --o human --first x";
 
 #[test]
 fn a_stray_byte_is_one_more_bad_input() {
-    let output = assert_cmd::Command::from_std(ttt())
+    let output = assert_cmd::Command::from_std(ttt(&common::home()))
         .args(TWO_PEOPLE.split(' '))
         .write_stdin(&b"5\n\xff\n1\n"[..])
         .output()
@@ -526,7 +545,7 @@ fn an_endless_line_gets_one_message_in_flat_memory() {
 
 #[test]
 fn what_was_typed_comes_back_escaped_and_as_typed() {
-    let output = ttt()
+    let output = ttt(&common::home())
         .args(TWO_PEOPLE.split(' '))
         .stdin(Stdio::piped())
         .stdout(Stdio::piped())
@@ -554,7 +573,7 @@ fn what_was_typed_comes_back_escaped_and_as_typed() {
     ] {
         assert!(stdout.contains(shown), "{shown:?} in {stdout}");
     }
-    let bad = ttt()
+    let bad = ttt(&common::home())
         .args(["analyze", "x\u{1b}[2J\no/..."])
         .output()
         .unwrap();

@@ -1,12 +1,54 @@
 //! What the tests of the real binary share.
 
-use std::path::PathBuf;
-use std::sync::atomic::{AtomicU32, Ordering};
+use std::ffi::OsStr;
+use std::ops::Deref;
+use std::path::{Path, PathBuf};
 
-/// A new folder to keep games in (`TTT_HOME`) for one run of the binary: tests never
-/// touch the real home's saved games, nor each other's.
-pub fn home() -> PathBuf {
-    static RUNS: AtomicU32 = AtomicU32::new(0);
-    let run = RUNS.fetch_add(1, Ordering::Relaxed);
-    std::env::temp_dir().join(format!("ttt-test-home-{}-{run}", std::process::id()))
+/// A folder to keep games in (`TTT_HOME`) for one run of the binary: tests never touch
+/// the real home's saved games, nor each other's. It is not there yet (the binary makes
+/// it, as it would a person's); it is made in a new temporary folder of its own, which
+/// is removed with everything in it when this is dropped, at the end of a test or while
+/// a failing test's panic unwinds. It derefs to the folder's path.
+///
+/// A `Home` not bound to a name goes at the end of the statement that makes it (or at
+/// the end of a function it is moved into: only `&Home` is `AsRef<OsStr>`, for
+/// `.env("TTT_HOME", &common::home())`). Bind it to a name that lives as long as anything
+/// (a spawned child, a command run later) uses the folder.
+pub struct Home {
+    path: PathBuf,
+    _folder: tempfile::TempDir,
+}
+
+/// A new [`Home`].
+pub fn home() -> Home {
+    let folder = tempfile::Builder::new()
+        .prefix("ttt-test-home-")
+        .tempdir()
+        .unwrap();
+    Home {
+        path: folder.path().join("home"),
+        _folder: folder,
+    }
+}
+
+impl Deref for Home {
+    type Target = Path;
+
+    fn deref(&self) -> &Path {
+        &self.path
+    }
+}
+
+// For a reference only: a `Home` given by value to, say, `Command::env` would be
+// dropped, and its folder removed, before the command runs.
+impl AsRef<Path> for &Home {
+    fn as_ref(&self) -> &Path {
+        &self.path
+    }
+}
+
+impl AsRef<OsStr> for &Home {
+    fn as_ref(&self) -> &OsStr {
+        self.path.as_os_str()
+    }
 }

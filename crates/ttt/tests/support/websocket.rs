@@ -44,25 +44,43 @@ pub async fn start_keeping(config: Config, kept: Option<(Lobby, ServerStore)>) -
 }
 
 /// A server with SSH too, started by [`start_with_ssh`]: its addresses, and the way to
-/// stop it (dropping it stops the server too).
+/// stop it (dropping it stops the server too, and waits for it to end).
 pub struct WithSsh {
     /// The WebSocket address.
     pub web: SocketAddr,
     /// The SSH address.
     pub ssh: SocketAddr,
-    stop: tokio::sync::oneshot::Sender<()>,
-    served: tokio::task::JoinHandle<std::io::Result<()>>,
+    /// Both taken when it stops.
+    stop: Option<tokio::sync::oneshot::Sender<()>>,
+    served: Option<tokio::task::JoinHandle<std::io::Result<()>>>,
 }
 
 impl WithSsh {
     /// Stops the server as Ctrl-C does, and waits for it to end.
-    pub async fn stop(self) {
-        let _ = self.stop.send(());
-        tokio::time::timeout(PATIENCE, self.served)
+    pub async fn stop(mut self) {
+        let _ = self.stop.take().unwrap().send(());
+        tokio::time::timeout(PATIENCE, self.served.take().unwrap())
             .await
             .expect("the server stops in time")
             .unwrap()
             .unwrap();
+    }
+}
+
+impl Drop for WithSsh {
+    /// Stops the server, and waits (at most [`PATIENCE`]) until it has ended, its sessions
+    /// with it: what they keep in the server's folder is written by then, so that a test
+    /// (passed or failed) can remove the folder after. A drop cannot await: this blocks
+    /// the thread while the runtime's workers run the server (a test on a runtime of one
+    /// thread would wait in vain).
+    fn drop(&mut self) {
+        drop(self.stop.take());
+        if let Some(served) = &self.served {
+            let started = std::time::Instant::now();
+            while !served.is_finished() && started.elapsed() < PATIENCE {
+                std::thread::sleep(Duration::from_millis(10));
+            }
+        }
     }
 }
 
@@ -96,8 +114,8 @@ pub async fn start_with_ssh(
     WithSsh {
         web,
         ssh: ssh_address,
-        stop,
-        served,
+        stop: Some(stop),
+        served: Some(served),
     }
 }
 
