@@ -11,15 +11,20 @@
     reason = "a test fails by panicking"
 )]
 
-mod common;
-
+use std::cell::Cell;
+use std::path::{Path, PathBuf};
 use std::process::Command;
 use std::thread::sleep;
 use std::time::{Duration, Instant};
 
-/// A tmux server of our own, with one 80x24 window running a plain shell.
+/// A tmux server of our own, with one 80x24 window running a plain shell, and a
+/// temporary folder for its socket and the test's files (the data folders of what runs in
+/// it among them). When this is dropped the server is ended, then the folder is removed
+/// with everything in it.
 struct Tmux {
-    socket: String,
+    folder: tempfile::TempDir,
+    /// How many data folders [`Tmux::home`] has named.
+    homes: Cell<u32>,
 }
 
 impl Tmux {
@@ -33,7 +38,11 @@ impl Tmux {
             return None;
         }
         let tmux = Tmux {
-            socket: format!("ttt-test-{name}-{}", std::process::id()),
+            folder: tempfile::Builder::new()
+                .prefix(&format!("ttt-test-tmux-{name}-"))
+                .tempdir()
+                .unwrap(),
+            homes: Cell::new(0),
         };
         tmux.run(&[
             "new-session",
@@ -48,10 +57,43 @@ impl Tmux {
         Some(tmux)
     }
 
+    /// `name` in the terminal's temporary folder.
+    fn file(&self, name: &str) -> PathBuf {
+        self.folder.path().join(name)
+    }
+
+    /// A new data folder (`TTT_HOME`) in the terminal's temporary folder, not made yet.
+    fn home(&self) -> PathBuf {
+        let home = self.homes.get();
+        self.homes.set(home + 1);
+        self.file(&format!("home-{home}"))
+    }
+
+    /// The shell command that runs `ttt ARGS` with a new data folder, then says its exit
+    /// code.
+    fn ttt_command(&self, args: &str) -> String {
+        format!(
+            "TTT_HOME={} {} {args}; echo EXIT=$?",
+            self.home().display(),
+            env!("CARGO_BIN_EXE_ttt")
+        )
+    }
+
+    /// As [`Tmux::ttt_command`], through a shell that writes its process id to `pid_file`
+    /// first, so that the test can signal it as another program would.
+    fn ttt_command_with_pid(&self, args: &str, pid_file: &Path) -> String {
+        format!(
+            "bash -c 'echo $$ > {}; TTT_HOME={} exec {} {args}'; echo EXIT=$?",
+            pid_file.display(),
+            self.home().display(),
+            env!("CARGO_BIN_EXE_ttt")
+        )
+    }
+
     fn run(&self, args: &[&str]) -> String {
         let output = Command::new("tmux")
-            .arg("-L")
-            .arg(&self.socket)
+            .arg("-S")
+            .arg(self.file("socket"))
             .args(args)
             .output()
             .unwrap();
@@ -116,14 +158,6 @@ impl Drop for Tmux {
     }
 }
 
-fn ttt_command(args: &str) -> String {
-    format!(
-        "TTT_HOME={} {} {args}; echo EXIT=$?",
-        common::home().display(),
-        env!("CARGO_BIN_EXE_ttt")
-    )
-}
-
 const VERDICTS: [&str; 3] = ["You win!", "The computer wins.", "Draw."];
 
 #[test]
@@ -131,7 +165,7 @@ fn a_whole_game_with_arrow_keys_and_enter_then_quit() {
     let Some(tmux) = Tmux::start("game") else {
         return;
     };
-    tmux.keys(&[&ttt_command(""), "Enter"]);
+    tmux.keys(&[&tmux.ttt_command(""), "Enter"]);
     tmux.wait_for("Play against");
     // Against the impossible computer, as X: choose on the start screen with the keys.
     tmux.keys(&[
@@ -188,7 +222,7 @@ fn ctrl_c_in_the_middle_of_a_game_restores_the_terminal() {
     let Some(tmux) = Tmux::start("ctrl-c") else {
         return;
     };
-    tmux.keys(&[&ttt_command("--x human --o rules --first x"), "Enter"]);
+    tmux.keys(&[&tmux.ttt_command("--x human --o rules --first x"), "Enter"]);
     tmux.wait_for("Computer (medium)");
     tmux.keys(&["Enter"]);
     tmux.wait_for("played");
@@ -203,7 +237,7 @@ fn plain_and_dumb_terminals_keep_the_line_mode() {
         return;
     };
     tmux.keys(&[
-        &ttt_command("--plain --x human --o human --first x"),
+        &tmux.ttt_command("--plain --x human --o human --first x"),
         "Enter",
     ]);
     tmux.wait_for("X to move:");
@@ -211,7 +245,10 @@ fn plain_and_dumb_terminals_keep_the_line_mode() {
     tmux.keys(&["quit", "Enter"]);
     tmux.wait_for("EXIT=0");
     tmux.keys(&[
-        &format!("TERM=dumb {}", ttt_command("--x human --o human --first x")),
+        &format!(
+            "TERM=dumb {}",
+            tmux.ttt_command("--x human --o human --first x")
+        ),
         "Enter",
     ]);
     tmux.wait_for("X to move:");
@@ -220,30 +257,15 @@ fn plain_and_dumb_terminals_keep_the_line_mode() {
     tmux.assert_restored();
 }
 
-/// Runs `ttt` in the pane through a shell that writes its process id to a file first, so
-/// that the test can signal it as another program would.
-fn ttt_command_with_pid(args: &str, pid_file: &std::path::Path) -> String {
-    format!(
-        "bash -c 'echo $$ > {}; TTT_HOME={} exec {} {args}'; echo EXIT=$?",
-        pid_file.display(),
-        common::home().display(),
-        env!("CARGO_BIN_EXE_ttt")
-    )
-}
-
 #[test]
 fn every_ending_signal_restores_the_terminal_and_prints_the_tally() {
     for (signal, code) in [("TERM", 143), ("HUP", 129), ("QUIT", 131), ("INT", 130)] {
         let Some(tmux) = Tmux::start(&format!("signal-{signal}")) else {
             return;
         };
-        let pid_file = std::env::temp_dir().join(format!(
-            "ttt-test-signal-{signal}-{}.pid",
-            std::process::id()
-        ));
-        let _ = std::fs::remove_file(&pid_file);
+        let pid_file = tmux.file("ttt.pid");
         tmux.keys(&[
-            &ttt_command_with_pid("--x human --o human --first x", &pid_file),
+            &tmux.ttt_command_with_pid("--x human --o human --first x", &pid_file),
             "Enter",
         ]);
         tmux.wait_for("X to move");
@@ -272,7 +294,6 @@ fn every_ending_signal_restores_the_terminal_and_prints_the_tally() {
             "SIG{signal}: the tally is printed on the main screen:\n{screen}"
         );
         tmux.assert_restored();
-        let _ = std::fs::remove_file(&pid_file);
     }
 }
 
@@ -281,7 +302,10 @@ fn an_interrupted_proof_clears_its_spinner() {
     let Some(tmux) = Tmux::start("solve") else {
         return;
     };
-    tmux.keys(&[&ttt_command("solve --size 8x8 --k 5 --hash 1"), "Enter"]);
+    tmux.keys(&[
+        &tmux.ttt_command("solve --size 8x8 --k 5 --hash 1"),
+        "Enter",
+    ]);
     tmux.wait_for("proving");
     sleep(Duration::from_millis(700));
     tmux.keys(&["C-c"]);
@@ -311,11 +335,9 @@ fn closing_the_terminal_ends_the_game() {
     let Some(tmux) = Tmux::start("hang-up") else {
         return;
     };
-    let pid_file =
-        std::env::temp_dir().join(format!("ttt-test-hang-up-{}.pid", std::process::id()));
-    let _ = std::fs::remove_file(&pid_file);
+    let pid_file = tmux.file("ttt.pid");
     tmux.keys(&[
-        &ttt_command_with_pid("--x human --o human --first x", &pid_file),
+        &tmux.ttt_command_with_pid("--x human --o human --first x", &pid_file),
         "Enter",
     ]);
     tmux.wait_for("X to move");
@@ -332,7 +354,6 @@ fn closing_the_terminal_ends_the_game() {
         );
         sleep(Duration::from_millis(100));
     }
-    let _ = std::fs::remove_file(&pid_file);
 }
 
 #[test]
@@ -344,9 +365,8 @@ fn closing_the_terminal_keeps_the_game_in_both_modes_without_a_panic() {
         let Some(tmux) = Tmux::start("close-window") else {
             return;
         };
-        let home = common::home();
-        let code = home.with_extension("code");
-        let _ = std::fs::remove_file(&code);
+        let home = tmux.home();
+        let code = tmux.file("code");
         // The shell around ttt outlives the terminal to tell how ttt ended; ttt's own
         // output goes to the terminal, as it does for people.
         tmux.keys(&[
@@ -387,8 +407,6 @@ fn closing_the_terminal_keeps_the_game_in_both_modes_without_a_panic() {
             games.contains("\"moves\": 2") && games.contains("\"unfinished\""),
             "{mode}: the game is kept:\n{games}"
         );
-        let _ = std::fs::remove_dir_all(&home);
-        let _ = std::fs::remove_file(&code);
     }
 }
 
@@ -397,7 +415,7 @@ fn ctrl_z_suspends_the_game_and_fg_takes_it_up_again() {
     let Some(tmux) = Tmux::start("suspend") else {
         return;
     };
-    tmux.keys(&[&ttt_command("--x human --o human --first x"), "Enter"]);
+    tmux.keys(&[&tmux.ttt_command("--x human --o human --first x"), "Enter"]);
     tmux.wait_for("X to move");
     tmux.keys(&["Enter"]);
     tmux.wait_for("O to move");
@@ -429,7 +447,7 @@ fn esc_then_a_key_at_once_is_two_keys_not_alt() {
     let Some(tmux) = Tmux::start("escape") else {
         return;
     };
-    tmux.keys(&[&ttt_command("--x human --o human --first x"), "Enter"]);
+    tmux.keys(&[&tmux.ttt_command("--x human --o human --first x"), "Enter"]);
     tmux.wait_for("X to move");
     // Esc asks whether to leave, y says yes: typed together, tmux joins them as Alt-y.
     tmux.keys(&["Escape", "y"]);
@@ -443,7 +461,7 @@ fn ctrl_c_ends_the_line_mode_with_the_tally() {
         return;
     };
     tmux.keys(&[
-        &ttt_command("--plain --x human --o human --first x"),
+        &tmux.ttt_command("--plain --x human --o human --first x"),
         "Enter",
     ]);
     tmux.wait_for("X to move:");
@@ -462,7 +480,7 @@ fn keys_act_while_a_hint_is_worked_out_and_the_hint_comes() {
         return;
     };
     tmux.keys(&[
-        &ttt_command("--size 4x4 --k 4 --x human --o human --first x"),
+        &tmux.ttt_command("--size 4x4 --k 4 --x human --o human --first x"),
         "Enter",
     ]);
     tmux.wait_for("X to move");
@@ -497,14 +515,14 @@ fn two_terminals_play_each_other_full_screen_through_a_server() {
         return;
     };
     server.keys(&[
-        &ttt_command("serve --no-store --listen 127.0.0.1:0"),
+        &server.ttt_command("serve --no-store --listen 127.0.0.1:0"),
         "Enter",
     ]);
     let served = server.wait_for("ttt serves on ");
     let after = &served[served.find("ttt serves on ").unwrap() + "ttt serves on ".len()..];
     let address = &after[..after.find(": ").unwrap()];
     ann.keys(&[
-        &ttt_command(&format!("host --server {address} --name Ann")),
+        &ann.ttt_command(&format!("host --server {address} --name Ann")),
         "Enter",
     ]);
     let code = room_code(&ann.wait_for("ttt online — room "));
@@ -512,7 +530,7 @@ fn two_terminals_play_each_other_full_screen_through_a_server() {
     // Typed as a friend might: lower case, without the dash.
     let typed = code.replace('-', "").to_lowercase();
     bob.keys(&[
-        &ttt_command(&format!("join {typed} --server {address} --name Bob")),
+        &bob.ttt_command(&format!("join {typed} --server {address} --name Bob")),
         "Enter",
     ]);
     bob.wait_for("Bob (you)");
@@ -612,7 +630,7 @@ fn openssh_plays_the_computer_to_the_end_over_ttt_serve_ssh() {
     let Some(tmux) = Tmux::start("ssh") else {
         return;
     };
-    let home = common::home();
+    let home = tmux.home();
     std::fs::create_dir_all(&home).unwrap();
     let key = home.join("id_ed25519");
     let made = Command::new("ssh-keygen")
