@@ -13,8 +13,10 @@
 use std::io::{BufRead, BufReader, Write};
 use std::net::{Shutdown, TcpListener, TcpStream};
 use std::process::{Child, ChildStdin, Command, Stdio};
-use std::sync::{Arc, Mutex};
+use std::sync::{Arc, Mutex, PoisonError, Weak};
 use std::time::{Duration, Instant};
+
+use tempfile::TempDir;
 
 /// The longest any one step may take.
 const PATIENCE: Duration = Duration::from_secs(15);
@@ -26,16 +28,19 @@ struct Running {
     lines: Arc<Mutex<Vec<String>>>,
     /// The threads reading its output and its errors, each to the end.
     readers: Vec<std::thread::JoinHandle<()>>,
+    /// Its data folder, held until the process is ended.
+    _home: Arc<TempDir>,
 }
 
 impl Running {
     fn start(arguments: &[&str]) -> Running {
+        let home = home();
         let mut child = Command::new(env!("CARGO_BIN_EXE_ttt"))
             .args(arguments)
             .env("NO_COLOR", "1")
-            // Seats' tokens kept apart from the person's own, one folder for the test run
-            // as for one machine.
-            .env("TTT_HOME", home())
+            // Seats' tokens kept apart from the person's own, one folder for the tests
+            // running at once as for one machine.
+            .env("TTT_HOME", home.path())
             .stdin(Stdio::piped())
             .stdout(Stdio::piped())
             .stderr(Stdio::piped())
@@ -62,6 +67,7 @@ impl Running {
             input,
             lines,
             readers,
+            _home: home,
         }
     }
 
@@ -129,9 +135,23 @@ impl Drop for Running {
     }
 }
 
-/// The data folder of every `ttt` these tests run.
-fn home() -> std::path::PathBuf {
-    std::env::temp_dir().join(format!("ttt-network-{}", std::process::id()))
+/// The data folder of the `ttt`s these tests run, one for all the tests running at once:
+/// a temporary folder, removed when the last [`Running`] (or test) holding it is dropped,
+/// at the latest when its test ends, passed or failed. Tests after that have a new one.
+fn home() -> Arc<TempDir> {
+    static SHARED: Mutex<Weak<TempDir>> = Mutex::new(Weak::new());
+    let mut shared = SHARED.lock().unwrap_or_else(PoisonError::into_inner);
+    if let Some(home) = shared.upgrade() {
+        return home;
+    }
+    let home = Arc::new(
+        tempfile::Builder::new()
+            .prefix("ttt-network-")
+            .tempdir()
+            .unwrap(),
+    );
+    *shared = Arc::downgrade(&home);
+    home
 }
 
 /// The address a `ttt serve` says it serves on.
@@ -391,8 +411,8 @@ fn a_player_whose_client_was_killed_joins_again_and_takes_back_the_seat() {
 
 #[test]
 fn a_server_killed_mid_game_and_started_again_has_the_game_and_both_players_come_back() {
-    let store = home().join("killed-server");
-    let _ = std::fs::remove_dir_all(&store);
+    let home = home();
+    let store = home.path().join("killed-server");
     let store = store.to_str().unwrap().to_owned();
     // A port of its own, to start the server on again.
     let address = {
