@@ -14,6 +14,8 @@ use std::path::{Path, PathBuf};
 use std::process::{Command, Output, Stdio};
 use std::time::{Duration, Instant};
 
+use tempfile::TempDir;
+
 /// The README and every page in `docs/`: (the file's name, its text).
 fn documents() -> Vec<(String, String)> {
     let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("../..");
@@ -34,13 +36,15 @@ fn documents() -> Vec<(String, String)> {
         .collect()
 }
 
-/// A folder holding `ttt` (a link to the binary under test), for the front of `PATH`.
-fn bin_dir(test: &str) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("ttt-readme-{test}-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
-    let link = dir.join("ttt");
-    let _ = std::fs::remove_file(&link);
-    std::os::unix::fs::symlink(env!("CARGO_BIN_EXE_ttt"), &link).unwrap();
+/// A folder holding `ttt` (a link to the binary under test), for the front of `PATH`: a
+/// temporary folder, removed with everything the commands made in it when dropped (at
+/// the end of the test, or while a failure unwinds).
+fn bin_dir(test: &str) -> TempDir {
+    let dir = tempfile::Builder::new()
+        .prefix(&format!("ttt-readme-{test}-"))
+        .tempdir()
+        .unwrap();
+    std::os::unix::fs::symlink(env!("CARGO_BIN_EXE_ttt"), dir.path().join("ttt")).unwrap();
     dir
 }
 
@@ -144,7 +148,8 @@ fn matches(expected: &[String], actual: &[String]) -> bool {
 
 #[test]
 fn every_command_in_a_code_block_does_what_the_readme_says() {
-    let bin = bin_dir("blocks");
+    let dir = bin_dir("blocks");
+    let bin = dir.path();
     let mut checked = 0;
     let blocks = documents().into_iter().flat_map(|(name, text)| {
         code_blocks(&text)
@@ -159,7 +164,7 @@ fn every_command_in_a_code_block_does_what_the_readme_says() {
                 if !(command.starts_with("ttt ") || command.contains("| ttt ")) {
                     continue;
                 }
-                let output = shell(command, &bin).output().unwrap();
+                let output = shell(command, bin).output().unwrap();
                 assert!(
                     output.status.success(),
                     "{page}: `{command}` exits with {:?}:\n{}{}",
@@ -180,7 +185,7 @@ fn every_command_in_a_code_block_does_what_the_readme_says() {
                 .position(|line| line.starts_with("$ "))
                 .map_or(rest.len(), |next| at + 1 + next);
             let expected = &rest[at + 1..end];
-            let output = shell(command, &bin).output().unwrap();
+            let output = shell(command, bin).output().unwrap();
             let printed: Vec<String> = String::from_utf8_lossy(&output.stdout)
                 .lines()
                 .chain(String::from_utf8_lossy(&output.stderr).lines())
@@ -207,7 +212,8 @@ fn every_command_in_a_code_block_does_what_the_readme_says() {
 
 #[test]
 fn every_command_quoted_in_the_text_is_accepted() {
-    let bin = bin_dir("text");
+    let dir = bin_dir("text");
+    let bin = dir.path();
     let text: String = documents().into_iter().map(|(_, text)| text).collect();
     let commands: Vec<String> = text
         .split('`')
@@ -232,7 +238,7 @@ fn every_command_quoted_in_the_text_is_accepted() {
     let runs: Vec<_> = commands
         .into_iter()
         .map(|command| {
-            let bin = bin.clone();
+            let bin = bin.to_path_buf();
             std::thread::spawn(move || {
                 let output = run_within(&command, &bin, Duration::from_secs(3));
                 (command, output)
