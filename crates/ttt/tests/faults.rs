@@ -294,8 +294,12 @@ async fn a_server_killed_at_random_moments_loses_no_acknowledged_move() {
         let listener = TcpListener::bind("127.0.0.1:0").unwrap();
         listener.local_addr().unwrap().port()
     };
-    let store = std::env::temp_dir().join(format!("ttt-faults-{}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&store);
+    // The store is made by the server, in a temporary folder removed when dropped.
+    let folder = tempfile::Builder::new()
+        .prefix("ttt-faults-")
+        .tempdir()
+        .unwrap();
+    let store = folder.path().join("store");
     let server = Arc::new(Mutex::new(Server::start(port, &store)));
     let finished = Arc::new(AtomicUsize::new(0));
     let done = Arc::new(AtomicBool::new(false));
@@ -336,5 +340,4 @@ async fn a_server_killed_at_random_moments_loses_no_acknowledged_move() {
         finished.load(Ordering::SeqCst)
     );
     drop(server);
-    let _ = std::fs::remove_dir_all(&store);
 }

@@ -246,18 +246,20 @@ async fn the_page_is_served_or_a_line_says_how_to_build_it() {
     assert!(answer.starts_with("HTTP/1.1 503"), "{answer}");
     assert!(answer.contains("build it with web/build.sh"), "{answer}");
 
-    let folder = std::env::temp_dir().join(format!("ttt-serve-{}", std::process::id()));
-    std::fs::create_dir_all(&folder).unwrap();
-    std::fs::write(folder.join("index.html"), "<title>ttt</title>").unwrap();
+    // Removed when dropped, at the end of the test or while a failure unwinds.
+    let folder = tempfile::Builder::new()
+        .prefix("ttt-serve-")
+        .tempdir()
+        .unwrap();
+    std::fs::write(folder.path().join("index.html"), "<title>ttt</title>").unwrap();
     let address = start(Config {
-        web: Some(folder.clone()),
+        web: Some(folder.path().to_path_buf()),
         ..config()
     })
     .await;
     let answer = get(address, "/").await;
     assert!(answer.starts_with("HTTP/1.1 200"), "{answer}");
     assert!(answer.contains("<title>ttt</title>"), "{answer}");
-    std::fs::remove_dir_all(folder).unwrap();
 }
 
 /// A plain HTTP GET of `path`, the whole answer as text.
