@@ -16,3 +16,5 @@ pub mod line;
 pub mod server;
 pub mod signals;
 pub mod store;
+#[cfg(test)]
+mod testing;

@@ -623,6 +623,7 @@ mod tests {
     #![allow(clippy::unwrap_used, reason = "a test fails by panicking")]
 
     use super::*;
+    use crate::testing::temporary_folder;
     use ttt_core::{Mark, Outcome, Rules, Square};
     use ttt_play::Seat;
 
@@ -665,18 +666,6 @@ mod tests {
         game.moves = [0, 3, 1, 4, 2].map(Square::new).to_vec();
         game.finish(Outcome::Win(Mark::X), started + 5);
         game
-    }
-
-    /// A folder named `name`, not there yet, in a new temporary folder (the first of the
-    /// two), which is removed with everything in it when dropped, also while a failing
-    /// test's panic unwinds.
-    fn temporary_folder(name: &str) -> (tempfile::TempDir, PathBuf) {
-        let parent = tempfile::Builder::new()
-            .prefix("ttt-store-")
-            .tempdir()
-            .unwrap();
-        let folder = parent.path().join(name);
-        (parent, folder)
     }
 
     #[test]

@@ -262,18 +262,7 @@ mod tests {
     use ttt_online::room::{Fresh, MemberId};
 
     use super::*;
-
-    /// A folder named `name`, not there yet, in a new temporary folder (the first of the
-    /// two), which is removed with everything in it when dropped, also while a failing
-    /// test's panic unwinds.
-    fn folder(name: &str) -> (tempfile::TempDir, PathBuf) {
-        let parent = tempfile::Builder::new()
-            .prefix("ttt-server-store-")
-            .tempdir()
-            .unwrap();
-        let folder = parent.path().join(name);
-        (parent, folder)
-    }
+    use crate::testing::temporary_folder;
 
     /// Hands `ask` from `id` to the lobby at `now`, and journals it as the server does;
     /// whether it was journaled.
@@ -326,7 +315,7 @@ mod tests {
 
     #[test]
     fn a_store_opened_again_has_every_room_and_move_with_everyone_gone() {
-        let (_parent, folder) = folder("again");
+        let (_parent, folder) = temporary_folder("again");
         let limits = room::Limits::default();
         let (mut lobby, mut store, notes) = ServerStore::open(&folder, limits, 0).unwrap();
         assert!(notes.is_empty() && lobby.is_empty());
@@ -371,7 +360,7 @@ mod tests {
 
     #[test]
     fn a_journal_is_replayed_under_the_limits_it_was_written_under() {
-        let (_parent, folder) = folder("limits");
+        let (_parent, folder) = temporary_folder("limits");
         let quick = room::Limits {
             reconnect_wait: 5,
             ..room::Limits::default()
@@ -401,7 +390,7 @@ mod tests {
 
     #[test]
     fn a_store_kept_when_times_were_in_seconds_reads_them_as_seconds() {
-        let (_parent, folder) = folder("seconds");
+        let (_parent, folder) = temporary_folder("seconds");
         let limits = room::Limits::default();
         let (mut lobby, mut store, _) = ServerStore::open(&folder, limits, 0).unwrap();
         ann_and_bob(&mut lobby, &mut store);
@@ -452,7 +441,7 @@ mod tests {
 
     #[test]
     fn the_time_a_server_was_down_is_on_nobodys_clock() {
-        let (_parent, folder) = folder("clocks");
+        let (_parent, folder) = temporary_folder("clocks");
         let limits = room::Limits::default();
         let (mut lobby, mut store, _) = ServerStore::open(&folder, limits, 0).unwrap();
         let host = ToServer::Host {
@@ -489,7 +478,7 @@ mod tests {
 
     #[test]
     fn a_line_cut_short_is_left_out_and_a_damaged_one_set_aside() {
-        let (_parent, folder) = folder("damaged");
+        let (_parent, folder) = temporary_folder("damaged");
         let limits = room::Limits::default();
         let (mut lobby, mut store, _) = ServerStore::open(&folder, limits, 0).unwrap();
         ann_hosts(&mut lobby, &mut store);

@@ -96,10 +96,11 @@ mod tests {
     #![allow(clippy::unwrap_used, reason = "a test fails by panicking")]
 
     use super::*;
+    use crate::testing::temporary_folder;
 
     #[test]
     fn the_key_is_made_once_and_the_same_ever_after() {
-        let (_parent, folder) = tempfile_folder("made-once");
+        let (_parent, folder) = temporary_folder("made-once");
         let (first, made) = load_or_make(&folder).unwrap();
         assert!(made);
         let (again, made) = load_or_make(&folder).unwrap();
@@ -122,7 +123,7 @@ mod tests {
 
     #[test]
     fn a_key_file_that_cannot_be_read_is_said_and_left_alone() {
-        let (_parent, folder) = tempfile_folder("unreadable");
+        let (_parent, folder) = temporary_folder("unreadable");
         fs::create_dir_all(&folder).unwrap();
         fs::write(folder.join(FILE), "not a key").unwrap();
         let error = load_or_make(&folder).unwrap_err();
@@ -131,17 +132,5 @@ mod tests {
             "{error}"
         );
         assert_eq!(fs::read_to_string(folder.join(FILE)).unwrap(), "not a key");
-    }
-
-    /// A folder named `name`, not there yet, in a new temporary folder (the first of the
-    /// two), which is removed with everything in it when dropped, also while a failing
-    /// test's panic unwinds.
-    fn tempfile_folder(name: &str) -> (tempfile::TempDir, PathBuf) {
-        let parent = tempfile::Builder::new()
-            .prefix("ttt-host-key-")
-            .tempdir()
-            .unwrap();
-        let folder = parent.path().join(name);
-        (parent, folder)
     }
 }
