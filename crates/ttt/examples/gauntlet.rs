@@ -14,7 +14,7 @@
 //! stronger engine), e.g. `… pbrain-rapfi 1 0 0.1`. A fifth argument names a file that
 //! each game's moves are added to, one game a line (square indices from 0, row by row, as
 //! `ttt-players`' `speed` example reads them; a game the engine lost by fault is not
-//! recorded). A sixth argument plays that many games at once, each with its own engine
+//! recorded; `/dev/null` records nothing). A sixth argument plays that many games at once, each with its own engine
 //! process, on threads of their own (default one): results and record keep the games'
 //! order. Each side thinks alone only when games are played one at a time; the figures of
 //! runs with games at once are comparable with each other, not with those one at a time.
@@ -30,8 +30,8 @@
 //! waits 50 ms after a move before the next `BOARD`, for engines such as Rapfi that drop a
 //! command that comes sooner). Prints each game's result, then the tally from `search`'s
 //! side (the games won by the engine's fault also counted apart), the average time per
-//! move of each engine (the engine's from `BOARD` sent to its move read), and `search`'s average depth and nodes per second; then the same for the moves
-//! it searched (leaving out forced blocks and wins by threats found at once, which take
+//! move of each engine (the engine's from `BOARD` sent to its move read), and `search`'s
+//! average depth and nodes per second; then the same for the moves it searched (leaving out forced blocks and wins by threats found at once, which take
 //! milliseconds); then the time of the moves searched while the game was undecided (judged
 //! by a score, not a win or a loss found; a move whose score the root's last check set
 //! aside is not among them), and the longest move.
@@ -105,19 +105,35 @@ struct Totals {
 impl Totals {
     /// Adds the figures of `other` (games played apart) to these.
     fn add(&mut self, other: &Totals) {
-        self.search_moves += other.search_moves;
-        self.search_time += other.search_time;
-        self.search_depth += other.search_depth;
-        self.searched_moves += other.searched_moves;
-        self.searched_time += other.searched_time;
-        self.searched_depth += other.searched_depth;
-        self.searched_nodes += other.searched_nodes;
-        self.undecided_moves += other.undecided_moves;
-        self.undecided_time += other.undecided_time;
-        self.longest = self.longest.max(other.longest);
-        self.search_nodes += other.search_nodes;
-        self.other_moves += other.other_moves;
-        self.other_time += other.other_time;
+        // Every field named, so that one added later is not left out of the sum.
+        let Totals {
+            search_moves,
+            search_time,
+            search_depth,
+            searched_moves,
+            searched_time,
+            searched_depth,
+            searched_nodes,
+            undecided_moves,
+            undecided_time,
+            longest,
+            search_nodes,
+            other_moves,
+            other_time,
+        } = other;
+        self.search_moves += search_moves;
+        self.search_time += *search_time;
+        self.search_depth += search_depth;
+        self.searched_moves += searched_moves;
+        self.searched_time += *searched_time;
+        self.searched_depth += searched_depth;
+        self.searched_nodes += searched_nodes;
+        self.undecided_moves += undecided_moves;
+        self.undecided_time += *undecided_time;
+        self.longest = self.longest.max(*longest);
+        self.search_nodes += search_nodes;
+        self.other_moves += other_moves;
+        self.other_time += *other_time;
     }
 }
 
@@ -249,10 +265,14 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
             openings.push(stones);
         }
     }
-    let at_once: usize = args.next().map_or(Ok(1), |text| text.parse())?;
-    if at_once == 0 {
-        return Err("GAMES AT ONCE: at least 1".into());
-    }
+    let at_once: usize = match args.next() {
+        None => 1,
+        Some(text) => text
+            .parse()
+            .ok()
+            .filter(|&games| games > 0)
+            .ok_or_else(|| format!("GAMES AT ONCE: a whole number from 1 (got {text})"))?,
+    };
     // Each opening with both colours, in order: the results and the record keep it.
     let games: Vec<(usize, Mark)> = (0..openings.len())
         .flat_map(|number| [Mark::X, Mark::O].map(|mark| (number, mark)))
@@ -288,13 +308,29 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
             });
         }
         drop(results);
-        // Printed and recorded in the games' order, each as soon as those before it are.
+        // Printed and recorded in the games' order, each as soon as those before it are;
+        // after a game that could not be played, no new game starts, and those played
+        // meanwhile are still shown.
         let mut waiting = BTreeMap::new();
         let mut shown = 0;
+        let mut failed = None;
         for (index, played, own) in finished {
-            waiting.insert(index, (played?, own));
-            while let Some(((result, how, moves), own)) = waiting.remove(&shown) {
+            waiting.insert(index, (played, own));
+            while let Some((played, own)) = waiting.remove(&shown) {
                 let (number, search_mark) = games[shown];
+                shown += 1;
+                let (result, how, moves) = match played {
+                    Ok(played) => played,
+                    Err(why) => {
+                        next.store(games.len(), Ordering::Relaxed);
+                        println!(
+                            "opening {}, search as {search_mark}: not played ({why})",
+                            number + 1
+                        );
+                        failed.get_or_insert(why);
+                        continue;
+                    }
+                };
                 totals.add(&own);
                 if let Some(file) = record.as_mut().filter(|_| !moves.is_empty()) {
                     writeln!(file, "{moves}")?;
@@ -312,10 +348,12 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
                     "opening {}, search as {search_mark}: {result:?} ({how})",
                     number + 1
                 );
-                shown += 1;
             }
         }
-        Ok(())
+        match failed {
+            Some(why) => Err(why.into()),
+            None => Ok(()),
+        }
     })?;
     let average = |time: Duration, moves: u32| time.as_secs_f64() / f64::from(moves.max(1));
     println!(

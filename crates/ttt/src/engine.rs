@@ -29,7 +29,8 @@ pub const GRACE: Duration = Duration::from_secs(1);
 pub const STARTUP: Duration = Duration::from_secs(5);
 /// How long an engine told `END` has to exit by itself before it is ended.
 const END_GRACE: Duration = Duration::from_millis(200);
-/// How long after an engine's move its next `BOARD` is sent at the soonest. Some engines
+/// How long after an engine's move its next command (`BOARD`, or `START` and `END`) is
+/// sent at the soonest. Some engines
 /// leave their thinking state only after writing the move, and drop a command that comes
 /// before: Rapfi (`command/gomocup.cpp`, a flag cleared after the move is sent, read before
 /// each command) then takes the position's lines for unknown commands. With both cores
@@ -283,8 +284,16 @@ impl Engine {
         }
     }
 
+    /// Waits, if need be, until [`SETTLE`] has passed since the engine's last move.
+    fn settle(&self) {
+        if let Some(moved) = self.moved {
+            std::thread::sleep(SETTLE.saturating_sub(moved.elapsed()));
+        }
+    }
+
     /// How long the engine took over its last move, from the position sent to the move
-    /// read (the wait before sending it, for an engine to settle, left out).
+    /// read (the wait before sending it, for an engine to settle, left out); `None` before
+    /// its first move and after a move it failed.
     #[must_use]
     pub fn last_move_took(&self) -> Option<Duration> {
         self.took
@@ -295,14 +304,13 @@ impl Engine {
     /// # Errors
     /// Any [`EngineError`] but [`EngineError::NoCommand`] and [`EngineError::Start`].
     pub fn play(&mut self, position: &Position) -> Result<Square, EngineError> {
+        self.took = None;
+        self.settle();
         let rules = position.rules();
         if self.rules != Some(rules) {
             self.begin(rules)?;
         }
         let own: Mark = position.to_move();
-        if let Some(moved) = self.moved {
-            std::thread::sleep(SETTLE.saturating_sub(moved.elapsed()));
-        }
         let asked = Instant::now();
         self.say("BOARD")?;
         for &square in position.history() {
@@ -357,6 +365,7 @@ impl Drop for Engine {
         // The protocol's goodbye, and a moment to take it (an engine may save what it
         // learnt): until its output ends, which it does as it exits. The process is not
         // reaped before its group is ended, so the group's id cannot have gone to another.
+        self.settle();
         if self.say("END").is_ok() {
             let until = Instant::now() + END_GRACE;
             loop {

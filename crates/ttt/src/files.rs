@@ -101,12 +101,9 @@ mod tests {
 
     #[test]
     fn a_regular_file_is_read_within_its_limit_and_nothing_else() {
-        // Removed when dropped, also while a failing test's panic unwinds.
-        let temporary = tempfile::Builder::new()
-            .prefix("ttt-files-")
-            .tempdir()
-            .unwrap();
-        let folder = temporary.path();
+        let (_parent, folder) = crate::testing::temporary_folder("files");
+        std::fs::create_dir_all(&folder).unwrap();
+        let folder = folder.as_path();
         let file = folder.join("small");
         std::fs::write(&file, b"0123456789").unwrap();
         assert_eq!(read_bounded(&file, 10).unwrap(), b"0123456789");
