@@ -300,6 +300,10 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
                         (think, their_think),
                         &mut own,
                     );
+                    // A game that could not be played starts no more.
+                    if played.is_err() {
+                        next.store(games.len(), Ordering::Relaxed);
+                    }
                     let failed = played.is_err();
                     if results.send((index, played, own)).is_err() || failed {
                         break;
@@ -322,7 +326,6 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
                 let (result, how, moves) = match played {
                     Ok(played) => played,
                     Err(why) => {
-                        next.store(games.len(), Ordering::Relaxed);
                         println!(
                             "opening {}, search as {search_mark}: not played ({why})",
                             number + 1

@@ -30,13 +30,9 @@ fn brain() -> String {
     format!("{} brain --hash 16", env!("CARGO_BIN_EXE_ttt"))
 }
 
-/// A new temporary folder, removed with everything in it when dropped (also while a
-/// failing test's panic unwinds).
+/// A new [`common::temporary`] folder.
 fn folder() -> TempDir {
-    tempfile::Builder::new()
-        .prefix("ttt-engine-test-")
-        .tempdir()
-        .unwrap()
+    common::temporary("ttt-engine-test-")
 }
 
 /// A shell script standing in for an engine, in a [`folder`] of its own, which is removed

@@ -10,6 +10,8 @@
     reason = "a test fails by panicking"
 )]
 
+mod common;
+
 use std::collections::HashMap;
 use std::net::TcpListener;
 use std::path::PathBuf;
@@ -295,10 +297,7 @@ async fn a_server_killed_at_random_moments_loses_no_acknowledged_move() {
         listener.local_addr().unwrap().port()
     };
     // The store is made by the server, in a temporary folder removed when dropped.
-    let folder = tempfile::Builder::new()
-        .prefix("ttt-faults-")
-        .tempdir()
-        .unwrap();
+    let folder = common::temporary("ttt-faults-");
     let store = folder.path().join("store");
     let server = Arc::new(Mutex::new(Server::start(port, &store)));
     let finished = Arc::new(AtomicUsize::new(0));

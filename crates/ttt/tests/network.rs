@@ -10,6 +10,8 @@
     reason = "a test fails by panicking"
 )]
 
+mod common;
+
 use std::io::{BufRead, BufReader, Write};
 use std::net::{Shutdown, TcpListener, TcpStream};
 use std::process::{Child, ChildStdin, Command, Stdio};
@@ -144,12 +146,7 @@ fn home() -> Arc<TempDir> {
     if let Some(home) = shared.upgrade() {
         return home;
     }
-    let home = Arc::new(
-        tempfile::Builder::new()
-            .prefix("ttt-network-")
-            .tempdir()
-            .unwrap(),
-    );
+    let home = Arc::new(common::temporary("ttt-network-"));
     *shared = Arc::downgrade(&home);
     home
 }

@@ -9,6 +9,8 @@
     reason = "a test fails by panicking"
 )]
 
+mod common;
+
 use std::os::unix::process::CommandExt;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output, Stdio};
@@ -40,10 +42,7 @@ fn documents() -> Vec<(String, String)> {
 /// temporary folder, removed with everything the commands made in it when dropped (at
 /// the end of the test, or while a failure unwinds).
 fn bin_dir(test: &str) -> TempDir {
-    let dir = tempfile::Builder::new()
-        .prefix(&format!("ttt-readme-{test}-"))
-        .tempdir()
-        .unwrap();
+    let dir = common::temporary(&format!("ttt-readme-{test}-"));
     std::os::unix::fs::symlink(env!("CARGO_BIN_EXE_ttt"), dir.path().join("ttt")).unwrap();
     dir
 }

@@ -12,6 +12,8 @@
 
 mod support;
 
+mod common;
+
 use futures_util::{SinkExt, StreamExt};
 use tokio_tungstenite::tungstenite::Message;
 use ttt::server::{Config, Limits};
@@ -247,10 +249,7 @@ async fn the_page_is_served_or_a_line_says_how_to_build_it() {
     assert!(answer.contains("build it with web/build.sh"), "{answer}");
 
     // Removed when dropped, at the end of the test or while a failure unwinds.
-    let folder = tempfile::Builder::new()
-        .prefix("ttt-serve-")
-        .tempdir()
-        .unwrap();
+    let folder = common::temporary("ttt-serve-");
     std::fs::write(folder.path().join("index.html"), "<title>ttt</title>").unwrap();
     let address = start(Config {
         web: Some(folder.path().to_path_buf()),

@@ -11,6 +11,8 @@
     reason = "a test fails by panicking"
 )]
 
+mod common;
+
 use std::cell::Cell;
 use std::path::{Path, PathBuf};
 use std::process::Command;
@@ -38,10 +40,7 @@ impl Tmux {
             return None;
         }
         let tmux = Tmux {
-            folder: tempfile::Builder::new()
-                .prefix(&format!("ttt-test-tmux-{name}-"))
-                .tempdir()
-                .unwrap(),
+            folder: common::temporary(&format!("ttt-test-tmux-{name}-")),
             homes: Cell::new(0),
         };
         tmux.run(&[

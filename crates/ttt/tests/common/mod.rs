@@ -1,5 +1,7 @@
 //! What the tests of the real binary share.
 
+#![allow(dead_code, reason = "each test binary uses a part")]
+
 use std::ffi::OsStr;
 use std::ops::Deref;
 use std::path::{Path, PathBuf};
@@ -19,12 +21,15 @@ pub struct Home {
     _folder: tempfile::TempDir,
 }
 
+/// A new temporary folder, its name starting `prefix`, removed with everything in it
+/// when dropped (at the end of a test, or while a failing test's panic unwinds).
+pub fn temporary(prefix: &str) -> tempfile::TempDir {
+    tempfile::Builder::new().prefix(prefix).tempdir().unwrap()
+}
+
 /// A new [`Home`].
 pub fn home() -> Home {
-    let folder = tempfile::Builder::new()
-        .prefix("ttt-test-home-")
-        .tempdir()
-        .unwrap();
+    let folder = temporary("ttt-test-home-");
     Home {
         path: folder.path().join("home"),
         _folder: folder,
