@@ -76,6 +76,7 @@ fn settings() -> impl Strategy<Value = Settings> {
             let quick = Limits {
                 think: Duration::from_millis(1),
                 memory: Limits::MIN_MEMORY,
+                threads: 1,
             };
             let settings = Settings::new(rules, seats)
                 .unwrap()

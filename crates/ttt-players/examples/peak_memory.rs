@@ -3,10 +3,11 @@
 //! ```sh
 //! cargo run --release -p ttt-players --example peak_memory -- search 10 64
 //! cargo run --release -p ttt-players --example peak_memory -- mcts 10 64
+//! cargo run --release -p ttt-players --example peak_memory -- search 10 64 2
 //! ```
 //!
-//! Arguments: the player (`search` or `mcts`), the think time in seconds and the memory
-//! bound in MiB. Prints the process's peak resident memory (VmHWM, Linux) before and after
+//! Arguments: the player (`search` or `mcts`), the think time in seconds, the memory
+//! bound in MiB and the threads (1 unless given). Prints the process's peak resident memory (VmHWM, Linux) before and after
 //! the move, which the bound plus the program's own few megabytes must cover.
 
 #![allow(clippy::unwrap_used, clippy::expect_used, reason = "a measuring tool")]
@@ -41,6 +42,7 @@ fn main() {
     let limits = Limits {
         think: Duration::from_secs_f64(seconds),
         memory: mib << 20,
+        threads: args.get(3).map_or("1", String::as_str).parse().unwrap(),
     };
     let rules = Rules::new(15, 15, 5).unwrap();
     let opening = [112, 113, 97, 127, 98].map(Square::new);

@@ -2,7 +2,7 @@
 //! one core, a fixed time a move.
 //!
 //! ```text
-//! cargo run --release -p ttt-players --example speed -- [GAMES] [SECONDS] [MEGABYTES]
+//! cargo run --release -p ttt-players --example speed -- [GAMES] [SECONDS] [MEGABYTES] [THREADS]
 //! ```
 //!
 //! `GAMES` is a file of games, one a line, each its moves as square indices from 0 (row
@@ -11,7 +11,8 @@
 //! `search` against the Gomocup champion. The positions are each game's after its 12th,
 //! 20th and 28th move, where the game went on at least six moves more (so it was not
 //! decided there). `SECONDS` is the time a move (1 by default), `MEGABYTES` the memory
-//! bound of the player's tables (`--hash`; 64 by default).
+//! bound of the player's tables (`--hash`; 64 by default), `THREADS` the threads a move
+//! (`--threads`; 1 by default: "one core" is then true).
 //!
 //! Prints a line for each position (depth, nodes of the alpha-beta and of the threat
 //! searches, its looks for fours at the horizon among them, time, what it judged), then
@@ -50,6 +51,10 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
         }
         None => Limits::default().memory,
     };
+    let threads = match args.next() {
+        Some(text) => Limits::parse_threads(&text).map_err(|why| format!("THREADS: {why}"))?,
+        None => 1,
+    };
     let rules = Rules::new(15, 15, 5)?;
     let mut positions = Vec::new();
     for (number, game) in recorded::read(&path, rules)?.into_iter().enumerate() {
@@ -63,7 +68,11 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
     let (mut searched, mut nodes, mut all_nodes, mut depth, mut time) =
         (0u32, 0u64, 0u64, 0u64, Duration::ZERO);
     let (mut at_once, mut longest) = (0u32, Duration::ZERO);
-    let mut search = Search::new(Limits { think, memory });
+    let mut search = Search::new(Limits {
+        think,
+        memory,
+        threads,
+    });
     search.prepare(rules);
     for (game, plies, position) in &positions {
         // Nothing learnt on one position helps the next (see `Search::forget`).

@@ -65,7 +65,7 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
         let position = Position::parse(rows, rules, first)?;
         let mut search = Search::new(Limits {
             think,
-            memory: Limits::DEFAULT_MEMORY,
+            ..Limits::default()
         });
         let started = Instant::now();
         let chosen = search.choose(&position, &mut StdRng::seed_from_u64(1))?;
@@ -166,7 +166,7 @@ fn every_reply_loses(position: &Position, attacker: Mark, quiet: u32) -> bool {
 fn quiet_moves(position: &Position) -> Vec<Square> {
     let mut search = Search::new(Limits {
         think: SUGGESTION_TIME,
-        memory: Limits::DEFAULT_MEMORY,
+        ..Limits::default()
     });
     let suggestion = search.choose(position, &mut StdRng::seed_from_u64(1)).ok();
     let mut moves: Vec<Square> = suggestion.into_iter().collect();

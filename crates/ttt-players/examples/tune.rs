@@ -162,6 +162,7 @@ fn play(
         let limits = Limits {
             think,
             memory: 16 << 20,
+            threads: 1,
         };
         let mut search = Search::weighed(limits, weights);
         let mut samples = Vec::new();

@@ -1,9 +1,11 @@
-//! What a thinking player may spend on one move: time, and memory for what it remembers.
+//! What a thinking player may spend on one move: time, memory for what it remembers, and
+//! threads.
 
 use std::time::Duration;
 
-/// The time per move and the memory bound of the players that think ([`Search`] and
-/// [`Mcts`]); the others answer at once and keep nothing.
+/// The time per move, the memory bound and the threads of the players that think
+/// ([`Search`] and [`Mcts`]; [`Search`] alone uses more than one thread); the others
+/// answer at once and keep nothing.
 ///
 /// Any think time in [`MIN_THINK`](Limits::MIN_THINK)..=[`MAX_THINK`](Limits::MAX_THINK)
 /// still gives a legal move: a player out of time plays the best move it has looked at,
@@ -17,7 +19,7 @@ use std::time::Duration;
 /// use ttt_players::Limits;
 ///
 /// let quick = Limits { think: Duration::from_millis(100), ..Limits::default() };
-/// assert_eq!(quick.memory, Limits::DEFAULT_MEMORY);
+/// assert_eq!((quick.memory, quick.threads), (Limits::DEFAULT_MEMORY, 1));
 /// ```
 ///
 /// [`Search`]: crate::Search
@@ -28,6 +30,10 @@ pub struct Limits {
     pub think: Duration,
     /// The most bytes the player's tables may take.
     pub memory: usize,
+    /// The threads a move may think on (a Gomocup manager's `INFO thread_num`), from 1
+    /// to [`MAX_THREADS`](Limits::MAX_THREADS): 0 counts as 1, more as the most. The
+    /// threads share the player's tables, within the one memory bound.
+    pub threads: usize,
 }
 
 impl Limits {
@@ -48,6 +54,8 @@ impl Limits {
     } else {
         usize::MAX
     };
+    /// The most threads a move may think on.
+    pub const MAX_THREADS: usize = 64;
 
     /// A memory bound typed in whole megabytes (`--hash`), from 1 up to
     /// [`MAX_MEMORY`](Limits::MAX_MEMORY): the megabytes, or why not.
@@ -73,11 +81,37 @@ impl Limits {
     }
 }
 
+impl Limits {
+    /// A thread count typed in (`--threads`), from 1 to
+    /// [`MAX_THREADS`](Limits::MAX_THREADS): the count, or why not.
+    ///
+    /// ```
+    /// use ttt_players::Limits;
+    ///
+    /// assert_eq!(Limits::parse_threads(" 2"), Ok(2));
+    /// assert!(Limits::parse_threads("0").is_err());
+    /// assert!(Limits::parse_threads("all").is_err());
+    /// ```
+    ///
+    /// # Errors
+    /// One line for a person, when `text` is not such a number.
+    pub fn parse_threads(text: &str) -> Result<usize, String> {
+        match text.trim().parse::<usize>() {
+            Ok(threads) if (1..=Limits::MAX_THREADS).contains(&threads) => Ok(threads),
+            _ => Err(format!(
+                "the threads must be a whole number from 1 to {}",
+                Limits::MAX_THREADS
+            )),
+        }
+    }
+}
+
 impl Default for Limits {
     fn default() -> Limits {
         Limits {
             think: Limits::DEFAULT_THINK,
             memory: Limits::DEFAULT_MEMORY,
+            threads: 1,
         }
     }
 }

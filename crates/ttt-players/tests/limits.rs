@@ -70,6 +70,7 @@ fn the_tree_and_the_table_stay_within_their_memory_bound() {
     let limits = Limits {
         think: Duration::from_millis(500),
         memory: Limits::MIN_MEMORY,
+        threads: 1,
     };
     let mut mcts = Mcts::new(limits);
     mcts.choose(&position, &mut StdRng::seed_from_u64(5))

@@ -115,3 +115,65 @@ fn wins_four_by_three_from_the_first_move_as_the_solver_says() {
         "{position}"
     );
 }
+
+#[test]
+fn two_threads_play_small_boards_as_the_solver_says() {
+    // 4x3 with k=3 is a first-player win, 3x3 a draw: two searches on two threads each
+    // play them so against each other, as one thread does.
+    let cases = [
+        (
+            Rules::new(4, 3, 3).unwrap(),
+            Some(ttt_core::Outcome::Win(Mark::X)),
+        ),
+        (Rules::new(3, 3, 3).unwrap(), Some(ttt_core::Outcome::Draw)),
+    ];
+    for (rules, outcome) in cases {
+        let mut position = Position::new(rules, Mark::X);
+        let mut rng = StdRng::seed_from_u64(5);
+        let mut player = Search::new(Limits {
+            think: Duration::from_millis(100),
+            threads: 2,
+            ..Limits::default()
+        });
+        while !position.is_over() {
+            let square = player.choose(&position, &mut rng).unwrap();
+            position.play(square).unwrap();
+        }
+        assert_eq!(position.outcome(), outcome, "{rules}: {position}");
+    }
+}
+
+#[test]
+fn a_search_on_two_threads_plays_a_whole_gomoku_game_within_its_memory() {
+    // Two threads against one, 15x15 freestyle, to the end: every move legal, the tables
+    // within the bound, and the helper's positions counted with the main thread's.
+    let rules = Rules::new(15, 15, 5).unwrap();
+    let memory = 4 << 20;
+    let limits = Limits {
+        think: Duration::from_millis(20),
+        memory,
+        threads: 2,
+    };
+    let mut two = Search::new(limits);
+    let mut one = Search::new(Limits {
+        threads: 1,
+        ..limits
+    });
+    let mut position = Position::new(rules, Mark::X);
+    let mut rng = StdRng::seed_from_u64(6);
+    let mut searched = 0;
+    while !position.is_over() {
+        let player = if position.to_move() == Mark::X {
+            &mut two
+        } else {
+            &mut one
+        };
+        let square = player.choose(&position, &mut rng).unwrap();
+        position.play(square).unwrap();
+        if position.to_move() == Mark::O {
+            searched += u32::from(two.thought().is_some_and(|thought| thought.depth > 0));
+        }
+        assert!(two.table_bytes() <= memory);
+    }
+    assert!(searched > 0, "{position}: the alpha-beta ran on some moves");
+}

@@ -244,6 +244,8 @@ impl Request {
                 limits: Limits {
                     think: Duration::from_micros(think_micros),
                     memory,
+                    // A page's worker thinks on its one thread.
+                    threads: 1,
                 },
                 open_centre,
                 seed,

@@ -18,6 +18,8 @@
 //! process, on threads of their own (default one): results and record keep the games'
 //! order. Each side thinks alone only when games are played one at a time; the figures of
 //! runs with games at once are comparable with each other, not with those one at a time.
+//! A seventh argument gives `search` that many threads a move (`INFO thread_num`; default
+//! one); the engine keeps one.
 //!
 //! The opponent is run by `ttt::engine::Engine`: it gets the whole position with `BOARD`
 //! before each of its moves, `INFO timeout_turn` for the time a move and `INFO max_memory`
@@ -142,6 +144,7 @@ fn game(
     opening: &[(i32, i32)],
     search_mark: Mark,
     (think, their_think): (Duration, Duration),
+    threads: usize,
     totals: &mut Totals,
 ) -> Result<(Verdict, String, String), String> {
     let rules = Rules::new(15, 15, 5).map_err(|why| why.to_string())?;
@@ -152,9 +155,11 @@ fn game(
             .ok_or("an opening off the board")?;
         position = position.after(square).map_err(|why| why.to_string())?;
     }
+    // The engine thinks on one thread; `search` on `threads`.
     let limits = Limits {
         think,
         memory: Limits::DEFAULT_MEMORY,
+        threads: 1,
     };
     // The brain thinks its turn's time less a margin for the answer, and its tables take
     // half the manager's `max_memory` (which `Engine` sends as `limits.memory`): so does
@@ -162,6 +167,7 @@ fn game(
     let mut search = Search::new(Limits {
         think: ttt::brain::turn_think(think).max(Limits::MIN_THINK),
         memory: ttt::brain::table_memory(limits.memory, Some(limits.memory)),
+        threads,
     });
     let theirs = Limits {
         think: their_think,
@@ -273,6 +279,10 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
             .filter(|&games| games > 0)
             .ok_or_else(|| format!("GAMES AT ONCE: a whole number from 1 (got {text})"))?,
     };
+    let threads: usize = match args.next() {
+        None => 1,
+        Some(text) => Limits::parse_threads(&text).map_err(|why| format!("THREADS: {why}"))?,
+    };
     // Each opening with both colours, in order: the results and the record keep it.
     let games: Vec<(usize, Mark)> = (0..openings.len())
         .flat_map(|number| [Mark::X, Mark::O].map(|mark| (number, mark)))
@@ -298,6 +308,7 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
                         &openings[number],
                         search_mark,
                         (think, their_think),
+                        threads,
                         &mut own,
                     );
                     // A game that could not be played starts no more.

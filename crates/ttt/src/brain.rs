@@ -59,6 +59,8 @@ pub struct Brain {
     timeout_match: Option<Duration>,
     time_left: Option<Duration>,
     max_memory: Option<usize>,
+    /// The threads a move may think on (`INFO thread_num`; one until told).
+    threads: usize,
     /// Freestyle, or exactly five after `INFO rule` with bit 0 set.
     win_rule: WinRule,
     /// The memory bound given on the command line.
@@ -77,6 +79,7 @@ impl Brain {
             timeout_match: None,
             time_left: None,
             max_memory: None,
+            threads: 1,
             win_rule: WinRule::Freestyle,
             memory,
         }
@@ -213,6 +216,12 @@ impl Brain {
             ("max_memory", Ok(bytes)) => {
                 self.max_memory = (bytes > 0).then(|| usize::try_from(bytes).unwrap_or(usize::MAX));
             }
+            // At least one, and at most what the search takes.
+            ("thread_num", Ok(threads)) => {
+                self.threads = usize::try_from(threads)
+                    .unwrap_or(usize::MAX)
+                    .clamp(1, Limits::MAX_THREADS);
+            }
             ("rule", Ok(rule)) => {
                 self.win_rule = if rule & 1 == 1 {
                     WinRule::Exact
@@ -305,6 +314,7 @@ impl Brain {
                 Limits {
                     think: self.think_time(),
                     memory: self.memory_bound(),
+                    threads: self.threads,
                 },
             ),
             Err(message) => error(message),
@@ -713,6 +723,26 @@ mod tests {
             panic!("TURN asks for a move")
         };
         assert_eq!(limits.memory, 4 << 20, "half the manager's bound");
+    }
+
+    #[test]
+    fn thread_num_sets_the_threads_a_move_thinks_on() {
+        let threads = |told: Option<&str>| {
+            let mut brain = Brain::new(Limits::DEFAULT_MEMORY);
+            brain.handle("START 15");
+            if let Some(told) = told {
+                brain.handle(&format!("INFO thread_num {told}"));
+            }
+            let Action::Think(_, limits) = brain.handle("BEGIN") else {
+                panic!("BEGIN asks for a move")
+            };
+            limits.threads
+        };
+        assert_eq!(threads(None), 1, "one until told");
+        assert_eq!(threads(Some("2")), 2);
+        assert_eq!(threads(Some("0")), 1, "at least one");
+        assert_eq!(threads(Some("100000")), Limits::MAX_THREADS);
+        assert_eq!(threads(Some("many")), 1, "not a number: unchanged");
     }
 
     #[test]

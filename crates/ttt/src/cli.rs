@@ -272,6 +272,10 @@ pub struct LimitArgs {
     /// The most memory a thinking computer's tables or tree may take, in megabytes: 1 up to the machine's memory.
     #[arg(long, value_name = "MB", default_value_t = Limits::DEFAULT_MEMORY >> 20, value_parser = Limits::parse_megabytes)]
     pub hash: usize,
+
+    /// The threads a search computer thinks on each move: 1 to 64. More than the machine's cores only take turns.
+    #[arg(long, value_name = "N", default_value_t = 1, value_parser = Limits::parse_threads)]
+    pub threads: usize,
 }
 
 impl LimitArgs {
@@ -280,6 +284,7 @@ impl LimitArgs {
         Ok(Limits {
             think: self.think,
             memory: memory_bound(self.hash)?,
+            threads: self.threads,
         })
     }
 }

@@ -253,13 +253,14 @@ impl Engine {
     }
 
     /// Tells the engine of a new board (and whether exactly five wins), with the time it has
-    /// per move.
+    /// per move, its memory and its threads.
     fn begin(&mut self, rules: Rules) -> Result<(), EngineError> {
         let think = self.limits.think.as_millis();
         let memory = self.limits.memory;
         self.say(&format!("INFO timeout_turn {think}"))?;
         self.say("INFO timeout_match 0")?;
         self.say(&format!("INFO max_memory {memory}"))?;
+        self.say(&format!("INFO thread_num {}", self.limits.threads.max(1)))?;
         // Gomocup's rule: bit 0 set is exactly five.
         self.say(&format!(
             "INFO rule {}",

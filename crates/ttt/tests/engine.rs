@@ -24,6 +24,7 @@ use ttt_players::{Limits, Player, PlayerError};
 const QUICK: Limits = Limits {
     think: Duration::from_millis(100),
     memory: Limits::MIN_MEMORY * 16,
+    threads: 1,
 };
 
 fn brain() -> String {

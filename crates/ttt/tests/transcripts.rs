@@ -141,6 +141,8 @@ transcripts! {
     think_not_a_number: "move --player mcts --think NaN", "";
     hash_of_zero: "move --player search --hash 0", "";
     hash_beyond_any_machine: "play --x search --o search --hash 60000000", "";
+    threads_of_zero: "move --player search --threads 0", "";
+    threads_beyond_the_most: "play --x search --o search --threads 65", "";
     // Flags that make no sense.
     bad_player_flag: "play --x alien", "";
     bad_games_flag: "play --x random --o random --games 0", "";

@@ -8,6 +8,7 @@ mod squares;
 mod table;
 mod threats;
 
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex, PoisonError};
 use std::time::Duration;
 use web_time::Instant;
@@ -122,7 +123,10 @@ const UNKNOWN_MOVE_DEPTH: u32 = 4;
 /// On five-in-a-row lines it judges positions by pattern codes, as gomoku engines do
 /// (weighed by [`PatternWeights`]); on others, by the lines of k each side can still
 /// fill. It stops in time: every search ends by 97% of the time it is given (the rest is
-/// for the answer), the alpha-beta's deepening by 88%. Its tables are allocated
+/// for the answer), the alpha-beta's deepening by 88%. Given more than one thread
+/// ([`Limits::threads`]), the others run the alpha-beta's iterations beside it from the
+/// start of the move, sharing its table (Lazy SMP); it takes the deepest iteration any
+/// of them finished. Its tables are allocated
 /// within the memory bound and never grow; they are made anew only for another bound or
 /// another board (see [`set_limits`](Search::set_limits), [`prepare`](Search::prepare)).
 #[derive(Debug)]
@@ -411,109 +415,246 @@ impl Search {
         rng: &mut dyn Rng,
     ) -> Result<(Square, Thought), PlayerError> {
         let start = Instant::now();
-        let mut thought = Thought::default();
-        let think = self.limits.think;
-        // Leave room for the answer itself.
-        let deadline = start + think.mul_f64(END_SHARE);
         let legal = position.legal_moves();
         if legal.is_empty() {
             return Err(PlayerError::NoMove);
         }
         let shape = self.shape(position.rules());
-        let mut board = SearchBoard::new(shape, position);
+        let board = SearchBoard::new(shape, position);
         self.table.next_search();
-        let me = board.to_move;
         // Threat knowledge at the root: win now; else block the one square that loses.
         if let Some(square) = forced(&board) {
-            if board.winning_squares(me).contains(&square) {
+            let mut thought = Thought::default();
+            if board.winning_squares(board.to_move).contains(&square) {
                 thought.judgement = Some(Judgement::Win(Some(1)));
             }
             return Ok((Square::new(square), thought));
         }
-        let mut moves = board.candidates(usize::MAX);
+        let moves = board.candidates(usize::MAX);
         if moves.is_empty() {
-            return pick(&legal, rng).map(|square| (square, thought));
+            return pick(&legal, rng).map(|square| (square, Thought::default()));
         }
-        // A forced win by threats, seen far beyond any depth the alpha-beta reaches: by
-        // fours first (quick), then by threes too, within a share of the time.
-        let threats = &mut self.threats;
-        let counted = threats.nodes();
-        threats.start(THREAT_BUDGET, Some(start + think.mul_f64(OWN_SHARE)));
-        let mut win = threats.find(&mut board, Reach::Threes);
-        if win.is_none() {
-            threats.start(THREAT_BUDGET, Some(start + think.mul_f64(QUIET_SHARE)));
-            win = threats.find_with_quiet(&mut board, QUIET_MOVES);
-        }
-        if let Some(square) = win {
-            thought.threat_nodes = threats.nodes() - counted;
-            thought.judgement = Some(Judgement::Win(None));
-            return Ok((Square::new(square), thought));
-        }
-        // Moves after which the opponent has a forced win by threats are no moves, unless
-        // every move is one.
-        threats.start(THREAT_BUDGET, Some(start + think.mul_f64(DEFENCE_SHARE)));
-        if threats.threatened_by(&mut board, !me, Reach::Threes) {
-            threats.allow(THREAT_BUDGET);
-            moves = safe_moves(&mut board, moves, threats, MOVE_CHECK_BUDGET);
-        }
-        let mut best = moves[0];
-        let mut searcher = Searcher::new(&mut self.table, start + think.mul_f64(ALPHA_BETA_SHARE));
-        let free = legal.len() as u32;
-        let mut last_score = None;
-        // Deeper and deeper until the alpha-beta's time is up: the last iteration, cut
-        // short, still tells whether a move beats the best of the one before.
-        for depth in 1..=free {
-            match searcher.aspire(&mut board, &moves, depth, last_score) {
-                Ok(mut scored) => {
-                    // The next, deeper iteration tries the moves searched best first by
-                    // this one's scores (a move that failed low scored at most what it
-                    // says; the earlier move first where they tie), then the others in
-                    // their order.
-                    searched_first(&mut moves, &mut scored);
-                    let Some(&(square, score)) = scored.first() else {
-                        break;
-                    };
-                    best = square;
-                    last_score = Some(score);
-                    thought.depth = depth;
-                    thought.judgement = Some(Judgement::of_score(score));
-                    if decided(score) {
-                        break;
-                    }
+        let Search {
+            limits,
+            table,
+            threats,
+            ..
+        } = self;
+        let alpha_beta_end = start + limits.think.mul_f64(ALPHA_BETA_SHARE);
+        // The other threads search beside this one from the start (Lazy SMP), while this
+        // one first looks for threats: they share what they learn through the table, and
+        // stop when this one's alpha-beta ends.
+        let (stop, deepest) = (AtomicBool::new(false), Mutex::new(None));
+        let shared = Shared {
+            table,
+            stop: &stop,
+            deepest: &deepest,
+        };
+        std::thread::scope(|scope| {
+            let helpers: Vec<_> = (1..limits.threads.clamp(1, Limits::MAX_THREADS))
+                .filter_map(|helper| {
+                    let (mut board, moves) = (board.clone(), moves.clone());
+                    std::thread::Builder::new()
+                        .name(format!("search helper {helper}"))
+                        .spawn_scoped(scope, move || {
+                            help(shared, &mut board, moves, alpha_beta_end, helper)
+                        })
+                        // Where threads cannot be made (a browser), this one searches alone.
+                        .ok()
+                })
+                .collect();
+            let mut board = board;
+            let (square, mut thought) = decide(
+                (shared, threats),
+                &mut board,
+                moves,
+                (start, limits.think),
+                legal.len(),
+            );
+            stop.store(true, Ordering::Relaxed);
+            for helper in helpers {
+                // A helper that failed took nothing this one needs.
+                if let Ok(work) = helper.join() {
+                    thought.nodes += work.nodes;
+                    thought.threat_nodes += work.fours_moves;
                 }
-                Err(OutOfTime) => break,
             }
-            if Instant::now() >= searcher.deadline {
-                break;
+            Ok((Square::new(square), thought))
+        })
+    }
+}
+
+/// What the threads of a move's search share.
+#[derive(Clone, Copy)]
+struct Shared<'a> {
+    table: &'a Table,
+    /// Set when the main thread's alpha-beta ends: the helpers' ends too.
+    stop: &'a AtomicBool,
+    /// The deepest iteration a helper finished: its depth, best move and score.
+    deepest: &'a Mutex<Option<(u32, usize, i64)>>,
+}
+
+/// The root's search after the forced moves (see [`Search`]): the side to move's own win by
+/// threats, the moves that do not lose to the opponent's, the alpha-beta's iterations on
+/// them (beside the helpers: their deepest finished iteration is taken where it is deeper
+/// than this thread's), then a last look for a win by threats and a check of the move
+/// chosen. `legal` is the count of free squares, the deepest the alpha-beta goes.
+fn decide(
+    (shared, threats): (Shared<'_>, &mut Threats),
+    board: &mut SearchBoard,
+    mut moves: Vec<usize>,
+    (start, think): (Instant, Duration),
+    legal: usize,
+) -> (usize, Thought) {
+    let mut thought = Thought::default();
+    let me = board.to_move;
+    // Leave room for the answer itself.
+    let deadline = start + think.mul_f64(END_SHARE);
+    // A forced win by threats, seen far beyond any depth the alpha-beta reaches: by
+    // fours first (quick), then by threes too, within a share of the time.
+    let counted = threats.nodes();
+    threats.start(THREAT_BUDGET, Some(start + think.mul_f64(OWN_SHARE)));
+    let mut win = threats.find(board, Reach::Threes);
+    if win.is_none() {
+        threats.start(THREAT_BUDGET, Some(start + think.mul_f64(QUIET_SHARE)));
+        win = threats.find_with_quiet(board, QUIET_MOVES);
+    }
+    if let Some(square) = win {
+        thought.threat_nodes = threats.nodes() - counted;
+        thought.judgement = Some(Judgement::Win(None));
+        return (square, thought);
+    }
+    // Moves after which the opponent has a forced win by threats are no moves, unless
+    // every move is one.
+    threats.start(THREAT_BUDGET, Some(start + think.mul_f64(DEFENCE_SHARE)));
+    if threats.threatened_by(board, !me, Reach::Threes) {
+        threats.allow(THREAT_BUDGET);
+        moves = safe_moves(board, moves, threats, MOVE_CHECK_BUDGET);
+    }
+    let mut best = moves[0];
+    let mut searcher = Searcher::new(shared.table, start + think.mul_f64(ALPHA_BETA_SHARE));
+    let free = u32::try_from(legal).unwrap_or(u32::MAX);
+    let mut last_score = None;
+    // Deeper and deeper until the alpha-beta's time is up: the last iteration, cut
+    // short, still tells whether a move beats the best of the one before.
+    for depth in 1..=free {
+        match searcher.aspire(board, &moves, depth, last_score) {
+            Ok(mut scored) => {
+                // The next, deeper iteration tries the moves searched best first by
+                // this one's scores (a move that failed low scored at most what it
+                // says; the earlier move first where they tie), then the others in
+                // their order.
+                searched_first(&mut moves, &mut scored);
+                let Some(&(square, score)) = scored.first() else {
+                    break;
+                };
+                best = square;
+                last_score = Some(score);
+                thought.depth = depth;
+                thought.judgement = Some(Judgement::of_score(score));
+                if decided(score) {
+                    break;
+                }
+            }
+            Err(OutOfTime) => break,
+        }
+        if Instant::now() >= searcher.deadline {
+            break;
+        }
+    }
+    // The helpers' work is done with the alpha-beta's; a deeper iteration of theirs on a
+    // move still in the running is taken.
+    shared.stop.store(true, Ordering::Relaxed);
+    let helped = *shared
+        .deepest
+        .lock()
+        .unwrap_or_else(PoisonError::into_inner);
+    if let Some((depth, square, score)) = helped
+        && depth > thought.depth
+        && moves.contains(&square)
+    {
+        best = square;
+        thought.depth = depth;
+        thought.judgement = Some(Judgement::of_score(score));
+    }
+    thought.nodes = searcher.nodes;
+    // The threat moves of this move: the root's looks' and the horizon's.
+    let horizon = searcher.fours_moves;
+    let threat_moves = |threats: &Threats| threats.nodes() - counted + horizon;
+    thought.threat_nodes = threat_moves(threats);
+    // The rest of the time goes to a longer look for a win by threats (a proof, so
+    // better than any move the alpha-beta judged by its horizon); what that leaves, to
+    // making sure the move chosen allows the opponent none.
+    if Instant::now() < deadline {
+        threats.start(THREAT_BUDGET, Some(start + think.mul_f64(LOOK_SHARE)));
+        let win = threats.find(board, Reach::Threes);
+        thought.threat_nodes = threat_moves(threats);
+        if let Some(square) = win {
+            thought.judgement = Some(Judgement::Win(None));
+            return (square, thought);
+        }
+        threats.start(THREAT_BUDGET, Some(deadline));
+        let chosen = safe_choice(board, best, &moves, threats);
+        if chosen != best {
+            // The alpha-beta's score was for a move the threats refuted.
+            thought.judgement = None;
+            best = chosen;
+        }
+        thought.threat_nodes = threat_moves(threats);
+    }
+    (best, thought)
+}
+
+/// What a helper thread did: the positions it visited and the moves its looks for fours
+/// at the horizon tried.
+struct Work {
+    nodes: u64,
+    fours_moves: u64,
+}
+
+/// A helper thread's search (Lazy SMP): the alpha-beta's iterations on the root's `moves`,
+/// as the main thread's, until `deadline` or the stop, writing what it learns in the
+/// shared table, where the main thread finds it, and its deepest finished iteration.
+/// Odd helpers start a ply deeper, so that the threads are not all at the same depth at
+/// once.
+fn help(
+    shared: Shared<'_>,
+    board: &mut SearchBoard,
+    mut moves: Vec<usize>,
+    deadline: Instant,
+    helper: usize,
+) -> Work {
+    let mut searcher = Searcher::new(shared.table, deadline);
+    searcher.stop = Some(shared.stop);
+    let free = u32::try_from(moves.len()).unwrap_or(u32::MAX);
+    let mut last_score = None;
+    let first = 1 + u32::from(helper % 2 == 1);
+    for depth in first..=free.max(first) {
+        let Ok(mut scored) = searcher.aspire(board, &moves, depth, last_score) else {
+            break;
+        };
+        searched_first(&mut moves, &mut scored);
+        let Some(&(square, score)) = scored.first() else {
+            break;
+        };
+        last_score = Some(score);
+        // Finished (not cut short by the stop): the deepest so far is kept.
+        if !searcher.stopped() {
+            let mut deepest = shared
+                .deepest
+                .lock()
+                .unwrap_or_else(PoisonError::into_inner);
+            if deepest.is_none_or(|(at, _, _)| at < depth) {
+                *deepest = Some((depth, square, score));
             }
         }
-        thought.nodes = searcher.nodes;
-        // The threat moves of this move: the root's looks' and the horizon's.
-        let horizon = searcher.fours_moves;
-        let threat_moves = |threats: &Threats| threats.nodes() - counted + horizon;
-        thought.threat_nodes = threat_moves(&self.threats);
-        // The rest of the time goes to a longer look for a win by threats (a proof, so
-        // better than any move the alpha-beta judged by its horizon); what that leaves, to
-        // making sure the move chosen allows the opponent none.
-        if Instant::now() < deadline {
-            let threats = &mut self.threats;
-            threats.start(THREAT_BUDGET, Some(start + think.mul_f64(LOOK_SHARE)));
-            let win = threats.find(&mut board, Reach::Threes);
-            thought.threat_nodes = threat_moves(threats);
-            if let Some(square) = win {
-                thought.judgement = Some(Judgement::Win(None));
-                return Ok((Square::new(square), thought));
-            }
-            threats.start(THREAT_BUDGET, Some(deadline));
-            let chosen = safe_choice(&mut board, best, &moves, threats);
-            if chosen != best {
-                // The alpha-beta's score was for a move the threats refuted.
-                thought.judgement = None;
-                best = chosen;
-            }
-            thought.threat_nodes = threat_moves(threats);
+        if decided(score) || searcher.stopped() {
+            break;
         }
-        Ok((Square::new(best), thought))
+    }
+    Work {
+        nodes: searcher.nodes,
+        fours_moves: searcher.fours_moves,
     }
 }
 
@@ -856,8 +997,10 @@ fn razored(board: &SearchBoard, depth: u32, alpha: i64, beta: i64) -> bool {
 }
 
 struct Searcher<'a> {
-    table: &'a mut Table,
+    table: &'a Table,
     deadline: Instant,
+    /// Set by another thread to end the search as the deadline would.
+    stop: Option<&'a AtomicBool>,
     /// Positions visited.
     nodes: u64,
     /// Moves the looks for fours at the horizon tried: threat-space moves, counted with
@@ -876,15 +1019,22 @@ struct Searcher<'a> {
 impl Searcher<'_> {
     /// A search to `deadline` with `table`, reading the clock after its first
     /// [`CLOCK_EVERY`] work, with pruning.
-    fn new(table: &mut Table, deadline: Instant) -> Searcher<'_> {
+    fn new(table: &Table, deadline: Instant) -> Searcher<'_> {
         Searcher {
             table,
             deadline,
+            stop: None,
             nodes: 0,
             fours_moves: 0,
             next_clock: CLOCK_EVERY,
             prune: true,
         }
+    }
+
+    /// Whether its time is up: the deadline passed, or another thread stopped it.
+    fn stopped(&self) -> bool {
+        Instant::now() >= self.deadline
+            || self.stop.is_some_and(|stop| stop.load(Ordering::Relaxed))
     }
 
     /// [`root`](Searcher::root) at `depth` within a window around `last`, the score of
@@ -915,7 +1065,7 @@ impl Searcher<'_> {
                 Err(OutOfTime) => return risen.ok_or(OutOfTime),
             };
             let top = scored.iter().max_by_key(|&&(_, score)| score).copied();
-            let cut = Instant::now() >= self.deadline;
+            let cut = self.stopped();
             match top {
                 Some((_, top)) if top <= window.0 && window.0 > whole.0 => {
                     if cut {
@@ -1038,7 +1188,7 @@ impl Searcher<'_> {
         let work = self.nodes + self.fours_moves;
         if work >= self.next_clock {
             self.next_clock = work + CLOCK_EVERY;
-            if Instant::now() >= self.deadline {
+            if self.stopped() {
                 return Err(OutOfTime);
             }
         }
@@ -1213,8 +1363,8 @@ mod tests {
         let position = gomoku(&[(0, "..........o.o.."), (7, "oxxx...........")], Mark::X);
         let mut board = root_board(&position);
         let eval = board.evaluate();
-        let mut table = Table::new(1 << 20);
-        let mut searcher = Searcher::new(&mut table, Instant::now() + Duration::from_secs(3_600));
+        let table = Table::new(1 << 20);
+        let mut searcher = Searcher::new(&table, Instant::now() + Duration::from_secs(3_600));
         assert_eq!(
             searcher.negamax(&mut board, 0, -WIN, WIN, 1).ok(),
             Some(eval)
@@ -1258,8 +1408,8 @@ mod tests {
             "too deep"
         );
         // The search returns the evaluation there without a move.
-        let mut table = Table::new(1 << 20);
-        let mut searcher = Searcher::new(&mut table, Instant::now() + Duration::from_secs(3_600));
+        let table = Table::new(1 << 20);
+        let mut searcher = Searcher::new(&table, Instant::now() + Duration::from_secs(3_600));
         let beta = eval - 2 * FUTILE_MARGIN;
         assert_eq!(
             searcher.negamax(&mut board, 2, beta - 1, beta, 1).ok(),
@@ -1319,8 +1469,8 @@ mod tests {
             );
         }
         // The search scores it as at the horizon, without a move.
-        let mut table = Table::new(1 << 20);
-        let mut searcher = Searcher::new(&mut table, Instant::now() + Duration::from_secs(3_600));
+        let table = Table::new(1 << 20);
+        let mut searcher = Searcher::new(&table, Instant::now() + Duration::from_secs(3_600));
         let alpha = eval + 2 * RAZOR_MARGIN + 1;
         assert_eq!(
             searcher.negamax(&mut board, 2, alpha, alpha + 1, 1).ok(),
@@ -1342,7 +1492,7 @@ mod tests {
         assert!(board.has_double(Mark::X) && board.can_make_four(Mark::O));
         let alpha = board.evaluate() + RAZOR_MARGIN + 1;
         assert!(razored(&board, 1, alpha, alpha + 1));
-        let mut searcher = Searcher::new(&mut table, Instant::now() + Duration::from_secs(3_600));
+        let mut searcher = Searcher::new(&table, Instant::now() + Duration::from_secs(3_600));
         assert_eq!(
             searcher.negamax(&mut board, 1, alpha, alpha + 1, 1).ok(),
             Some(WIN - 1 - LEAF_FOURS_PLIES)
@@ -1352,7 +1502,7 @@ mod tests {
         let mut board = root_board(&against_a_four());
         let alpha = board.evaluate() + RAZOR_MARGIN + 1;
         assert!(!razored(&board, 1, alpha, alpha + 1));
-        let mut searcher = Searcher::new(&mut table, Instant::now() + Duration::from_secs(3_600));
+        let mut searcher = Searcher::new(&table, Instant::now() + Duration::from_secs(3_600));
         assert!(searcher.negamax(&mut board, 1, alpha, alpha + 1, 1).is_ok());
         assert!(searcher.nodes > 1, "the block was not searched");
         // Nor is a board without the pattern evaluation (k = 4).
@@ -1367,10 +1517,10 @@ mod tests {
         // The depth the table keeps after `times` searches of the position to `depth`.
         let kept = |prune: bool, times: usize, depth: u32| {
             let mut board = board.clone();
-            let mut table = Table::new(1 << 20);
+            let table = Table::new(1 << 20);
             let mut searcher = Searcher {
                 prune,
-                ..Searcher::new(&mut table, Instant::now() + Duration::from_secs(3_600))
+                ..Searcher::new(&table, Instant::now() + Duration::from_secs(3_600))
             };
             for _ in 0..times {
                 let searched = searcher.negamax(&mut board, depth, -WIN * 2, WIN * 2, 1);
@@ -1467,11 +1617,11 @@ mod tests {
         last: Option<i64>,
         deadline: Instant,
     ) -> Option<(usize, i64)> {
-        let mut table = Table::new(1 << 20);
+        let table = Table::new(1 << 20);
         let mut searcher = Searcher {
             next_clock: 0,
             prune: false,
-            ..Searcher::new(&mut table, deadline)
+            ..Searcher::new(&table, deadline)
         };
         let mut scored = searcher.aspire(board, moves, 3, last).ok()?;
         // The first of the best: a later move scoring as much only failed low there.

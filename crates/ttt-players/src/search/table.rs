@@ -1,4 +1,7 @@
-//! The search's transposition table: positions already searched, in memory fixed once.
+//! The search's transposition table: positions already searched, in memory fixed once,
+//! shared by the threads of one search.
+
+use std::sync::atomic::{AtomicU64, Ordering};
 
 /// What the search learnt about a position.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -17,8 +20,8 @@ pub(crate) enum Bound {
     Upper,
 }
 
-/// Words per slot: the position's hash, the score, and depth, bound, move and search
-/// packed.
+/// Words per slot: the position's hash (as a check word: see [`Table`]), the score, and
+/// depth, bound, move and search packed.
 const WORDS: usize = 3;
 /// Bytes per slot.
 pub(crate) const SLOT_BYTES: usize = WORDS * std::mem::size_of::<u64>();
@@ -39,9 +42,14 @@ const SEARCH_SHIFT: u32 = 52;
 /// uses stays, while the shallow ones near the leaves come and go in the other slot.
 /// (Searches are counted modulo 256: one 256 moves back passes for this one, which only
 /// keeps its entry a while longer.)
+///
+/// The threads of a search read and write it at once, without locks (as chess engines'
+/// tables are shared): a slot's first word is the hash with the other two words mixed in
+/// (exclusive or), so a slot that one thread read while another wrote it half does not
+/// match the hash, and reads as not kept.
 #[derive(Debug)]
 pub(crate) struct Table {
-    words: Vec<u64>,
+    words: Vec<AtomicU64>,
     mask: usize,
     /// The search under way (counted modulo 256), written in each slot.
     search: u8,
@@ -54,7 +62,9 @@ impl Table {
         // The largest power of two that fits.
         let buckets = 1_usize << (usize::BITS - 1 - buckets.leading_zeros());
         Table {
-            words: vec![0; buckets * SLOTS * WORDS],
+            words: std::iter::repeat_with(|| AtomicU64::new(0))
+                .take(buckets * SLOTS * WORDS)
+                .collect(),
             mask: buckets - 1,
             search: 0,
         }
@@ -67,7 +77,9 @@ impl Table {
 
     /// Empties the table where it is: every slot free, as when it was made.
     pub(crate) fn clear(&mut self) {
-        self.words.fill(0);
+        for word in &mut self.words {
+            *word.get_mut() = 0;
+        }
         self.search = 0;
     }
 
@@ -83,22 +95,42 @@ impl Table {
         (hash as usize & self.mask) * SLOTS * WORDS
     }
 
-    /// Where the position with `hash` is kept, if it is.
-    fn find(&self, hash: u64) -> Option<usize> {
+    /// The word at `at`. Relaxed: a slot is checked by its own words (see [`Table`]), and
+    /// the threads need no other order.
+    fn word(&self, at: usize) -> u64 {
+        self.words[at].load(Ordering::Relaxed)
+    }
+
+    /// Writes a slot's score and packed word, and its check word from them.
+    fn write(&self, at: usize, hash: u64, score: u64, packed: u64) {
+        self.words[at].store(hash ^ score ^ packed, Ordering::Relaxed);
+        self.words[at + 1].store(score, Ordering::Relaxed);
+        self.words[at + 2].store(packed, Ordering::Relaxed);
+    }
+
+    /// Where the position with `hash` is kept, if it is, with the slot's score and packed
+    /// words as read.
+    fn find(&self, hash: u64) -> Option<(usize, u64, u64)> {
         let bucket = self.bucket(hash);
-        (0..SLOTS)
-            .map(|slot| bucket + slot * WORDS)
-            .find(|&at| self.words[at + 2] & USED != 0 && self.words[at] == hash)
+        (0..SLOTS).map(|slot| bucket + slot * WORDS).find_map(|at| {
+            let (check, score, packed) = (self.word(at), self.word(at + 1), self.word(at + 2));
+            (packed & USED != 0 && check ^ score ^ packed == hash).then_some((at, score, packed))
+        })
     }
 
     /// The entry for the position with `hash`, if the table still holds it: kept from
     /// then on as if this search had written it.
-    pub(crate) fn get(&mut self, hash: u64) -> Option<Entry> {
-        let at = self.find(hash)?;
-        let packed = self.words[at + 2] & !(0xff << SEARCH_SHIFT);
-        let packed = packed | u64::from(self.search) << SEARCH_SHIFT;
-        self.words[at + 2] = packed;
-        let score = self.words[at + 1];
+    pub(crate) fn get(&self, hash: u64) -> Option<Entry> {
+        let (at, score, packed) = self.find(hash)?;
+        if (packed >> SEARCH_SHIFT) as u8 != self.search {
+            let packed = packed & !(0xff << SEARCH_SHIFT);
+            self.write(
+                at,
+                hash,
+                score,
+                packed | u64::from(self.search) << SEARCH_SHIFT,
+            );
+        }
         let bound = match (packed >> 48) & 3 {
             0 => Bound::Exact,
             1 => Bound::Lower,
@@ -115,19 +147,22 @@ impl Table {
 
     /// Keeps `entry` for the position with `hash`, in the slot of its bucket that is
     /// worth least (see [`Table`]).
-    pub(crate) fn insert(&mut self, hash: u64, entry: Entry) {
-        let at = self.find(hash).unwrap_or_else(|| {
-            let bucket = self.bucket(hash);
-            let slots = (0..SLOTS).map(|slot| bucket + slot * WORDS);
-            // Kept worth: in use, written by this search, deep.
-            slots
-                .min_by_key(|&at| {
-                    let packed = self.words[at + 2];
-                    let current = (packed >> SEARCH_SHIFT) as u8 == self.search;
-                    (packed & USED != 0, current, packed as u32)
-                })
-                .unwrap_or(bucket)
-        });
+    pub(crate) fn insert(&self, hash: u64, entry: Entry) {
+        let at = self.find(hash).map_or_else(
+            || {
+                let bucket = self.bucket(hash);
+                let slots = (0..SLOTS).map(|slot| bucket + slot * WORDS);
+                // Kept worth: in use, written by this search, deep.
+                slots
+                    .min_by_key(|&at| {
+                        let packed = self.word(at + 2);
+                        let current = (packed >> SEARCH_SHIFT) as u8 == self.search;
+                        (packed & USED != 0, current, packed as u32)
+                    })
+                    .unwrap_or(bucket)
+            },
+            |(at, _, _)| at,
+        );
         let bound: u64 = match entry.bound {
             Bound::Exact => 0,
             Bound::Lower => 1,
@@ -135,15 +170,16 @@ impl Table {
         };
         let best = entry.best.map_or(0, |square| u64::from(square) + 1);
         let depth = u64::from(entry.depth);
-        self.words[at] = hash;
-        self.words[at + 1] = entry.score as u64;
-        self.words[at + 2] =
+        let packed =
             USED | u64::from(self.search) << SEARCH_SHIFT | bound << 48 | best << 32 | depth;
+        self.write(at, hash, entry.score as u64, packed);
     }
 }
 
 #[cfg(test)]
 mod tests {
+    #![allow(clippy::unwrap_used, reason = "a test fails by panicking")]
+
     use super::*;
 
     #[test]
@@ -225,8 +261,50 @@ mod tests {
     }
 
     #[test]
+    fn threads_writing_one_bucket_at_once_never_read_a_mixed_entry() {
+        // One bucket, so that the threads write the same two slots all the time. Each
+        // hash has its own entry; a slot read while another thread wrote it must read as
+        // not kept, never as a mix of two entries.
+        let table = Table::new(0);
+        let entry = |hash: u64| Entry {
+            depth: (hash % 40) as u32,
+            score: (hash as i64).wrapping_mul(7_919),
+            bound: [Bound::Exact, Bound::Lower, Bound::Upper][(hash % 3) as usize],
+            best: Some((hash % 225) as u16),
+        };
+        let hashes: Vec<u64> = (1..=12_u64)
+            .map(|n| n.wrapping_mul(0x9e37_79b9_7f4a_7c15))
+            .collect();
+        let found = std::thread::scope(|scope| {
+            let workers: Vec<_> = (0..3_usize)
+                .map(|worker| {
+                    let (table, hashes) = (&table, &hashes);
+                    scope.spawn(move || {
+                        let mut found = 0_u32;
+                        for round in 0..50_000_usize {
+                            let written = hashes[(round + worker) % hashes.len()];
+                            table.insert(written, entry(written));
+                            let hash = hashes[(round * 7 + worker * 3) % hashes.len()];
+                            if let Some(read) = table.get(hash) {
+                                assert_eq!(read, entry(hash), "the entry of {hash:#x}");
+                                found += 1;
+                            }
+                        }
+                        found
+                    })
+                })
+                .collect();
+            workers
+                .into_iter()
+                .map(|worker| worker.join().unwrap())
+                .sum::<u32>()
+        });
+        assert!(found > 0, "some reads found what others wrote");
+    }
+
+    #[test]
     fn a_tiny_bound_still_gives_one_bucket() {
-        let mut table = Table::new(0);
+        let table = Table::new(0);
         assert_eq!(table.bytes(), SLOTS * SLOT_BYTES);
         let entry = Entry {
             depth: 1,
