@@ -7,8 +7,9 @@
 //! ```
 //!
 //! Arguments: the player (`search` or `mcts`), the think time in seconds, the memory
-//! bound in MiB and the threads (1 unless given). Prints the process's peak resident memory (VmHWM, Linux) before and after
-//! the move, which the bound plus the program's own few megabytes must cover.
+//! bound in MiB and the threads (1 unless given). Prints the process's peak resident
+//! memory (VmHWM, Linux) before and after the move, which the bound plus the program's
+//! own few megabytes must cover.
 
 #![allow(clippy::unwrap_used, clippy::expect_used, reason = "a measuring tool")]
 

@@ -31,8 +31,9 @@ pub struct Limits {
     /// The most bytes the player's tables may take.
     pub memory: usize,
     /// The threads a move may think on (a Gomocup manager's `INFO thread_num`), from 1
-    /// to [`MAX_THREADS`](Limits::MAX_THREADS): 0 counts as 1, more as the most. The
-    /// threads share the player's tables, within the one memory bound.
+    /// to [`MAX_THREADS`](Limits::MAX_THREADS): 0 counts as 1, more as the most, and
+    /// no more than the machine's cores are used. The threads share the player's
+    /// tables, within the one memory bound.
     pub threads: usize,
 }
 
@@ -79,9 +80,7 @@ impl Limits {
             )),
         }
     }
-}
 
-impl Limits {
     /// A thread count typed in (`--threads`), from 1 to
     /// [`MAX_THREADS`](Limits::MAX_THREADS): the count, or why not.
     ///

@@ -273,7 +273,7 @@ pub struct LimitArgs {
     #[arg(long, value_name = "MB", default_value_t = Limits::DEFAULT_MEMORY >> 20, value_parser = Limits::parse_megabytes)]
     pub hash: usize,
 
-    /// The threads a search computer thinks on each move: 1 to 64. More than the machine's cores only take turns.
+    /// The threads a search computer thinks on each move: 1 to 64, at most the machine's cores (a brain: engine is told it).
     #[arg(long, value_name = "N", default_value_t = 1, value_parser = Limits::parse_threads)]
     pub threads: usize,
 }

@@ -392,6 +392,28 @@ done"#,
     }
 }
 
+#[test]
+fn the_engine_is_told_its_threads() {
+    // Answers with the column of the threads it was told (none: 9).
+    let echo = script(
+        "threads-echo",
+        r#"threads=9
+while read line; do
+  case "$line" in
+    "INFO thread_num "*) threads="${line#INFO thread_num }" ;;
+    START*) echo OK ;;
+    DONE) echo "$threads,0" ;;
+  esac
+done"#,
+    );
+    let empty = Position::new(Rules::new(15, 15, 5).unwrap(), Mark::X);
+    for threads in [1, 3] {
+        let limits = Limits { threads, ..QUICK };
+        let mut engine = Engine::start(&echo.display().to_string(), limits).unwrap();
+        assert_eq!(engine.play(&empty).unwrap().index(), threads);
+    }
+}
+
 /// Whether process `id` has ended (gone, or a zombie no one has reaped yet).
 fn ended(id: &str) -> bool {
     std::fs::read_to_string(format!("/proc/{id}/stat")).map_or(true, |stat| {

@@ -147,12 +147,14 @@ pub struct Search {
 pub struct Thought {
     /// How deep the alpha-beta's last iteration went (0 when the move was forced or a win
     /// by threats was found before it). The last iteration is mostly cut short by the
-    /// clock: it counts once its first move (the best known then) was searched.
+    /// clock: it counts once its first move (the best known then) was searched. On more
+    /// threads, a helper's finished iteration where it went deeper and was taken.
     pub depth: u32,
-    /// Positions the alpha-beta visited.
+    /// Positions the alpha-beta visited, on every thread (helpers may have searched
+    /// before a win by threats was found and the depth is 0).
     pub nodes: u64,
     /// Moves the threat-space searches tried, for both sides: the looks at the root and
-    /// the alpha-beta's looks for fours at its horizon.
+    /// the alpha-beta's looks for fours at its horizon, on every thread.
     pub threat_nodes: u64,
     /// How long it took.
     pub time: Duration,
@@ -441,9 +443,10 @@ impl Search {
             ..
         } = self;
         let alpha_beta_end = start + limits.think.mul_f64(ALPHA_BETA_SHARE);
+        let free = u32::try_from(legal.len()).unwrap_or(u32::MAX);
         // The other threads search beside this one from the start (Lazy SMP), while this
         // one first looks for threats: they share what they learn through the table, and
-        // stop when this one's alpha-beta ends.
+        // stop when this one's alpha-beta ends (or this thread's part ends in any way).
         let (stop, deepest) = (AtomicBool::new(false), Mutex::new(None));
         let shared = Shared {
             table,
@@ -451,13 +454,15 @@ impl Search {
             deepest: &deepest,
         };
         std::thread::scope(|scope| {
-            let helpers: Vec<_> = (1..limits.threads.clamp(1, Limits::MAX_THREADS))
+            let _stop_helpers = StopOnDrop(&stop);
+            let helpers: Vec<_> = (1..thread_count(limits.threads))
                 .filter_map(|helper| {
                     let (mut board, moves) = (board.clone(), moves.clone());
                     std::thread::Builder::new()
                         .name(format!("search helper {helper}"))
                         .spawn_scoped(scope, move || {
-                            help(shared, &mut board, moves, alpha_beta_end, helper)
+                            let first = 1 + u32::from(helper % 2 == 1);
+                            help_search(shared, &mut board, moves, alpha_beta_end, first..=free)
                         })
                         // Where threads cannot be made (a browser), this one searches alone.
                         .ok()
@@ -465,11 +470,13 @@ impl Search {
                 .collect();
             let mut board = board;
             let (square, mut thought) = decide(
-                (shared, threats),
+                shared,
+                threats,
                 &mut board,
                 moves,
-                (start, limits.think),
-                legal.len(),
+                start,
+                limits.think,
+                free,
             );
             stop.store(true, Ordering::Relaxed);
             for helper in helpers {
@@ -484,27 +491,56 @@ impl Search {
     }
 }
 
+/// The threads a move thinks on, of the `threads` asked: at least one, at most
+/// [`Limits::MAX_THREADS`] and the machine's cores (more would only take turns, each
+/// slower than alone; where the cores are not known, one).
+fn thread_count(threads: usize) -> usize {
+    let cores = std::thread::available_parallelism().map_or(1, std::num::NonZero::get);
+    threads.clamp(1, Limits::MAX_THREADS).min(cores)
+}
+
+/// Sets its flag when dropped: the helpers stop however the main thread's part ends, a
+/// panic included (the scope waits for them before the panic goes on).
+struct StopOnDrop<'a>(&'a AtomicBool);
+
+impl Drop for StopOnDrop<'_> {
+    fn drop(&mut self) {
+        self.0.store(true, Ordering::Relaxed);
+    }
+}
+
+/// An alpha-beta iteration finished at the root: its depth, best move and score.
+#[derive(Clone, Copy, Debug)]
+struct Iteration {
+    depth: u32,
+    square: usize,
+    score: i64,
+}
+
 /// What the threads of a move's search share.
 #[derive(Clone, Copy)]
 struct Shared<'a> {
     table: &'a Table,
     /// Set when the main thread's alpha-beta ends: the helpers' ends too.
     stop: &'a AtomicBool,
-    /// The deepest iteration a helper finished: its depth, best move and score.
-    deepest: &'a Mutex<Option<(u32, usize, i64)>>,
+    /// The deepest iteration a helper finished.
+    deepest: &'a Mutex<Option<Iteration>>,
 }
 
 /// The root's search after the forced moves (see [`Search`]): the side to move's own win by
 /// threats, the moves that do not lose to the opponent's, the alpha-beta's iterations on
 /// them (beside the helpers: their deepest finished iteration is taken where it is deeper
-/// than this thread's), then a last look for a win by threats and a check of the move
-/// chosen. `legal` is the count of free squares, the deepest the alpha-beta goes.
+/// than this thread's, unless this thread found the game decided, and its move is still
+/// among the moves kept), then a last look for a win by threats and a check of the move
+/// chosen. `free` is the count of free squares, the deepest the alpha-beta goes.
 fn decide(
-    (shared, threats): (Shared<'_>, &mut Threats),
+    shared: Shared<'_>,
+    threats: &mut Threats,
     board: &mut SearchBoard,
     mut moves: Vec<usize>,
-    (start, think): (Instant, Duration),
-    legal: usize,
+    start: Instant,
+    think: Duration,
+    free: u32,
 ) -> (usize, Thought) {
     let mut thought = Thought::default();
     let me = board.to_move;
@@ -531,51 +567,36 @@ fn decide(
         threats.allow(THREAT_BUDGET);
         moves = safe_moves(board, moves, threats, MOVE_CHECK_BUDGET);
     }
-    let mut best = moves[0];
     let mut searcher = Searcher::new(shared.table, start + think.mul_f64(ALPHA_BETA_SHARE));
-    let free = u32::try_from(legal).unwrap_or(u32::MAX);
-    let mut last_score = None;
-    // Deeper and deeper until the alpha-beta's time is up: the last iteration, cut
-    // short, still tells whether a move beats the best of the one before.
-    for depth in 1..=free {
-        match searcher.aspire(board, &moves, depth, last_score) {
-            Ok(mut scored) => {
-                // The next, deeper iteration tries the moves searched best first by
-                // this one's scores (a move that failed low scored at most what it
-                // says; the earlier move first where they tie), then the others in
-                // their order.
-                searched_first(&mut moves, &mut scored);
-                let Some(&(square, score)) = scored.first() else {
-                    break;
-                };
-                best = square;
-                last_score = Some(score);
-                thought.depth = depth;
-                thought.judgement = Some(Judgement::of_score(score));
-                if decided(score) {
-                    break;
-                }
-            }
-            Err(OutOfTime) => break,
-        }
-        if Instant::now() >= searcher.deadline {
-            break;
-        }
-    }
+    // The last iteration, cut short by the clock, still tells whether a move beats the
+    // best of the one before.
+    let mut last = None;
+    deepen(
+        &mut searcher,
+        board,
+        &mut moves,
+        1..=free,
+        |iteration, _| {
+            last = Some(iteration);
+        },
+    );
     // The helpers' work is done with the alpha-beta's; a deeper iteration of theirs on a
-    // move still in the running is taken.
+    // move still in the running is taken, unless this one found the game decided.
     shared.stop.store(true, Ordering::Relaxed);
     let helped = *shared
         .deepest
         .lock()
         .unwrap_or_else(PoisonError::into_inner);
-    if let Some((depth, square, score)) = helped
-        && depth > thought.depth
-        && moves.contains(&square)
+    if let Some(helped) = helped
+        && last.is_none_or(|last| helped.depth > last.depth && !decided(last.score))
+        && moves.contains(&helped.square)
     {
-        best = square;
-        thought.depth = depth;
-        thought.judgement = Some(Judgement::of_score(score));
+        last = Some(helped);
+    }
+    let mut best = last.map_or(moves[0], |last| last.square);
+    if let Some(last) = last {
+        thought.depth = last.depth;
+        thought.judgement = Some(Judgement::of_score(last.score));
     }
     thought.nodes = searcher.nodes;
     // The threat moves of this move: the root's looks' and the horizon's.
@@ -605,54 +626,89 @@ fn decide(
     (best, thought)
 }
 
-/// What a helper thread did: the positions it visited and the moves its looks for fours
-/// at the horizon tried.
-struct Work {
-    nodes: u64,
-    fours_moves: u64,
-}
-
-/// A helper thread's search (Lazy SMP): the alpha-beta's iterations on the root's `moves`,
-/// as the main thread's, until `deadline` or the stop, writing what it learns in the
-/// shared table, where the main thread finds it, and its deepest finished iteration.
-/// Odd helpers start a ply deeper, so that the threads are not all at the same depth at
-/// once.
-fn help(
-    shared: Shared<'_>,
+/// Deeper and deeper over `depths`, from `moves` in their order, until the searcher's
+/// time is up or the game is decided: each iteration that has a best move (one cut short
+/// by the clock has one once its first move was searched) goes to `searched`, with
+/// whether it finished before the time was up. The next, deeper iteration tries the
+/// moves searched best first by this one's scores (a move that failed low scored at most
+/// what it says; the earlier move first where they tie), then the others in their order.
+fn deepen(
+    searcher: &mut Searcher<'_>,
     board: &mut SearchBoard,
-    mut moves: Vec<usize>,
-    deadline: Instant,
-    helper: usize,
-) -> Work {
-    let mut searcher = Searcher::new(shared.table, deadline);
-    searcher.stop = Some(shared.stop);
-    let free = u32::try_from(moves.len()).unwrap_or(u32::MAX);
+    moves: &mut Vec<usize>,
+    depths: std::ops::RangeInclusive<u32>,
+    mut searched: impl FnMut(Iteration, bool),
+) {
     let mut last_score = None;
-    let first = 1 + u32::from(helper % 2 == 1);
-    for depth in first..=free.max(first) {
-        let Ok(mut scored) = searcher.aspire(board, &moves, depth, last_score) else {
+    for depth in depths {
+        let Ok(mut scored) = searcher.aspire(board, moves, depth, last_score) else {
             break;
         };
-        searched_first(&mut moves, &mut scored);
+        searched_first(moves, &mut scored);
         let Some(&(square, score)) = scored.first() else {
             break;
         };
         last_score = Some(score);
-        // Finished (not cut short by the stop): the deepest so far is kept.
-        if !searcher.stopped() {
-            let mut deepest = shared
-                .deepest
-                .lock()
-                .unwrap_or_else(PoisonError::into_inner);
-            if deepest.is_none_or(|(at, _, _)| at < depth) {
-                *deepest = Some((depth, square, score));
-            }
-        }
-        if decided(score) || searcher.stopped() {
+        let stopped = searcher.stopped();
+        searched(
+            Iteration {
+                depth,
+                square,
+                score,
+            },
+            !stopped,
+        );
+        if decided(score) || stopped {
             break;
         }
     }
-    Work {
+}
+
+/// What a helper thread did: the positions it visited and the moves its looks for fours
+/// at the horizon tried.
+struct HelperWork {
+    nodes: u64,
+    fours_moves: u64,
+}
+
+/// A helper thread's search (Lazy SMP): the alpha-beta's iterations on the root's `moves`
+/// over `depths`, as the main thread's, until `deadline` or the stop, writing what it
+/// learns in the shared table, where the main thread finds it, and its deepest finished
+/// iteration. (The helpers start at different depths, so that they are not all at the
+/// same depth at once.)
+fn help_search(
+    shared: Shared<'_>,
+    board: &mut SearchBoard,
+    mut moves: Vec<usize>,
+    deadline: Instant,
+    depths: std::ops::RangeInclusive<u32>,
+) -> HelperWork {
+    let mut searcher = Searcher::new(shared.table, deadline);
+    searcher.stop = Some(shared.stop);
+    if searcher.stopped() {
+        return HelperWork {
+            nodes: 0,
+            fours_moves: 0,
+        };
+    }
+    deepen(
+        &mut searcher,
+        board,
+        &mut moves,
+        depths,
+        |iteration, finished| {
+            if finished {
+                let mut deepest = shared
+                    .deepest
+                    .lock()
+                    .unwrap_or_else(PoisonError::into_inner);
+                if deepest.is_none_or(|deepest| deepest.depth < iteration.depth) {
+                    *deepest = Some(iteration);
+                }
+            }
+        },
+    );
+    HelperWork {
         nodes: searcher.nodes,
         fours_moves: searcher.fours_moves,
     }
@@ -1384,6 +1440,91 @@ mod tests {
             (10, "..o...o...o...."),
         ];
         gomoku(&rows, Mark::X)
+    }
+
+    /// What a move's threads share, made fresh: a table, the stop, no deepest iteration.
+    fn shared_parts() -> (Table, AtomicBool, Mutex<Option<Iteration>>) {
+        (
+            Table::new(1 << 20),
+            AtomicBool::new(false),
+            Mutex::new(None),
+        )
+    }
+
+    #[test]
+    fn a_helper_stopped_before_it_starts_searches_nothing() {
+        let mut board = root_board(&quiet());
+        let moves = board.candidates(usize::MAX);
+        let (table, stop, deepest) = shared_parts();
+        stop.store(true, Ordering::Relaxed);
+        let shared = Shared {
+            table: &table,
+            stop: &stop,
+            deepest: &deepest,
+        };
+        let hour = Instant::now() + Duration::from_secs(3_600);
+        let work = help_search(shared, &mut board, moves, hour, 1..=200);
+        assert_eq!((work.nodes, work.fours_moves), (0, 0));
+        assert!(deepest.lock().unwrap().is_none());
+    }
+
+    #[test]
+    fn a_helper_keeps_its_deepest_finished_iteration_and_its_work() {
+        let mut board = root_board(&quiet());
+        let moves = board.candidates(usize::MAX);
+        let (table, stop, deepest) = shared_parts();
+        let shared = Shared {
+            table: &table,
+            stop: &stop,
+            deepest: &deepest,
+        };
+        // Depths 2 to 4 only, so that it ends by itself.
+        let hour = Instant::now() + Duration::from_secs(3_600);
+        let work = help_search(shared, &mut board, moves.clone(), hour, 2..=4);
+        let kept = deepest.lock().unwrap().unwrap();
+        assert_eq!(kept.depth, 4);
+        assert!(moves.contains(&kept.square), "{kept:?}");
+        assert!(work.nodes > 0);
+        // What it learnt is in the table, for the main thread to find.
+        let after = board.hash_after(kept.square);
+        assert!(table.get(after).is_some());
+    }
+
+    #[test]
+    fn the_main_thread_takes_a_deeper_helper_iteration_only_on_a_move_it_kept() {
+        let position = quiet();
+        let moves = root_board(&position).candidates(usize::MAX);
+        let (kept, far) = (moves[3], 14 * 15 + 14);
+        assert!(!moves.contains(&far), "o15 is no candidate");
+        for (square, taken) in [(kept, true), (far, false)] {
+            let mut board = root_board(&position);
+            let (table, stop, deepest) = shared_parts();
+            *deepest.lock().unwrap() = Some(Iteration {
+                depth: 99,
+                square,
+                score: 7,
+            });
+            let shared = Shared {
+                table: &table,
+                stop: &stop,
+                deepest: &deepest,
+            };
+            let mut threats = Threats::within(1 << 20);
+            let think = Duration::from_millis(50);
+            let moves = moves.clone();
+            let (chosen, thought) = decide(
+                shared,
+                &mut threats,
+                &mut board,
+                moves,
+                Instant::now(),
+                think,
+                200,
+            );
+            assert!(stop.load(Ordering::Relaxed), "the helpers are stopped");
+            assert_eq!(thought.depth == 99, taken, "{thought:?}");
+            assert_eq!(chosen == square, taken);
+        }
     }
 
     #[test]

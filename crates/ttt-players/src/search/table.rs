@@ -31,6 +31,16 @@ const SLOTS: usize = 2;
 const USED: u64 = 1 << 63;
 /// Where the search that wrote a slot is packed (8 bits).
 const SEARCH_SHIFT: u32 = 52;
+/// The search's bits of the packed word: left out of the check word, so that a read can
+/// mark a slot as this search's by writing the packed word alone.
+const SEARCH_BITS: u64 = 0xff << SEARCH_SHIFT;
+
+/// A slot's check word: the position's hash with the score and the packed word (but its
+/// search) mixed in, not linearly, so that the words of different writes rarely make up a
+/// match.
+fn check_word(hash: u64, score: u64, packed: u64) -> u64 {
+    hash ^ score.wrapping_mul(0x9e37_79b9_7f4a_7c15) ^ (packed & !SEARCH_BITS).rotate_left(29)
+}
 
 /// A table of a power-of-two number of buckets of two slots each; a position is kept in
 /// one of the two slots of the bucket its hash picks. It never grows: its memory is fixed
@@ -45,11 +55,14 @@ const SEARCH_SHIFT: u32 = 52;
 ///
 /// The threads of a search read and write it at once, without locks (as chess engines'
 /// tables are shared): a slot's first word is the hash with the other two words mixed in
-/// (exclusive or), so a slot that one thread read while another wrote it half does not
-/// match the hash, and reads as not kept.
+/// ([`check_word`]), so a slot read while another thread wrote it part way most likely
+/// does not match the hash, and reads as not kept (a mix that still matches is of entries
+/// of the same position, searched for the same move).
 #[derive(Debug)]
 pub(crate) struct Table {
-    words: Vec<AtomicU64>,
+    /// Made zeroed by the allocator, so that its pages are the system's, untouched until
+    /// used.
+    words: Box<[AtomicU64]>,
     mask: usize,
     /// The search under way (counted modulo 256), written in each slot.
     search: u8,
@@ -62,9 +75,7 @@ impl Table {
         // The largest power of two that fits.
         let buckets = 1_usize << (usize::BITS - 1 - buckets.leading_zeros());
         Table {
-            words: std::iter::repeat_with(|| AtomicU64::new(0))
-                .take(buckets * SLOTS * WORDS)
-                .collect(),
+            words: bytemuck::allocation::zeroed_slice_box(buckets * SLOTS * WORDS),
             mask: buckets - 1,
             search: 0,
         }
@@ -77,7 +88,7 @@ impl Table {
 
     /// Empties the table where it is: every slot free, as when it was made.
     pub(crate) fn clear(&mut self) {
-        for word in &mut self.words {
+        for word in &mut *self.words {
             *word.get_mut() = 0;
         }
         self.search = 0;
@@ -101,34 +112,30 @@ impl Table {
         self.words[at].load(Ordering::Relaxed)
     }
 
-    /// Writes a slot's score and packed word, and its check word from them.
-    fn write(&self, at: usize, hash: u64, score: u64, packed: u64) {
-        self.words[at].store(hash ^ score ^ packed, Ordering::Relaxed);
-        self.words[at + 1].store(score, Ordering::Relaxed);
-        self.words[at + 2].store(packed, Ordering::Relaxed);
-    }
-
     /// Where the position with `hash` is kept, if it is, with the slot's score and packed
     /// words as read.
     fn find(&self, hash: u64) -> Option<(usize, u64, u64)> {
         let bucket = self.bucket(hash);
         (0..SLOTS).map(|slot| bucket + slot * WORDS).find_map(|at| {
             let (check, score, packed) = (self.word(at), self.word(at + 1), self.word(at + 2));
-            (packed & USED != 0 && check ^ score ^ packed == hash).then_some((at, score, packed))
+            (packed & USED != 0 && check == check_word(hash, score, packed))
+                .then_some((at, score, packed))
         })
     }
 
     /// The entry for the position with `hash`, if the table still holds it: kept from
-    /// then on as if this search had written it.
+    /// then on as if this search had written it (unless another thread writes the slot
+    /// meanwhile: its entry stays).
     pub(crate) fn get(&self, hash: u64) -> Option<Entry> {
         let (at, score, packed) = self.find(hash)?;
         if (packed >> SEARCH_SHIFT) as u8 != self.search {
-            let packed = packed & !(0xff << SEARCH_SHIFT);
-            self.write(
-                at,
-                hash,
-                score,
-                packed | u64::from(self.search) << SEARCH_SHIFT,
+            let marked = packed & !SEARCH_BITS | u64::from(self.search) << SEARCH_SHIFT;
+            // Failing means the slot was written since: nothing to mark.
+            let _ = self.words[at + 2].compare_exchange(
+                packed,
+                marked,
+                Ordering::Relaxed,
+                Ordering::Relaxed,
             );
         }
         let bound = match (packed >> 48) & 3 {
@@ -172,14 +179,15 @@ impl Table {
         let depth = u64::from(entry.depth);
         let packed =
             USED | u64::from(self.search) << SEARCH_SHIFT | bound << 48 | best << 32 | depth;
-        self.write(at, hash, entry.score as u64, packed);
+        let score = entry.score as u64;
+        self.words[at].store(check_word(hash, score, packed), Ordering::Relaxed);
+        self.words[at + 1].store(score, Ordering::Relaxed);
+        self.words[at + 2].store(packed, Ordering::Relaxed);
     }
 }
 
 #[cfg(test)]
 mod tests {
-    #![allow(clippy::unwrap_used, reason = "a test fails by panicking")]
-
     use super::*;
 
     #[test]
@@ -262,31 +270,38 @@ mod tests {
 
     #[test]
     fn threads_writing_one_bucket_at_once_never_read_a_mixed_entry() {
-        // One bucket, so that the threads write the same two slots all the time. Each
-        // hash has its own entry; a slot read while another thread wrote it must read as
-        // not kept, never as a mix of two entries.
-        let table = Table::new(0);
-        let entry = |hash: u64| Entry {
-            depth: (hash % 40) as u32,
-            score: (hash as i64).wrapping_mul(7_919),
-            bound: [Bound::Exact, Bound::Lower, Bound::Upper][(hash % 3) as usize],
-            best: Some((hash % 225) as u16),
+        // One bucket, so that the threads write the same two slots all the time, each
+        // write of a position another entry (its depth and all that follows from it). A
+        // slot read while another thread wrote it must read as not kept, never as a mix
+        // of two entries; the slots written by the search before are marked as this
+        // search's as they are read, beside the writes.
+        let mut table = Table::new(0);
+        let entry = |hash: u64, depth: u32| Entry {
+            depth,
+            score: (hash as i64 ^ i64::from(depth)).wrapping_mul(7_919),
+            bound: [Bound::Exact, Bound::Lower, Bound::Upper][(hash as u32 ^ depth) as usize % 3],
+            best: Some(((hash as u32).wrapping_add(depth) % 225) as u16),
         };
-        let hashes: Vec<u64> = (1..=12_u64)
+        let hashes: Vec<u64> = (1..=6_u64)
             .map(|n| n.wrapping_mul(0x9e37_79b9_7f4a_7c15))
             .collect();
+        table.insert(hashes[0], entry(hashes[0], 1));
+        table.insert(hashes[1], entry(hashes[1], 2));
+        table.next_search();
         let found = std::thread::scope(|scope| {
-            let workers: Vec<_> = (0..3_usize)
+            let workers: Vec<_> = (0..3_u32)
                 .map(|worker| {
                     let (table, hashes) = (&table, &hashes);
                     scope.spawn(move || {
                         let mut found = 0_u32;
-                        for round in 0..50_000_usize {
-                            let written = hashes[(round + worker) % hashes.len()];
-                            table.insert(written, entry(written));
-                            let hash = hashes[(round * 7 + worker * 3) % hashes.len()];
+                        for round in 0..50_000_u32 {
+                            let at = (round + worker) as usize % hashes.len();
+                            let depth = (round * 3 + worker) % 40;
+                            table.insert(hashes[at], entry(hashes[at], depth));
+                            let hash =
+                                hashes[(round as usize * 7 + worker as usize) % hashes.len()];
                             if let Some(read) = table.get(hash) {
-                                assert_eq!(read, entry(hash), "the entry of {hash:#x}");
+                                assert_eq!(read, entry(hash, read.depth), "the entry of {hash:#x}");
                                 found += 1;
                             }
                         }
