@@ -81,6 +81,21 @@ impl Limits {
         }
     }
 
+    /// The threads `threads` stands for: 0 counts as 1, more than
+    /// [`MAX_THREADS`](Limits::MAX_THREADS) as the most.
+    ///
+    /// ```
+    /// use ttt_players::Limits;
+    ///
+    /// assert_eq!(Limits::clamp_threads(0), 1);
+    /// assert_eq!(Limits::clamp_threads(2), 2);
+    /// assert_eq!(Limits::clamp_threads(usize::MAX), Limits::MAX_THREADS);
+    /// ```
+    #[must_use]
+    pub fn clamp_threads(threads: usize) -> usize {
+        threads.clamp(1, Limits::MAX_THREADS)
+    }
+
     /// A thread count typed in (`--threads`), from 1 to
     /// [`MAX_THREADS`](Limits::MAX_THREADS): the count, or why not.
     ///

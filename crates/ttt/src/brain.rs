@@ -218,9 +218,8 @@ impl Brain {
             }
             // At least one, and at most what the search takes.
             ("thread_num", Ok(threads)) => {
-                self.threads = usize::try_from(threads)
-                    .unwrap_or(usize::MAX)
-                    .clamp(1, Limits::MAX_THREADS);
+                self.threads =
+                    Limits::clamp_threads(usize::try_from(threads).unwrap_or(usize::MAX));
             }
             ("rule", Ok(rule)) => {
                 self.win_rule = if rule & 1 == 1 {

@@ -260,7 +260,7 @@ impl Engine {
         self.say(&format!("INFO timeout_turn {think}"))?;
         self.say("INFO timeout_match 0")?;
         self.say(&format!("INFO max_memory {memory}"))?;
-        let threads = self.limits.threads.clamp(1, Limits::MAX_THREADS);
+        let threads = Limits::clamp_threads(self.limits.threads);
         self.say(&format!("INFO thread_num {threads}"))?;
         // Gomocup's rule: bit 0 set is exactly five.
         self.say(&format!(

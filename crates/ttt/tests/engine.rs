@@ -63,6 +63,24 @@ fn script(name: &str, body: &str) -> Script {
     }
 }
 
+/// An engine that answers each move with the column of the last value of `INFO key` it
+/// was told (`unset` before any), on the first row.
+fn info_echo(key: &str, unset: &str) -> Script {
+    script(
+        &format!("{key}-echo"),
+        &format!(
+            r#"value={unset}
+while read line; do
+  case "$line" in
+    "INFO {key} "*) value="${{line#INFO {key} }}" ;;
+    START*) echo OK ;;
+    DONE) echo "$value,0" ;;
+  esac
+done"#
+        ),
+    )
+}
+
 #[test]
 fn ttt_brain_plays_a_whole_game_against_itself_as_an_engine() {
     for rules in [Rules::new(15, 15, 5).unwrap(), Rules::new(9, 7, 5).unwrap()] {
@@ -369,17 +387,7 @@ fn an_engine_that_cannot_start_or_cannot_play_the_board_is_refused_before_any_ga
 #[test]
 fn the_engine_is_told_the_rule_and_told_again_when_it_changes() {
     // Answers with the column of the last rule it was told: 0 freestyle, 1 exactly five.
-    let echo = script(
-        "rule-echo",
-        r#"rule=none
-while read line; do
-  case "$line" in
-    "INFO rule "*) rule="${line#INFO rule }" ;;
-    START*) echo OK ;;
-    DONE) echo "$rule,0" ;;
-  esac
-done"#,
-    );
+    let echo = info_echo("rule", "none");
     let mut engine = Engine::start(&echo.display().to_string(), QUICK).unwrap();
     let gomoku = Rules::new(15, 15, 5).unwrap();
     for (win, column) in [
@@ -395,17 +403,7 @@ done"#,
 #[test]
 fn the_engine_is_told_its_threads() {
     // Answers with the column of the threads it was told (none: 9).
-    let echo = script(
-        "threads-echo",
-        r#"threads=9
-while read line; do
-  case "$line" in
-    "INFO thread_num "*) threads="${line#INFO thread_num }" ;;
-    START*) echo OK ;;
-    DONE) echo "$threads,0" ;;
-  esac
-done"#,
-    );
+    let echo = info_echo("thread_num", "9");
     let empty = Position::new(Rules::new(15, 15, 5).unwrap(), Mark::X);
     for threads in [1, 3] {
         let limits = Limits { threads, ..QUICK };

@@ -454,7 +454,7 @@ impl Search {
             deepest: &deepest,
         };
         std::thread::scope(|scope| {
-            let _stop_helpers = StopOnDrop(&stop);
+            let stop_helpers = StopOnDrop(&stop);
             let helpers: Vec<_> = (1..thread_count(limits.threads))
                 .filter_map(|helper| {
                     let (mut board, moves) = (board.clone(), moves.clone());
@@ -478,7 +478,7 @@ impl Search {
                 limits.think,
                 free,
             );
-            stop.store(true, Ordering::Relaxed);
+            drop(stop_helpers);
             for helper in helpers {
                 // A helper that failed took nothing this one needs.
                 if let Ok(work) = helper.join() {
@@ -496,7 +496,7 @@ impl Search {
 /// slower than alone; where the cores are not known, one).
 fn thread_count(threads: usize) -> usize {
     let cores = std::thread::available_parallelism().map_or(1, std::num::NonZero::get);
-    threads.clamp(1, Limits::MAX_THREADS).min(cores)
+    Limits::clamp_threads(threads).min(cores)
 }
 
 /// Sets its flag when dropped: the helpers stop however the main thread's part ends, a
@@ -666,6 +666,7 @@ fn deepen(
 
 /// What a helper thread did: the positions it visited and the moves its looks for fours
 /// at the horizon tried.
+#[derive(Default)]
 struct HelperWork {
     nodes: u64,
     fours_moves: u64,
@@ -686,10 +687,7 @@ fn help_search(
     let mut searcher = Searcher::new(shared.table, deadline);
     searcher.stop = Some(shared.stop);
     if searcher.stopped() {
-        return HelperWork {
-            nodes: 0,
-            fours_moves: 0,
-        };
+        return HelperWork::default();
     }
     deepen(
         &mut searcher,

@@ -35,6 +35,11 @@ const SEARCH_SHIFT: u32 = 52;
 /// mark a slot as this search's by writing the packed word alone.
 const SEARCH_BITS: u64 = 0xff << SEARCH_SHIFT;
 
+/// The search that wrote (or last read) a slot, from its packed word.
+fn search_of(packed: u64) -> u8 {
+    (packed >> SEARCH_SHIFT) as u8
+}
+
 /// A slot's check word: the position's hash with the score and the packed word (but its
 /// search) mixed in, not linearly, so that the words of different writes rarely make up a
 /// match.
@@ -128,7 +133,7 @@ impl Table {
     /// meanwhile: its entry stays).
     pub(crate) fn get(&self, hash: u64) -> Option<Entry> {
         let (at, score, packed) = self.find(hash)?;
-        if (packed >> SEARCH_SHIFT) as u8 != self.search {
+        if search_of(packed) != self.search {
             let marked = packed & !SEARCH_BITS | u64::from(self.search) << SEARCH_SHIFT;
             // Failing means the slot was written since: nothing to mark.
             let _ = self.words[at + 2].compare_exchange(
@@ -155,21 +160,21 @@ impl Table {
     /// Keeps `entry` for the position with `hash`, in the slot of its bucket that is
     /// worth least (see [`Table`]).
     pub(crate) fn insert(&self, hash: u64, entry: Entry) {
-        let at = self.find(hash).map_or_else(
-            || {
-                let bucket = self.bucket(hash);
-                let slots = (0..SLOTS).map(|slot| bucket + slot * WORDS);
-                // Kept worth: in use, written by this search, deep.
-                slots
-                    .min_by_key(|&at| {
-                        let packed = self.word(at + 2);
-                        let current = (packed >> SEARCH_SHIFT) as u8 == self.search;
-                        (packed & USED != 0, current, packed as u32)
-                    })
-                    .unwrap_or(bucket)
-            },
-            |(at, _, _)| at,
-        );
+        let at = self.find(hash).map(|(at, _, _)| at).unwrap_or_else(|| {
+            let bucket = self.bucket(hash);
+            let slots = (0..SLOTS).map(|slot| bucket + slot * WORDS);
+            // Kept worth: in use, written by this search, deep.
+            slots
+                .min_by_key(|&at| {
+                    let packed = self.word(at + 2);
+                    (
+                        packed & USED != 0,
+                        search_of(packed) == self.search,
+                        packed as u32,
+                    )
+                })
+                .unwrap_or(bucket)
+        });
         let bound: u64 = match entry.bound {
             Bound::Exact => 0,
             Bound::Lower => 1,
