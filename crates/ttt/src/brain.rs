@@ -208,8 +208,17 @@ impl Brain {
 
     fn info(&mut self, rest: &str) -> Action {
         let (key, value) = rest.split_once(char::is_whitespace).unwrap_or((rest, ""));
-        let number = value.trim().parse::<u64>();
-        match (key.to_ascii_lowercase().as_str(), number) {
+        let (key, value) = (key.to_ascii_lowercase(), value.trim());
+        let number = value.parse::<u64>();
+        if number.is_err() && NUMBERED.contains(&key.as_str()) {
+            // Said, not refused: the manager expects no answer to INFO, and a MESSAGE
+            // line is one it shows at any time and otherwise passes over.
+            return Action::Say(format!(
+                "MESSAGE INFO {key} '{}' ignored: not a whole number",
+                Shown(value)
+            ));
+        }
+        match (key.as_str(), number) {
             ("timeout_turn", Ok(ms)) => self.timeout_turn = Some(Duration::from_millis(ms)),
             ("timeout_match", Ok(ms)) => self.timeout_match = Some(Duration::from_millis(ms)),
             ("time_left", Ok(ms)) => self.time_left = Some(Duration::from_millis(ms)),
@@ -343,6 +352,16 @@ impl Brain {
         format!("{},{}", rules.column(square), rules.row(square))
     }
 }
+
+/// The `INFO` keys whose values are whole numbers, read here.
+const NUMBERED: [&str; 6] = [
+    "timeout_turn",
+    "timeout_match",
+    "time_left",
+    "max_memory",
+    "thread_num",
+    "rule",
+];
 
 fn error(message: String) -> Action {
     Action::Say(format!("ERROR {message}"))
@@ -742,6 +761,39 @@ mod tests {
         assert_eq!(threads(Some("0")), 1, "at least one");
         assert_eq!(threads(Some("100000")), Limits::MAX_THREADS);
         assert_eq!(threads(Some("many")), 1, "not a number: unchanged");
+    }
+
+    #[test]
+    fn an_unreadable_number_in_info_is_said_once_and_changes_nothing() {
+        let mut brain = Brain::new(Limits::DEFAULT_MEMORY);
+        brain.handle("START 15");
+        brain.handle("INFO timeout_turn 1000");
+        for (key, value) in [
+            ("timeout_turn", "soon"),
+            ("timeout_match", "-5"),
+            ("time_left", ""),
+            ("max_memory", "1e9"),
+            ("thread_num", "two"),
+            ("rule", "renju"),
+        ] {
+            let said = said(brain.handle(&format!("INFO {key} {value}")));
+            assert_eq!(
+                said,
+                format!("MESSAGE INFO {key} '{value}' ignored: not a whole number")
+            );
+        }
+        // Keys read as text, or not read at all, say nothing.
+        assert_eq!(brain.handle("INFO folder /tmp/a b"), Action::Nothing);
+        assert_eq!(brain.handle("INFO evaluate 7,7"), Action::Nothing);
+        let Action::Think(_, limits) = brain.handle("BEGIN") else {
+            panic!("BEGIN asks for a move")
+        };
+        assert_eq!(limits.think, turn_think(Duration::from_millis(1000)));
+        assert_eq!((limits.threads, limits.memory), (1, Limits::DEFAULT_MEMORY));
+        assert_eq!(
+            brain.rules().map(|rules| rules.win_rule()),
+            Some(WinRule::Freestyle)
+        );
     }
 
     #[test]
