@@ -119,7 +119,7 @@ impl Default for PatternWeights {
 /// The kinds of free square the move order tells apart, for one side: a square's four
 /// classes, whichever line holds which (a multiset of four of the ten classes). Shapes
 /// are numbered by their classes strongest first, in dictionary order from four
-/// [`Class::None`]s (0) to four fives (714).
+/// `none`s (0) to four fives (714).
 pub const SHAPES: usize = 715;
 
 /// What playing a square is worth, for ordering the moves of a quiet position: to the side
