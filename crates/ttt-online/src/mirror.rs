@@ -2,7 +2,7 @@
 //! happening after it. Every client (the terminal's, the page's) holds one, so that what
 //! it shows is what the server decided; a happening out of its number's order means a
 //! message was missed, and the client asks for the whole room again
-//! ([`ToServer::Rejoin`](crate::protocol::ToServer::Rejoin)) rather than guess.
+//! ([`ToServer::Rejoin`]) rather than guess.
 //!
 //! ```
 //! use ttt_online::mirror::Mirror;

@@ -1,6 +1,6 @@
 //! The numbers of depth-first proof-number search (df-pn: Nagai 2002, after Allis's
 //! proof-number search, 1994), shared by every such search of the workspace: the
-//! solver's ([`pn`](crate::pn)) and the gomoku engine's threat-space search (in
+//! solver's (`pn`) and the gomoku engine's threat-space search (in
 //! `ttt-players`). Each keeps its own expansion, leaves and table; what a node's numbers
 //! are made of, which child to search next and how far, lives here once.
 //!

@@ -459,7 +459,8 @@ pub(crate) fn come_back(
     Ok(None)
 }
 
-/// Connects to `server` (`HOST:PORT`), the socket then looked at every [`LOOK`].
+/// Connects to `server` (`HOST:PORT`), the socket then looked at every few tens of
+/// milliseconds (`LOOK`).
 ///
 /// # Errors
 /// When `server` names no address, nothing answers there within 10 s, or what answers

@@ -4,10 +4,10 @@
 //!
 //! Each SSH session drives an [`App`](ttt_play::app::App) of its own, on a thread of its
 //! own, drawn into the
-//! bytes of the client's terminal ([`screen`]) from the keys its bytes carry ([`keys`]);
+//! bytes of the client's terminal (`screen`) from the keys its bytes carry (`keys`);
 //! a computer thinks on the server's threads, at most as many at once as the rooms'
 //! computers; a room is entered as a member of the lobby like a WebSocket connection, with
-//! no socket between ([`online`]). A person is known by their key's fingerprint: a keyed
+//! no socket between (`online`). A person is known by their key's fingerprint: a keyed
 //! player's games and start-screen choices are kept in a folder of their own, as a local
 //! player's are; without a key (`ssh guest@HOST`), a guest keeps nothing.
 //!
