@@ -210,27 +210,21 @@ impl Brain {
         let (key, value) = rest.split_once(char::is_whitespace).unwrap_or((rest, ""));
         let (key, value) = (key.to_ascii_lowercase(), value.trim());
         let number = value.parse::<u64>();
-        if number.is_err() && NUMBERED.contains(&key.as_str()) {
-            // Said, not refused: the manager expects no answer to INFO, and a MESSAGE
-            // line is one it shows at any time and otherwise passes over.
-            return Action::Say(format!(
-                "MESSAGE INFO {key} '{}' ignored: not a whole number",
-                Shown(value)
-            ));
-        }
-        match (key.as_str(), number) {
-            ("timeout_turn", Ok(ms)) => self.timeout_turn = Some(Duration::from_millis(ms)),
-            ("timeout_match", Ok(ms)) => self.timeout_match = Some(Duration::from_millis(ms)),
-            ("time_left", Ok(ms)) => self.time_left = Some(Duration::from_millis(ms)),
-            ("max_memory", Ok(bytes)) => {
-                self.max_memory = (bytes > 0).then(|| usize::try_from(bytes).unwrap_or(usize::MAX));
+        let read = match key.as_str() {
+            "timeout_turn" => number.map(|ms| self.timeout_turn = Some(Duration::from_millis(ms))),
+            "timeout_match" => {
+                number.map(|ms| self.timeout_match = Some(Duration::from_millis(ms)))
             }
+            "time_left" => number.map(|ms| self.time_left = Some(Duration::from_millis(ms))),
+            "max_memory" => number.map(|bytes| {
+                self.max_memory = (bytes > 0).then(|| usize::try_from(bytes).unwrap_or(usize::MAX));
+            }),
             // At least one, and at most what the search takes.
-            ("thread_num", Ok(threads)) => {
+            "thread_num" => number.map(|threads| {
                 self.threads =
                     Limits::clamp_threads(usize::try_from(threads).unwrap_or(usize::MAX));
-            }
-            ("rule", Ok(rule)) => {
+            }),
+            "rule" => number.map(|rule| {
                 self.win_rule = if rule & 1 == 1 {
                     WinRule::Exact
                 } else {
@@ -238,11 +232,19 @@ impl Brain {
                 };
                 // The game in progress follows too.
                 self.rules = self.rules.map(|rules| rules.with_win_rule(self.win_rule));
-            }
+            }),
             // game_type, evaluate, folder and the rest change nothing here.
-            _ => {}
+            _ => Ok(()),
+        };
+        match read {
+            Ok(()) => Action::Nothing,
+            // Said, not refused: the manager expects no answer to INFO, and a MESSAGE line
+            // is one it shows at any time and otherwise passes over.
+            Err(_) => Action::Say(format!(
+                "MESSAGE INFO {key} '{}' ignored: not a whole number",
+                Shown(value)
+            )),
         }
-        Action::Nothing
     }
 
     /// The square named `x,y`, checked against the board.
@@ -352,16 +354,6 @@ impl Brain {
         format!("{},{}", rules.column(square), rules.row(square))
     }
 }
-
-/// The `INFO` keys whose values are whole numbers, read here.
-const NUMBERED: [&str; 6] = [
-    "timeout_turn",
-    "timeout_match",
-    "time_left",
-    "max_memory",
-    "thread_num",
-    "rule",
-];
 
 fn error(message: String) -> Action {
     Action::Say(format!("ERROR {message}"))

@@ -478,14 +478,15 @@ mod tests {
     #![allow(clippy::unwrap_used, reason = "a test fails by panicking")]
 
     use std::sync::Arc;
-    use std::time::Duration;
 
     use ttt_core::{Mark, Position, Rules};
 
     use super::super::DECIDED;
     use super::super::board::Shape;
     use super::super::root::searched_first;
-    use super::super::testing::{against_a_four, against_an_open_three, gomoku, quiet, root_board};
+    use super::super::testing::{
+        against_a_four, against_an_open_three, gomoku, in_an_hour, quiet, root_board,
+    };
     use super::*;
 
     #[test]
@@ -496,7 +497,7 @@ mod tests {
         let mut board = root_board(&position);
         let eval = board.evaluate();
         let table = Table::new(1 << 20);
-        let mut searcher = Searcher::new(&table, Instant::now() + Duration::from_secs(3_600));
+        let mut searcher = Searcher::new(&table, in_an_hour());
         assert_eq!(
             searcher.negamax(&mut board, 0, -WIN, WIN, 1).ok(),
             Some(eval)
@@ -530,7 +531,7 @@ mod tests {
         );
         // The search returns the evaluation there without a move.
         let table = Table::new(1 << 20);
-        let mut searcher = Searcher::new(&table, Instant::now() + Duration::from_secs(3_600));
+        let mut searcher = Searcher::new(&table, in_an_hour());
         let beta = eval - 2 * FUTILE_MARGIN;
         assert_eq!(
             searcher.negamax(&mut board, 2, beta - 1, beta, 1).ok(),
@@ -591,7 +592,7 @@ mod tests {
         }
         // The search scores it as at the horizon, without a move.
         let table = Table::new(1 << 20);
-        let mut searcher = Searcher::new(&table, Instant::now() + Duration::from_secs(3_600));
+        let mut searcher = Searcher::new(&table, in_an_hour());
         let alpha = eval + 2 * RAZOR_MARGIN + 1;
         assert_eq!(
             searcher.negamax(&mut board, 2, alpha, alpha + 1, 1).ok(),
@@ -613,7 +614,7 @@ mod tests {
         assert!(board.has_double(Mark::X) && board.can_make_four(Mark::O));
         let alpha = board.evaluate() + RAZOR_MARGIN + 1;
         assert!(razored(&board, 1, alpha, alpha + 1));
-        let mut searcher = Searcher::new(&table, Instant::now() + Duration::from_secs(3_600));
+        let mut searcher = Searcher::new(&table, in_an_hour());
         assert_eq!(
             searcher.negamax(&mut board, 1, alpha, alpha + 1, 1).ok(),
             Some(WIN - 1 - LEAF_FOURS_PLIES)
@@ -623,7 +624,7 @@ mod tests {
         let mut board = root_board(&against_a_four());
         let alpha = board.evaluate() + RAZOR_MARGIN + 1;
         assert!(!razored(&board, 1, alpha, alpha + 1));
-        let mut searcher = Searcher::new(&table, Instant::now() + Duration::from_secs(3_600));
+        let mut searcher = Searcher::new(&table, in_an_hour());
         assert!(searcher.negamax(&mut board, 1, alpha, alpha + 1, 1).is_ok());
         assert!(searcher.nodes > 1, "the block was not searched");
         // Nor is a board without the pattern evaluation (k = 4).
@@ -641,7 +642,7 @@ mod tests {
             let table = Table::new(1 << 20);
             let mut searcher = Searcher {
                 prune,
-                ..Searcher::new(&table, Instant::now() + Duration::from_secs(3_600))
+                ..Searcher::new(&table, in_an_hour())
             };
             for _ in 0..times {
                 let searched = searcher.negamax(&mut board, depth, -WIN * 2, WIN * 2, 1);
@@ -697,7 +698,7 @@ mod tests {
                 continue;
             }
             let (moves, played) = (board.candidates(8), board.played.clone());
-            let far = Instant::now() + Duration::from_secs(3_600);
+            let far = in_an_hour();
             let whole = search(&mut board, &moves, None, far).unwrap().1;
             if decided(whole) {
                 continue;

@@ -128,8 +128,11 @@ pub(super) fn searched_first(moves: &mut Vec<usize>, scored: &mut [(usize, i64)]
 /// [`Limits::MAX_THREADS`] and the machine's cores (more would only take turns, each
 /// slower than alone; where the cores are not known, one).
 fn thread_count(threads: usize) -> usize {
-    let cores = std::thread::available_parallelism().map_or(1, std::num::NonZero::get);
-    Limits::clamp_threads(threads).min(cores)
+    match Limits::clamp_threads(threads) {
+        // The machine is not asked on every move for what one thread does not need.
+        1 => 1,
+        asked => asked.min(std::thread::available_parallelism().map_or(1, std::num::NonZero::get)),
+    }
 }
 
 /// Sets its flag when dropped: the helpers stop however the main thread's part ends, a
@@ -160,7 +163,7 @@ struct Shared<'a> {
     deepest: &'a Mutex<Option<Iteration>>,
 }
 
-/// The root's search after the forced moves (see [`Search`]): the side to move's own win by
+/// The root's search after the forced moves (see [`Search`](super::Search)): the side to move's own win by
 /// threats, the moves that do not lose to the opponent's, the alpha-beta's iterations on
 /// them (beside the helpers: their deepest finished iteration is taken where it is deeper
 /// than this thread's, unless this thread found the game decided, and its move is still
@@ -431,7 +434,7 @@ fn safe_moves(
 mod tests {
     #![allow(clippy::unwrap_used, reason = "a test fails by panicking")]
 
-    use super::super::testing::{against_an_open_three, quiet, root_board};
+    use super::super::testing::{against_an_open_three, in_an_hour, quiet, root_board};
     use super::*;
 
     /// What a move's threads share, made fresh: a table, the stop, no deepest iteration.
@@ -454,8 +457,7 @@ mod tests {
             stop: &stop,
             deepest: &deepest,
         };
-        let hour = Instant::now() + Duration::from_secs(3_600);
-        let work = help_search(shared, &mut board, moves, hour, 1..=200);
+        let work = help_search(shared, &mut board, moves, in_an_hour(), 1..=200);
         assert_eq!((work.nodes, work.fours_moves), (0, 0));
         assert!(deepest.lock().unwrap().is_none());
     }
@@ -471,8 +473,7 @@ mod tests {
             deepest: &deepest,
         };
         // Depths 2 to 4 only, so that it ends by itself.
-        let hour = Instant::now() + Duration::from_secs(3_600);
-        let work = help_search(shared, &mut board, moves.clone(), hour, 2..=4);
+        let work = help_search(shared, &mut board, moves.clone(), in_an_hour(), 2..=4);
         let kept = deepest.lock().unwrap().unwrap();
         assert_eq!(kept.depth, 4);
         assert!(moves.contains(&kept.square), "{kept:?}");

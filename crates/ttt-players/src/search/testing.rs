@@ -1,6 +1,9 @@
 //! Positions and boards the search's tests share.
 
 use std::sync::Arc;
+use std::time::Duration;
+
+use web_time::Instant;
 
 use ttt_core::{Mark, Position, Rules};
 
@@ -44,4 +47,9 @@ pub(super) fn quiet() -> Position {
         (10, "..o...o...o...."),
     ];
     gomoku(&rows, Mark::X)
+}
+
+/// A deadline no test reaches: an hour from now.
+pub(super) fn in_an_hour() -> Instant {
+    Instant::now() + Duration::from_secs(3_600)
 }
